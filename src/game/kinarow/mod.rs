@@ -1,0 +1,350 @@
+//! The shared core of the K-in-a-row games (m,n,k-games and Connect-X): a board of M x N cells,
+//! some of them blocked, and every "window" (K cells in a line that could still hold a win).
+//!
+//! Placing or removing a stone touches only the at most 4K windows through its cell, so it costs
+//! O(K). Each window keeps how many stones each side has in it; from those counts the board keeps,
+//! incrementally:
+//! - the evaluation sums: for each side, the summed weight of the windows only it occupies;
+//! - the live windows of each side (no enemy stone yet): a side with none can no longer win;
+//! - the threat cells of each side: empty cells that would complete one of its windows.
+
+mod cellset;
+
+pub use cellset::CellSet;
+
+use super::zobrist;
+use super::Side;
+
+/// Cell contents.
+pub const EMPTY: u8 = 0;
+pub const BLOCKED: u8 = 3;
+
+/// Directions of lines: (d_row, d_col). Right, down, down-right, down-left.
+const DIRS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+/// Windows are numbered `start_cell * 4 + direction`.
+#[derive(Clone, Debug)]
+pub struct Lines {
+    rows: usize,
+    cols: usize,
+    k: usize,
+    cells: Vec<u8>,
+    /// Stones of each side in each window.
+    count: Vec<[u8; 2]>,
+    /// The window fits on the board and holds no blocked cell.
+    valid: Vec<bool>,
+    /// Cell-index step along each direction.
+    step: [isize; 4],
+    /// Value of a window that holds `c` stones of one side and none of the other.
+    weight: Vec<i64>,
+    value: [i64; 2],
+    live: [u32; 2],
+    /// For each side and cell: how many of the side's windows miss only this cell.
+    threat_count: [Vec<u16>; 2],
+    threats: [CellSet; 2],
+    winner: Option<Side>,
+    keys: [Vec<u64>; 2],
+    hash: u64,
+    empty: usize,
+}
+
+impl Lines {
+    /// A board with `blocked` cells (indices `row * cols + col`) that nobody may play.
+    pub fn new(rows: usize, cols: usize, k: usize, blocked: &[usize]) -> Lines {
+        assert!(rows >= 1 && cols >= 1 && (1..=255).contains(&k));
+        let n = rows * cols;
+        let mut cells = vec![EMPTY; n];
+        for &b in blocked {
+            cells[b] = BLOCKED;
+        }
+        let step = DIRS.map(|(dr, dc)| dr * cols as isize + dc);
+        let mut valid = vec![false; n * 4];
+        let mut live = 0u32;
+        for r in 0..rows {
+            for c in 0..cols {
+                for (d, &(dr, dc)) in DIRS.iter().enumerate() {
+                    let er = r as isize + dr * (k as isize - 1);
+                    let ec = c as isize + dc * (k as isize - 1);
+                    if er < 0 || er >= rows as isize || ec < 0 || ec >= cols as isize {
+                        continue;
+                    }
+                    // A 1-cell window exists once, not in four directions.
+                    if k == 1 && d > 0 {
+                        continue;
+                    }
+                    let start = (r * cols + c) as isize;
+                    let clear = (0..k).all(|t| cells[(start + t as isize * step[d]) as usize] != BLOCKED);
+                    if clear {
+                        valid[(r * cols + c) * 4 + d] = true;
+                        live += 1;
+                    }
+                }
+            }
+        }
+        Lines {
+            rows,
+            cols,
+            k,
+            empty: n - blocked.len(),
+            cells,
+            count: vec![[0, 0]; n * 4],
+            valid,
+            step,
+            weight: window_weights(k),
+            value: [0, 0],
+            live: [live, live],
+            threat_count: [vec![0; n], vec![0; n]],
+            threats: [CellSet::new(n), CellSet::new(n)],
+            winner: None,
+            keys: zobrist::side_keys(n, 0x5EED_B0A2_D0B0_7001 ^ ((rows * 1000 + cols) * 1000 + k) as u64),
+            // Never 0, which marks an empty transposition-table slot.
+            hash: 0x9E37_79B9_7F4A_7C15,
+        }
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+    pub fn k(&self) -> usize {
+        self.k
+    }
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+    pub fn cell(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+    pub fn is_empty_cell(&self, cell: usize) -> bool {
+        self.cells[cell] == EMPTY
+    }
+    /// Number of empty (playable in principle) cells.
+    pub fn empty_cells(&self) -> usize {
+        self.empty
+    }
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    pub fn winner(&self) -> Option<Side> {
+        self.winner
+    }
+    /// Summed window weights of `side`.
+    pub fn value(&self, side: Side) -> i64 {
+        self.value[side.index()]
+    }
+    /// Whether `side` still has a window free of enemy stones.
+    pub fn can_win(&self, side: Side) -> bool {
+        self.live[side.index()] > 0
+    }
+    /// Empty cells that would complete a window of `side`.
+    pub fn threats(&self, side: Side) -> &[u32] {
+        self.threats[side.index()].as_slice()
+    }
+    pub fn is_threat(&self, side: Side, cell: usize) -> bool {
+        self.threat_count[side.index()][cell] > 0
+    }
+
+    /// The range of offsets `i` such that the window starting `i` steps back from (r, c) along
+    /// direction `d` fits on the board.
+    #[inline]
+    fn offsets(&self, r: usize, c: usize, d: usize) -> std::ops::RangeInclusive<usize> {
+        let k = self.k as isize;
+        let (r, c) = (r as isize, c as isize);
+        let (mut lo, mut hi) = (0isize, k - 1);
+        let (dr, dc) = DIRS[d];
+        if dr == 1 {
+            hi = hi.min(r);
+            lo = lo.max(r + k - self.rows as isize);
+        }
+        match dc {
+            1 => {
+                hi = hi.min(c);
+                lo = lo.max(c + k - self.cols as isize);
+            }
+            -1 => {
+                hi = hi.min(self.cols as isize - 1 - c);
+                lo = lo.max(k - 1 - c);
+            }
+            _ => {}
+        }
+        if lo > hi {
+            return empty_range();
+        }
+        lo as usize..=hi as usize
+    }
+
+    /// Every valid window through `cell`, as (window, start cell, direction). The iterator owns
+    /// copies of what it needs, so the caller may update the board while walking it.
+    #[inline]
+    fn windows_through(&self, cell: usize) -> WindowsThrough {
+        let (r, c) = (cell / self.cols, cell % self.cols);
+        let dirs = if self.k == 1 { 1 } else { 4 };
+        WindowsThrough {
+            ranges: std::array::from_fn(|d| if d < dirs { self.offsets(r, c, d) } else { empty_range() }),
+            step: self.step,
+            cell,
+            d: 0,
+        }
+    }
+
+    /// The one empty cell of window (start, d) other than `except`.
+    fn missing_cell(&self, start: usize, d: usize, except: usize) -> usize {
+        (0..self.k)
+            .map(|t| (start as isize + t as isize * self.step[d]) as usize)
+            .find(|&x| x != except && self.cells[x] == EMPTY)
+            .expect("a window one stone short has an empty cell")
+    }
+
+    fn add_threat(&mut self, side: usize, cell: usize) {
+        self.threat_count[side][cell] += 1;
+        if self.threat_count[side][cell] == 1 {
+            self.threats[side].insert(cell as u32);
+        }
+    }
+
+    fn remove_threat(&mut self, side: usize, cell: usize) {
+        self.threat_count[side][cell] -= 1;
+        if self.threat_count[side][cell] == 0 {
+            self.threats[side].remove(cell as u32);
+        }
+    }
+
+    /// Puts a stone of `side` on the empty cell `cell`.
+    pub fn place(&mut self, cell: usize, side: Side) {
+        debug_assert_eq!(self.cells[cell], EMPTY);
+        let (p, o) = (side.index(), side.other().index());
+        let k = self.k;
+        self.cells[cell] = 1 + p as u8;
+        self.hash ^= self.keys[p][cell];
+        self.empty -= 1;
+        for (w, start, d) in self.windows_through(cell) {
+            if !self.valid[w] {
+                continue;
+            }
+            let [a, b] = [self.count[w][p] as usize, self.count[w][o] as usize];
+            if b == 0 {
+                self.value[p] += self.weight[a + 1] - self.weight[a];
+                if a + 1 == k {
+                    self.winner = Some(side);
+                    self.remove_threat(p, cell);
+                } else if a + 1 == k - 1 {
+                    let e = self.missing_cell(start, d, cell);
+                    self.add_threat(p, e);
+                }
+            }
+            if a == 0 {
+                self.live[o] -= 1;
+                self.value[o] -= self.weight[b];
+                if b == k - 1 {
+                    self.remove_threat(o, cell);
+                }
+            }
+            self.count[w][p] += 1;
+        }
+    }
+
+    /// Takes back the stone of `side` on `cell` (the exact inverse of [`Lines::place`]).
+    pub fn remove(&mut self, cell: usize, side: Side) {
+        debug_assert_eq!(self.cells[cell], 1 + side.index() as u8);
+        let (p, o) = (side.index(), side.other().index());
+        let k = self.k;
+        for (w, start, d) in self.windows_through(cell) {
+            if !self.valid[w] {
+                continue;
+            }
+            self.count[w][p] -= 1;
+            let [a, b] = [self.count[w][p] as usize, self.count[w][o] as usize];
+            if b == 0 {
+                self.value[p] -= self.weight[a + 1] - self.weight[a];
+                if a + 1 == k {
+                    self.winner = None;
+                    self.add_threat(p, cell);
+                } else if a + 1 == k - 1 {
+                    // `cell` still holds the stone, so the scan finds the other empty cell.
+                    let e = self.missing_cell(start, d, cell);
+                    self.remove_threat(p, e);
+                }
+            }
+            if a == 0 {
+                self.live[o] += 1;
+                self.value[o] += self.weight[b];
+                if b == k - 1 {
+                    self.add_threat(o, cell);
+                }
+            }
+        }
+        self.cells[cell] = EMPTY;
+        self.hash ^= self.keys[p][cell];
+        self.empty += 1;
+    }
+
+    /// How much playing `cell` would change `side`'s evaluation (own windows grown plus enemy
+    /// windows killed), with extra weight for making or blocking threats: a cheap, exact-to-the-
+    /// evaluation measure of a move for ordering.
+    pub fn move_gain(&self, cell: usize, side: Side) -> i64 {
+        let (p, o) = (side.index(), side.other().index());
+        let k = self.k;
+        let mut gain = 0i64;
+        for (w, _, _) in self.windows_through(cell) {
+            if !self.valid[w] {
+                continue;
+            }
+            let [a, b] = [self.count[w][p] as usize, self.count[w][o] as usize];
+            if b == 0 {
+                gain += self.weight[a + 1] - self.weight[a];
+                if k >= 3 && a + 1 >= k - 1 {
+                    gain += self.weight[a + 1];
+                }
+            }
+            if a == 0 {
+                gain += self.weight[b];
+                if k >= 3 && b + 2 >= k {
+                    gain += self.weight[b];
+                }
+            }
+        }
+        gain
+    }
+}
+
+#[allow(clippy::reversed_empty_ranges)]
+fn empty_range() -> std::ops::RangeInclusive<usize> {
+    1..=0
+}
+
+/// Iterator over the windows through one cell; see [`Lines::windows_through`]. It yields every
+/// window that fits on the board; callers skip the invalid ones (holding a blocked cell).
+struct WindowsThrough {
+    ranges: [std::ops::RangeInclusive<usize>; 4],
+    step: [isize; 4],
+    cell: usize,
+    d: usize,
+}
+
+impl Iterator for WindowsThrough {
+    type Item = (usize, usize, usize);
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.d < 4 {
+            if let Some(i) = self.ranges[self.d].next() {
+                let start = (self.cell as isize - i as isize * self.step[self.d]) as usize;
+                return Some((start * 4 + self.d, start, self.d));
+            }
+            self.d += 1;
+        }
+        None
+    }
+}
+
+/// Weights of a window by the number of stones in it: zero for an empty window, then growing
+/// geometrically so that the window one stone short of K is worth about 4096 times a lone stone
+/// (the ratio per stone capped at 6, so that short lines are not all-or-nothing).
+fn window_weights(k: usize) -> Vec<i64> {
+    let ratio = if k <= 2 { 6.0 } else { 4096f64.powf(1.0 / (k as f64 - 2.0)).min(6.0) };
+    (0..=k).map(|c| if c == 0 { 0 } else { (8.0 * ratio.powi(c as i32 - 1)).round() as i64 }).collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,76 @@
+//! What search needs to know about m,n,k-games: the window evaluation, immediate wins, forced
+//! blocks, and candidate moves near the stones, ordered by how much they change the evaluation.
+
+use super::{Cell, Mnk};
+use crate::game::{Game, Side};
+use crate::search::{Candidate, Score, Searchable, EVAL_LIMIT};
+
+/// Boards up to this many cells consider every empty cell, so that their search is exact.
+const SMALL_BOARD: usize = 64;
+
+impl Mnk {
+    fn is_small(&self) -> bool {
+        self.lines.cell_count() <= SMALL_BOARD
+    }
+
+    /// The empty cell closest to the centre (for the first stone of a large board).
+    fn central_cell(&self) -> Cell {
+        let (rows, cols) = (self.lines.rows() as i64, self.lines.cols() as i64);
+        (0..self.lines.cell_count())
+            .filter(|&c| self.lines.is_empty_cell(c))
+            .min_by_key(|&c| {
+                let (r, col) = ((c as i64) / cols, (c as i64) % cols);
+                (2 * r - (rows - 1)).pow(2) + (2 * col - (cols - 1)).pow(2)
+            })
+            .expect("a game in progress has an empty cell") as Cell
+    }
+}
+
+impl Searchable for Mnk {
+    fn evaluate(&self) -> Score {
+        let me = self.to_move();
+        let diff = self.lines.value(me) - self.lines.value(me.other());
+        diff.clamp(-(EVAL_LIMIT as i64), EVAL_LIMIT as i64) as Score
+    }
+
+    fn winning_move(&self) -> Option<Cell> {
+        // In free placement every threat cell is playable.
+        self.lines.threats(self.to_move()).first().copied()
+    }
+
+    fn quiet(&self) -> bool {
+        self.lines.threats(self.to_move().other()).is_empty()
+    }
+
+    fn candidates(&self, out: &mut Vec<Candidate<Cell>>) -> bool {
+        let me = self.to_move();
+        let against = self.lines.threats(me.other());
+        if !against.is_empty() {
+            // Every other move loses at once (our own wins were taken before).
+            out.extend(against.iter().map(|&mv| Candidate { mv, score: 0 }));
+            return true;
+        }
+        let small = self.is_small();
+        if self.history.is_empty() && !small {
+            out.push(Candidate { mv: self.central_cell(), score: 0 });
+            return false;
+        }
+        let push = |out: &mut Vec<Candidate<Cell>>, cell: usize| {
+            out.push(Candidate { mv: cell as Cell, score: self.lines.move_gain(cell, me) });
+        };
+        if small {
+            for cell in (0..self.lines.cell_count()).filter(|&c| self.lines.is_empty_cell(c)) {
+                push(out, cell);
+            }
+        } else {
+            for &cell in self.near_empty.as_slice() {
+                push(out, cell as usize);
+            }
+        }
+        small
+    }
+
+    fn can_win(&self, side: Side) -> bool {
+        self.lines.can_win(side)
+    }
+}

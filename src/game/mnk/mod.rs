@@ -1,0 +1,176 @@
+//! m,n,k-games: two players place stones on free cells of an M x N board (some cells may be
+//! blocked); the first to get K in a row (horizontally, vertically or diagonally) wins; a full
+//! board is a draw. Tic-tac-toe is 3,3,3; free-style gomoku is 15,15,5.
+
+mod knowledge;
+
+use super::kinarow::{CellSet, Lines};
+use super::{Game, Outcome, Side};
+
+/// A move is a cell index, `row * N + col`.
+pub type Cell = u32;
+
+/// Candidate cells are the empty cells within this distance (in kings' moves) of a stone.
+const NEAR_RADIUS: usize = 2;
+
+#[derive(Clone, Debug)]
+pub struct Mnk {
+    lines: Lines,
+    history: Vec<Cell>,
+    /// For every cell, the number of stones within NEAR_RADIUS.
+    near: Vec<u16>,
+    /// Empty cells with at least one stone near them.
+    near_empty: CellSet,
+}
+
+impl Mnk {
+    /// An empty M x N board, K in a row, with `blocked` cells as (row, col).
+    pub fn new(rows: usize, cols: usize, k: usize, blocked: &[(usize, usize)]) -> Result<Mnk, String> {
+        check_size(rows, cols, k)?;
+        let mut idx = Vec::with_capacity(blocked.len());
+        for &(r, c) in blocked {
+            if r >= rows || c >= cols {
+                return Err(format!("blocked cell {r},{c} is off the {rows}x{cols} board"));
+            }
+            idx.push(r * cols + c);
+        }
+        idx.sort_unstable();
+        idx.dedup();
+        let n = rows * cols;
+        Ok(Mnk {
+            lines: Lines::new(rows, cols, k, &idx),
+            history: Vec::new(),
+            near: vec![0; n],
+            near_empty: CellSet::new(n),
+        })
+    }
+
+    pub fn lines(&self) -> &Lines {
+        &self.lines
+    }
+    pub fn history(&self) -> &[Cell] {
+        &self.history
+    }
+
+    fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> {
+        let (rows, cols) = (self.lines.rows(), self.lines.cols());
+        let (r, c) = (cell / cols, cell % cols);
+        let r0 = r.saturating_sub(NEAR_RADIUS);
+        let r1 = (r + NEAR_RADIUS).min(rows - 1);
+        let c0 = c.saturating_sub(NEAR_RADIUS);
+        let c1 = (c + NEAR_RADIUS).min(cols - 1);
+        (r0..=r1).flat_map(move |rr| (c0..=c1).map(move |cc| rr * cols + cc))
+    }
+}
+
+/// Board limits: cells are u32 and window counts are u8.
+pub(crate) fn check_size(rows: usize, cols: usize, k: usize) -> Result<(), String> {
+    if rows == 0 || cols == 0 || k == 0 {
+        return Err("M, N and K must be at least 1".into());
+    }
+    if rows > 1000 || cols > 1000 {
+        return Err("boards are limited to 1000 rows and 1000 columns".into());
+    }
+    if k > 255 {
+        return Err("K is limited to 255".into());
+    }
+    Ok(())
+}
+
+/// Parses "ROW COL" or "ROW,COL" into (row, col).
+pub(crate) fn parse_cell(text: &str, rows: usize, cols: usize) -> Result<(usize, usize), String> {
+    let parts: Vec<&str> = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|s| !s.is_empty()).collect();
+    if parts.len() != 2 {
+        return Err(format!("expected a cell as 'ROW COL', got '{text}'"));
+    }
+    let num = |s: &str| s.parse::<usize>().map_err(|_| format!("'{s}' is not a row or column number"));
+    let (r, c) = (num(parts[0])?, num(parts[1])?);
+    if r >= rows || c >= cols {
+        return Err(format!("cell {r},{c} is off the {rows}x{cols} board"));
+    }
+    Ok((r, c))
+}
+
+impl Game for Mnk {
+    type Move = Cell;
+
+    fn to_move(&self) -> Side {
+        Side::after_moves(self.history.len())
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Cell>) {
+        if self.outcome().is_none() {
+            out.extend((0..self.lines.cell_count()).filter(|&c| self.lines.is_empty_cell(c)).map(|c| c as Cell));
+        }
+    }
+
+    fn is_legal(&self, mv: Cell) -> bool {
+        (mv as usize) < self.lines.cell_count() && self.lines.is_empty_cell(mv as usize) && self.outcome().is_none()
+    }
+
+    fn play(&mut self, mv: Cell) {
+        let cell = mv as usize;
+        let side = self.to_move();
+        self.lines.place(cell, side);
+        self.history.push(mv);
+        self.near_empty.remove(mv);
+        for n in self.neighbours(cell) {
+            self.near[n] += 1;
+            if self.near[n] == 1 && self.lines.is_empty_cell(n) {
+                self.near_empty.insert(n as u32);
+            }
+        }
+    }
+
+    fn undo(&mut self) {
+        let Some(mv) = self.history.pop() else { return };
+        let cell = mv as usize;
+        self.lines.remove(cell, self.to_move());
+        for n in self.neighbours(cell) {
+            self.near[n] -= 1;
+            if self.near[n] == 0 {
+                self.near_empty.remove(n as u32);
+            }
+        }
+        if self.near[cell] > 0 {
+            self.near_empty.insert(mv);
+        }
+    }
+
+    fn moves_played(&self) -> usize {
+        self.history.len()
+    }
+
+    fn hash(&self) -> u64 {
+        self.lines.hash()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        match self.lines.winner() {
+            Some(side) => Some(Outcome::Win(side)),
+            None if self.lines.empty_cells() == 0 => Some(Outcome::Draw),
+            None => None,
+        }
+    }
+
+    fn move_key(&self, mv: Cell) -> u32 {
+        mv
+    }
+
+    fn move_key_space(&self) -> usize {
+        self.lines.cell_count()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Cell, String> {
+        let (r, c) = parse_cell(text, self.lines.rows(), self.lines.cols())?;
+        Ok((r * self.lines.cols() + c) as Cell)
+    }
+
+    fn format_move(&self, mv: Cell) -> String {
+        let cols = self.lines.cols() as u32;
+        format!("{} {}", mv / cols, mv % cols)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,11 @@
+//! boardbot: a game-playing engine for two-player, perfect-information board games.
+//!
+//! - [`game`]: the rules of each game, and the per-game knowledge search uses.
+//! - [`search`]: game-agnostic iterative-deepening alpha-beta.
+//! - [`bot`]: a game in progress plus the player that picks its moves.
+//! - [`protocol`]: the line protocol of protocol.md.
+
+pub mod bot;
+pub mod game;
+pub mod protocol;
+pub mod search;

@@ -1,0 +1,58 @@
+//! The command line: protocol mode by default.
+
+use anyhow::Result;
+use boardbot::bot::{Engine, Options, PlayerKind, DEFAULT_HASH_MB, DEFAULT_MARGIN_MS};
+use clap::{Args, Parser};
+use std::io::BufReader;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(name = "boardbot", version, about = "Plays m,n,k-games and Connect-X over a line protocol (protocol.md)")]
+struct Cli {
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Engine options; the same names work in the protocol as `set KEY VALUE`.
+#[derive(Args, Clone)]
+struct EngineArgs {
+    /// Strategy: search (the engine), random, or l1 (the courses' reference player).
+    #[arg(long, default_value = "search")]
+    player: PlayerKind,
+    /// Safety margin kept free of each move's time budget, in milliseconds.
+    #[arg(long = "margin", default_value_t = DEFAULT_MARGIN_MS)]
+    margin_ms: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB)]
+    hash: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Strength 1..=10 (10: full; lower levels cap the search depth at LEVEL plies).
+    #[arg(long, default_value_t = 10)]
+    level: u32,
+    /// Seed of the random choices (random and l1 players).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+impl EngineArgs {
+    fn options(&self) -> Result<Options> {
+        let mut o =
+            Options { player: self.player, margin: Duration::from_millis(self.margin_ms), ..Options::default() };
+        for (k, v) in [("hash", self.hash), ("threads", self.threads), ("level", self.level as usize)] {
+            o.set(k, &v.to_string()).map_err(anyhow::Error::msg)?;
+        }
+        o.seed = self.seed;
+        Ok(o)
+    }
+}
+
+fn main() -> Result<()> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let engine = Engine::new(cli.engine.options()?);
+    boardbot::protocol::serve(BufReader::new(std::io::stdin()), std::io::stdout(), engine)
+}

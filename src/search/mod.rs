@@ -1,0 +1,55 @@
+//! Game-agnostic search: iterative deepening, PVS negamax alpha-beta with a transposition table,
+//! aspiration windows, killer and history ordering, late-move reductions, and a clock. It knows
+//! games only through [`Game`] and [`Searchable`]; it never names one.
+
+pub mod clock;
+mod ordering;
+mod searcher;
+pub mod tt;
+
+pub use clock::Limits;
+pub use searcher::{SearchInfo, SearchResult, Searcher};
+
+use crate::game::{Game, Side};
+
+/// Scores are from the view of the side to move. A win `p` plies from the root scores
+/// `WIN - p`, so faster wins score higher and slower losses lose less.
+pub type Score = i32;
+pub const WIN: Score = 1_000_000;
+pub const MAX_PLY: usize = 256;
+/// Scores beyond this are wins or losses found by search, never evaluations.
+pub const WIN_BOUND: Score = WIN - MAX_PLY as Score;
+/// Evaluations are clamped into +-EVAL_LIMIT.
+pub const EVAL_LIMIT: Score = WIN_BOUND / 2;
+
+/// A candidate move with the game's estimate of how promising it is (higher first).
+#[derive(Copy, Clone, Debug)]
+pub struct Candidate<M> {
+    pub mv: M,
+    pub score: i64,
+}
+
+/// What the search needs to know about a game beyond its rules: evaluation, candidate moves,
+/// and tactics (immediate wins, forced replies, whether a side can still win).
+pub trait Searchable: Game {
+    /// Static evaluation from the view of the side to move, in +-EVAL_LIMIT.
+    fn evaluate(&self) -> Score;
+
+    /// A move that wins at once for the side to move, if there is one.
+    fn winning_move(&self) -> Option<Self::Move>;
+
+    /// Whether the side to move can be evaluated statically: no immediate threat against it
+    /// that the evaluation would not see. Non-quiet nodes are searched past the horizon.
+    fn quiet(&self) -> bool;
+
+    /// Candidate moves for search, appended to `out` in any order with ordering scores. When the
+    /// side to move is forced (e.g. it must block a threat) only the forced replies are given.
+    /// Returns whether the list is exhaustive, i.e. every omitted legal move is provably no
+    /// better than the ones given; only then may search treat its result as a proof.
+    fn candidates(&self, out: &mut Vec<Candidate<Self::Move>>) -> bool;
+
+    /// Whether `side` can still win at all (false lets search bound the score by a draw).
+    fn can_win(&self, _side: Side) -> bool {
+        true
+    }
+}

@@ -1,0 +1,409 @@
+//! Iterative deepening over a principal-variation (negamax) alpha-beta search.
+//!
+//! Negamax here does not assume alternation: after a move, if the same side is still to move the
+//! child's score is taken as it is, otherwise negated. Results are proofs when the subtree
+//! reached only decided positions through exhaustive move lists: such entries are stored with
+//! depth [`PROVEN`], and a root result that is a proof ends the search at once.
+
+use super::ordering::Ordering;
+use super::tt::{Bound, Tt, NO_MOVE, PROVEN};
+use super::{Candidate, Limits, Score, Searchable, MAX_PLY, WIN, WIN_BOUND};
+use crate::game::{Outcome, Side};
+use std::time::Duration;
+
+/// One finished iteration, for logs and callers.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    pub best: M,
+    pub score: Score,
+    /// Depth of the last completed iteration (0 if the move was decided without search).
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The score is exact: the game's value with best play (within the game's move lists).
+    pub proved: bool,
+    pub pv: Vec<M>,
+}
+
+pub struct Searcher {
+    tt: Tt,
+    ordering: Ordering,
+}
+
+const INF: Score = WIN + 1;
+/// Time is checked every this many nodes.
+const CHECK_EVERY: u64 = 16;
+
+impl Searcher {
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher { tt: Tt::new(hash_mb), ordering: Ordering::new() }
+    }
+
+    /// Forgets everything learned (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.ordering = Ordering::new();
+    }
+
+    pub fn hash_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// Searches `game` (which must not be over) within `limits`; `game` is left as it was.
+    pub fn search<G: Searchable>(&mut self, game: &mut G, limits: &Limits) -> SearchResult<G::Move> {
+        self.tt.new_search();
+        self.ordering.new_search(game.move_key_space());
+        let mut run = Run {
+            tt: &mut self.tt,
+            ordering: &mut self.ordering,
+            limits,
+            lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            nodes: 0,
+            stopped: false,
+            hit: false,
+            check_time: false,
+        };
+        run.iterate(game)
+    }
+}
+
+struct Run<'a, G: Searchable> {
+    tt: &'a mut Tt,
+    ordering: &'a mut Ordering,
+    limits: &'a Limits,
+    /// Move lists, one per ply, reused.
+    lists: Vec<Vec<Candidate<G::Move>>>,
+    nodes: u64,
+    stopped: bool,
+    /// Some leaf of the current subtree was judged heuristically (not a proof).
+    hit: bool,
+    check_time: bool,
+}
+
+impl<G: Searchable> Run<'_, G> {
+    fn iterate(&mut self, game: &mut G) -> SearchResult<G::Move> {
+        let decided = |best, score, proved| SearchResult {
+            best,
+            score,
+            depth: 0,
+            nodes: 0,
+            elapsed: self.limits.elapsed(),
+            proved,
+            pv: vec![best],
+        };
+        if let Some(mv) = game.winning_move() {
+            return decided(mv, WIN - 1, true);
+        }
+        let mut root = Vec::new();
+        let exhaustive = game.candidates(&mut root);
+        assert!(!root.is_empty(), "search needs a game in progress");
+        root.sort_by_key(|c| std::cmp::Reverse(c.score));
+        if root.len() == 1 {
+            let mv = root[0].mv;
+            return decided(mv, 0, false);
+        }
+        let mut best = SearchResult {
+            best: root[0].mv,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            proved: false,
+            pv: vec![root[0].mv],
+        };
+        let mut moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
+        let mut prev_score: Option<Score> = None;
+        for depth in 1..=self.limits.max_depth.min(MAX_PLY as u32 - 1) {
+            // The first iteration always completes (unless told to stop): a move must exist.
+            self.check_time = depth > 1;
+            self.hit = !exhaustive;
+            let (mut alpha, mut beta) = (-INF, INF);
+            let mut delta = 0;
+            if let Some(p) = prev_score.filter(|p| depth >= 4 && p.abs() < WIN_BOUND) {
+                delta = 24 + p.abs() / 16;
+                alpha = p - delta;
+                beta = p + delta;
+            }
+            let (score, mv) = loop {
+                let hit_before = self.hit;
+                let (score, mv) = self.root(game, &mut moves, depth as i32, alpha, beta);
+                if self.stopped {
+                    break (score, mv);
+                }
+                if score <= alpha && alpha > -INF {
+                    alpha = (alpha - delta).max(-INF);
+                    delta *= 4;
+                } else if score >= beta && beta < INF {
+                    beta = (beta + delta).min(INF);
+                    delta *= 4;
+                } else {
+                    break (score, mv);
+                }
+                self.hit = hit_before;
+            };
+            if self.stopped {
+                break;
+            }
+            // Best move first in the next iteration.
+            if let Some(i) = moves.iter().position(|&m| m == mv) {
+                moves[..=i].rotate_right(1);
+            }
+            let proved = !self.hit;
+            best = SearchResult {
+                best: mv,
+                score,
+                depth,
+                nodes: self.nodes,
+                elapsed: self.limits.elapsed(),
+                proved,
+                pv: self.principal_variation(game, mv),
+            };
+            prev_score = Some(score);
+            log::info!(
+                "depth {depth} score {} nodes {} nps {} time {:.3}s{} pv {}",
+                score_text(score),
+                self.nodes,
+                (self.nodes as f64 / best.elapsed.as_secs_f64().max(1e-6)) as u64,
+                best.elapsed.as_secs_f64(),
+                if proved { " proved" } else { "" },
+                best.pv.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(" ")
+            );
+            if proved || self.limits.past_soft() || self.limits.max_nodes.is_some_and(|n| self.nodes >= n) {
+                break;
+            }
+        }
+        best.nodes = self.nodes;
+        best.elapsed = self.limits.elapsed();
+        best
+    }
+
+    /// One root iteration over `moves` (ordered); returns the score and the best move.
+    fn root(&mut self, game: &mut G, moves: &mut [G::Move], depth: i32, alpha: Score, beta: Score) -> (Score, G::Move) {
+        let me = game.to_move();
+        let (mut alpha, mut best, mut best_mv) = (alpha, -INF, moves[0]);
+        for (i, &mv) in moves.iter().enumerate() {
+            game.play(mv);
+            let score = if i == 0 {
+                self.child(game, me, depth - 1, 1, alpha, beta, true)
+            } else {
+                let s = self.child(game, me, depth - 1, 1, alpha, alpha + 1, false);
+                if s > alpha && s < beta && !self.stopped {
+                    self.child(game, me, depth - 1, 1, alpha, beta, true)
+                } else {
+                    s
+                }
+            };
+            game.undo();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_mv = mv;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_mv)
+    }
+
+    /// Searches the position after a move by `me`, returning its score from `me`'s view.
+    #[allow(clippy::too_many_arguments)]
+    fn child(&mut self, game: &mut G, me: Side, depth: i32, ply: usize, alpha: Score, beta: Score, pv: bool) -> Score {
+        if game.to_move() == me {
+            self.negamax(game, depth, ply, alpha, beta, pv)
+        } else {
+            -self.negamax(game, depth, ply, -beta, -alpha, pv)
+        }
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if !self.stopped && self.nodes.is_multiple_of(CHECK_EVERY) {
+            let l = self.limits;
+            self.stopped = l.stop_requested()
+                || (self.check_time && (l.past_hard() || l.max_nodes.is_some_and(|n| self.nodes >= n)));
+        }
+        self.stopped
+    }
+
+    fn negamax(&mut self, game: &mut G, depth: i32, ply: usize, mut alpha: Score, mut beta: Score, pv: bool) -> Score {
+        self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        let me = game.to_move();
+        match game.outcome() {
+            Some(Outcome::Draw) => return 0,
+            Some(Outcome::Win(side)) => {
+                let s = WIN - ply as Score;
+                return if side == me { s } else { -s };
+            }
+            None => {}
+        }
+        if game.winning_move().is_some() {
+            return WIN - ply as Score - 1;
+        }
+        if ply >= MAX_PLY - 1 {
+            self.hit = true;
+            return game.evaluate();
+        }
+        // Mate-distance bounds, then what the game knows: a side that cannot win scores at most 0.
+        let lo = if game.can_win(me.other()) { -(WIN - ply as Score) } else { 0 };
+        let hi = if game.can_win(me) { WIN - ply as Score - 1 } else { 0 };
+        if lo >= beta {
+            return lo;
+        }
+        if hi <= alpha {
+            return hi;
+        }
+        alpha = alpha.max(lo);
+        beta = beta.min(hi);
+        if alpha >= beta {
+            return alpha;
+        }
+        let (alpha0, beta0) = (alpha, beta);
+
+        let key = game.hash();
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.mv;
+            if e.depth == PROVEN || (!pv && e.depth as i32 >= depth) {
+                let s = e.score(ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    if e.depth != PROVEN {
+                        self.hit = true;
+                    }
+                    return s;
+                }
+            }
+        }
+        if depth <= 0 && game.quiet() {
+            self.hit = true;
+            return game.evaluate();
+        }
+
+        let outer_hit = std::mem::replace(&mut self.hit, false);
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        if !game.candidates(&mut list) {
+            self.hit = true;
+        }
+        let side = me.index();
+        for c in list.iter_mut() {
+            let k = game.move_key(c.mv);
+            c.score = if k == tt_move {
+                i64::MAX
+            } else if self.ordering.is_killer(ply, k) {
+                i64::MAX / 2 + c.score.min(1 << 40)
+            } else {
+                c.score + self.ordering.history(side, k)
+            };
+        }
+        list.sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
+        // A forced move does not use up depth.
+        let next = if list.len() == 1 { depth } else { depth - 1 };
+
+        let (mut best, mut best_key) = (-INF, NO_MOVE);
+        for (i, c) in list.iter().enumerate() {
+            let key_mv = game.move_key(c.mv);
+            let quiet_move = c.score < i64::MAX / 2;
+            game.play(c.mv);
+            let score = if i == 0 {
+                self.child(game, me, next, ply + 1, alpha, beta, pv)
+            } else {
+                let r = if depth >= 3 && i >= 3 && quiet_move { 1 + (depth >= 6 && i >= 8) as i32 } else { 0 };
+                let mut s = self.child(game, me, next - r, ply + 1, alpha, alpha + 1, false);
+                if r > 0 && s > alpha && !self.stopped {
+                    s = self.child(game, me, next, ply + 1, alpha, alpha + 1, false);
+                }
+                if pv && s > alpha && s < beta && !self.stopped {
+                    s = self.child(game, me, next, ply + 1, alpha, beta, true);
+                }
+                s
+            };
+            game.undo();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_key = key_mv;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        if quiet_move || key_mv != tt_move {
+                            self.ordering.reward(side, ply, key_mv, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        if self.stopped {
+            self.hit |= outer_hit;
+            return 0;
+        }
+        let best = best.clamp(lo, hi);
+        let subtree_hit = self.hit;
+        self.hit |= outer_hit;
+        let bound = if best >= beta0 {
+            Bound::Lower
+        } else if best <= alpha0 {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        let stored_depth = if subtree_hit { depth.clamp(0, PROVEN as i32 - 1) as u8 } else { PROVEN };
+        self.tt.store(key, stored_depth, best, ply, bound, best_key);
+        best
+    }
+
+    /// The expected line after `first`, read back from the table.
+    fn principal_variation(&self, game: &mut G, first: G::Move) -> Vec<G::Move> {
+        let mut pv = vec![first];
+        game.play(first);
+        let mut legal = Vec::new();
+        while pv.len() < 32 && game.outcome().is_none() {
+            let Some(e) = self.tt.probe(game.hash()) else { break };
+            legal.clear();
+            game.legal_moves(&mut legal);
+            let Some(&mv) = legal.iter().find(|&&m| game.move_key(m) == e.mv) else { break };
+            pv.push(mv);
+            game.play(mv);
+        }
+        for _ in 0..pv.len() {
+            game.undo();
+        }
+        pv
+    }
+}
+
+/// Human-readable score: "win in N" / "loss in N" plies, or centi-units.
+pub fn score_text(score: Score) -> String {
+    if score >= WIN_BOUND {
+        format!("win{}", WIN - score)
+    } else if score <= -WIN_BOUND {
+        format!("loss{}", WIN + score)
+    } else {
+        format!("{score}")
+    }
+}
