@@ -53,3 +53,6 @@ pub trait Searchable: Game {
         true
     }
 }
+
+#[cfg(test)]
+mod tests;

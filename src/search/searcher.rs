@@ -107,9 +107,9 @@ impl<G: Searchable> Run<'_, G> {
         let exhaustive = game.candidates(&mut root);
         assert!(!root.is_empty(), "search needs a game in progress");
         root.sort_by_key(|c| std::cmp::Reverse(c.score));
-        if root.len() == 1 {
-            let mv = root[0].mv;
-            return decided(mv, 0, false);
+        if root.len() == 1 && self.limits.hard.is_some() {
+            // A forced move under the clock: answer at once (its score is not needed to play).
+            return decided(root[0].mv, 0, false);
         }
         let mut best = SearchResult {
             best: root[0].mv,

@@ -81,6 +81,17 @@ impl Lines {
                 }
             }
         }
+        // With K = 1 every free cell already completes a window: it is a threat for both sides.
+        let mut threat_count = [vec![0u16; n], vec![0u16; n]];
+        let mut threats = [CellSet::new(n), CellSet::new(n)];
+        if k == 1 {
+            for cell in (0..n).filter(|&c| valid[c * 4]) {
+                for p in 0..2 {
+                    threat_count[p][cell] = 1;
+                    threats[p].insert(cell as u32);
+                }
+            }
+        }
         Lines {
             rows,
             cols,
@@ -93,8 +104,8 @@ impl Lines {
             weight: window_weights(k),
             value: [0, 0],
             live: [live, live],
-            threat_count: [vec![0; n], vec![0; n]],
-            threats: [CellSet::new(n), CellSet::new(n)],
+            threat_count,
+            threats,
             winner: None,
             keys: zobrist::side_keys(n, 0x5EED_B0A2_D0B0_7001 ^ ((rows * 1000 + cols) * 1000 + k) as u64),
             // Never 0, which marks an empty transposition-table slot.

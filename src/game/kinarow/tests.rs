@@ -1,1 +1,131 @@
+use super::*;
+use crate::game::zobrist::SplitMix64;
 
+/// Everything the board keeps incrementally, recomputed from the cells alone.
+struct Recomputed {
+    count: Vec<[u8; 2]>,
+    value: [i64; 2],
+    live: [u32; 2],
+    threat: [Vec<u16>; 2],
+    winner: Option<Side>,
+}
+
+fn recomputed(l: &Lines) -> Recomputed {
+    let n = l.cells.len();
+    let mut count = vec![[0u8; 2]; n * 4];
+    let (mut value, mut live) = ([0i64; 2], [0u32; 2]);
+    let mut threat = [vec![0u16; n], vec![0u16; n]];
+    let mut winner = None;
+    for (w, _) in l.valid.iter().enumerate().filter(|(_, v)| **v) {
+        let (start, d) = (w / 4, w % 4);
+        let cells: Vec<usize> = (0..l.k).map(|t| (start as isize + t as isize * l.step[d]) as usize).collect();
+        for &c in &cells {
+            if l.cells[c] == 1 || l.cells[c] == 2 {
+                count[w][(l.cells[c] - 1) as usize] += 1;
+            }
+        }
+        for p in 0..2 {
+            let (a, b) = (count[w][p] as usize, count[w][1 - p] as usize);
+            if b == 0 {
+                live[p] += 1;
+                value[p] += l.weight[a];
+                if a == l.k {
+                    winner = Some(if p == 0 { Side::First } else { Side::Second });
+                }
+                if a + 1 == l.k {
+                    let e = *cells.iter().find(|&&c| l.cells[c] == EMPTY).unwrap();
+                    threat[p][e] += 1;
+                }
+            }
+        }
+    }
+    Recomputed { count, value, live, threat, winner }
+}
+
+fn assert_consistent(l: &Lines) {
+    let Recomputed { count, value, live, threat, winner } = recomputed(l);
+    for (w, _) in l.valid.iter().enumerate().filter(|(_, v)| **v) {
+        assert_eq!(l.count[w], count[w], "window {w}");
+    }
+    assert_eq!(l.value, value);
+    assert_eq!(l.live, live);
+    assert_eq!(l.threat_count, threat);
+    assert_eq!(l.winner, winner);
+    for (set, counts) in l.threats.iter().zip(&threat) {
+        let mut listed = set.as_slice().to_vec();
+        listed.sort();
+        let expect: Vec<u32> = (0..counts.len()).filter(|&c| counts[c] > 0).map(|c| c as u32).collect();
+        assert_eq!(listed, expect);
+    }
+}
+
+/// Random games on many shapes: after every place and every remove the incremental state equals
+/// the recomputed one, and removing everything restores the empty board exactly.
+#[test]
+fn incremental_state_matches_recomputation() {
+    let mut rng = SplitMix64::new(7);
+    for &(rows, cols, k, nblocked) in &[
+        (3, 3, 3, 0),
+        (4, 5, 3, 2),
+        (6, 7, 4, 0),
+        (5, 5, 5, 3),
+        (7, 3, 2, 1),
+        (1, 9, 4, 0),
+        (4, 4, 1, 2),
+        (8, 8, 6, 4),
+    ] {
+        for _game in 0..20 {
+            let n = rows * cols;
+            let mut blocked: Vec<usize> = (0..nblocked).map(|_| (rng.next_u64() % n as u64) as usize).collect();
+            blocked.sort();
+            blocked.dedup();
+            let mut l = Lines::new(rows, cols, k, &blocked);
+            let empty_hash = l.hash();
+            assert_consistent(&l);
+            let mut played = Vec::new();
+            let mut side = Side::First;
+            while l.winner().is_none() && l.empty_cells() > 0 {
+                let free: Vec<usize> = (0..n).filter(|&c| l.is_empty_cell(c)).collect();
+                let cell = free[(rng.next_u64() % free.len() as u64) as usize];
+                l.place(cell, side);
+                played.push((cell, side));
+                assert_consistent(&l);
+                side = side.other();
+            }
+            while let Some((cell, side)) = played.pop() {
+                l.remove(cell, side);
+                assert_consistent(&l);
+            }
+            assert_eq!(l.hash(), empty_hash);
+            assert_eq!(l.empty_cells(), n - blocked.len());
+        }
+    }
+}
+
+#[test]
+fn blocked_cells_kill_the_windows_through_them() {
+    // 1 x 5 board, K = 3: windows start at columns 0, 1, 2. Blocking column 2 kills all three.
+    let l = Lines::new(1, 5, 3, &[2]);
+    assert!(!l.can_win(Side::First) && !l.can_win(Side::Second));
+    let l = Lines::new(1, 5, 3, &[0]);
+    assert!(l.can_win(Side::First));
+}
+
+#[test]
+fn move_gain_prefers_completing_and_blocking_lines() {
+    let mut l = Lines::new(1, 7, 4, &[]);
+    l.place(1, Side::First);
+    l.place(2, Side::First);
+    // For the first player, extending to 3 beats a far cell; for the second, blocking does too.
+    assert!(l.move_gain(3, Side::First) > l.move_gain(6, Side::First));
+    assert!(l.move_gain(3, Side::Second) > l.move_gain(6, Side::Second));
+}
+
+#[test]
+fn weights_grow_with_the_stones_in_a_window() {
+    for k in 1..=40 {
+        let w = window_weights(k);
+        assert_eq!(w[0], 0);
+        assert!(w.windows(2).all(|p| p[1] > p[0]), "k = {k}: {w:?}");
+    }
+}

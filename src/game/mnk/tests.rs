@@ -1,1 +1,89 @@
+use super::*;
+use crate::search::{Candidate, Searchable};
 
+fn play_all(g: &mut Mnk, cells: &[(usize, usize)]) {
+    for &(r, c) in cells {
+        let mv = g.parse_move(&format!("{r} {c}")).unwrap();
+        assert!(g.is_legal(mv));
+        g.play(mv);
+    }
+}
+
+#[test]
+fn wins_in_every_direction() {
+    // (first player's cells, second player's cells) on 5x5x3.
+    let lines: [&[(usize, usize)]; 4] =
+        [&[(2, 0), (2, 1), (2, 2)], &[(0, 4), (1, 4), (2, 4)], &[(1, 1), (2, 2), (3, 3)], &[(0, 3), (1, 2), (2, 1)]];
+    for line in lines {
+        let mut g = Mnk::new(5, 5, 3, &[]).unwrap();
+        let filler = [(4, 0), (4, 2), (4, 4)];
+        for i in 0..3 {
+            assert_eq!(g.outcome(), None);
+            play_all(&mut g, &[line[i]]);
+            if i < 2 {
+                play_all(&mut g, &[filler[i]]);
+            }
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Win(Side::First)), "{line:?}");
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        assert!(moves.is_empty(), "no moves after a win");
+        assert!(!g.is_legal(0));
+    }
+}
+
+#[test]
+fn full_board_without_line_is_a_draw_and_undo_restores() {
+    let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
+    let h0 = g.hash();
+    // X O X / X O O / O X X
+    play_all(&mut g, &[(0, 0), (0, 1), (0, 2), (1, 1), (1, 0), (1, 2), (2, 1), (2, 0), (2, 2)]);
+    assert_eq!(g.outcome(), Some(Outcome::Draw));
+    for _ in 0..9 {
+        g.undo();
+    }
+    assert_eq!(g.hash(), h0);
+    assert_eq!(g.moves_played(), 0);
+    assert_eq!(g.to_move(), Side::First);
+}
+
+#[test]
+fn move_text_and_board_limits() {
+    let g = Mnk::new(4, 6, 3, &[(1, 1)]).unwrap();
+    assert_eq!(g.parse_move("1 2"), Ok(8));
+    assert_eq!(g.parse_move("1,2"), Ok(8));
+    assert_eq!(g.parse_move(" 3 , 5 "), Ok(23));
+    assert_eq!(g.format_move(23), "3 5");
+    for bad in ["4 0", "0 6", "-1 0", "a b", "1", "1 2 3", ""] {
+        assert!(g.parse_move(bad).is_err(), "{bad}");
+    }
+    assert!(!g.is_legal(7), "a blocked cell is not playable");
+    assert!(Mnk::new(3, 3, 3, &[(3, 0)]).is_err());
+    assert!(Mnk::new(0, 3, 3, &[]).is_err());
+}
+
+#[test]
+fn candidates_are_forced_blocks_when_the_opponent_threatens() {
+    let mut g = Mnk::new(9, 9, 4, &[]).unwrap();
+    // First: (4,2) (4,3) (4,4); second: (0,0) (8,8). First threatens (4,1) and (4,5).
+    play_all(&mut g, &[(4, 2), (0, 0), (4, 3), (8, 8), (4, 4)]);
+    let mut c: Vec<Candidate<Cell>> = Vec::new();
+    assert!(g.candidates(&mut c));
+    let mut cells: Vec<String> = c.iter().map(|c| g.format_move(c.mv)).collect();
+    cells.sort();
+    assert_eq!(cells, vec!["4 1", "4 5"]);
+    assert!(!g.quiet());
+}
+
+#[test]
+fn near_set_follows_play_and_undo() {
+    let mut g = Mnk::new(20, 20, 5, &[]).unwrap();
+    play_all(&mut g, &[(10, 10)]);
+    assert_eq!(g.near_empty.len(), 24);
+    play_all(&mut g, &[(0, 0)]);
+    assert_eq!(g.near_empty.len(), 24 + 8);
+    g.undo();
+    assert_eq!(g.near_empty.len(), 24);
+    g.undo();
+    assert_eq!(g.near_empty.len(), 0);
+}

@@ -1,0 +1,100 @@
+//! Search results that are known exactly: solved small boards and Pons' Connect-4 positions.
+
+use super::*;
+use crate::game::connectx::ConnectX;
+use crate::game::mnk::Mnk;
+
+fn solve<G: Searchable>(game: &mut G) -> SearchResult<G::Move> {
+    let mut s = Searcher::new(16);
+    let r = s.search(game, &Limits::infinite());
+    assert!(r.proved, "an unlimited search on a small board ends in a proof: depth {} score {}", r.depth, r.score);
+    r
+}
+
+#[test]
+fn solved_mnk_values() {
+    // (M, N, K, first player's result: 1 win, 0 draw)
+    for (m, n, k, value) in
+        [(3, 3, 3, 0), (3, 4, 3, 1), (4, 3, 3, 1), (4, 4, 3, 1), (4, 4, 4, 0), (2, 2, 2, 1), (3, 3, 4, 0)]
+    {
+        let mut g = Mnk::new(m, n, k, &[]).unwrap();
+        let r = solve(&mut g);
+        assert_eq!(r.score.signum(), value, "{m}x{n}x{k}: score {}", r.score);
+    }
+}
+
+#[test]
+fn the_first_player_wins_4x4x3_in_three_of_its_moves() {
+    let mut g = Mnk::new(4, 4, 3, &[]).unwrap();
+    let r = solve(&mut g);
+    // Its third stone is ply 5 from the start.
+    assert_eq!(r.score, WIN - 5);
+}
+
+/// Plays 1-based column digits.
+fn connect4(moves: &str) -> ConnectX {
+    let mut g = ConnectX::new(6, 7, 4).unwrap();
+    for ch in moves.chars() {
+        let col = ch.to_digit(10).unwrap() - 1;
+        assert!(g.is_legal(col));
+        g.play(col);
+    }
+    g
+}
+
+/// Our proved score in Pons' convention: 22 minus the stones the winner has placed.
+fn pons_score(moves_played: usize, score: Score) -> i32 {
+    if score == 0 {
+        return 0;
+    }
+    let plies = (WIN - score.abs()) as usize;
+    let winner_stones = (moves_played + plies).div_ceil(2);
+    (22 - winner_stones as i32) * score.signum()
+}
+
+#[test]
+fn exact_scores_of_connect4_positions() {
+    let sets = [
+        include_str!("../../tests/data/connect4/Test_L3_R1.head60"),
+        include_str!("../../tests/data/connect4/Test_L2_R1.head30"),
+    ];
+    for line in sets.iter().flat_map(|s| s.lines()).filter(|l| !l.is_empty()) {
+        let (moves, expected) = line.split_once(' ').unwrap();
+        let mut g = connect4(moves);
+        let r = solve(&mut g);
+        assert_eq!(pons_score(moves.len(), r.score), expected.parse::<i32>().unwrap(), "{moves}");
+    }
+}
+
+#[test]
+fn takes_a_win_and_blocks_a_loss() {
+    let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
+    // First: row 7, columns 3..6 (four); second: scattered.
+    for (r, c) in [(7, 3), (0, 0), (7, 4), (0, 14), (7, 5), (14, 0), (7, 6)] {
+        g.play((r * 15 + c) as u32);
+    }
+    // Second to move must block one end; the other end wins for the first player regardless
+    // (an open four): the search proves the loss.
+    let mut s = Searcher::new(16);
+    let r = s.search(&mut g, &Limits::depth(6));
+    assert!(r.score <= -WIN_BOUND, "an open four is lost: {}", r.score);
+    assert!([7 * 15 + 2, 7 * 15 + 7].contains(&r.best));
+    g.play(r.best);
+    let r = s.search(&mut g, &Limits::depth(2));
+    assert_eq!(r.score, WIN - 1);
+    g.play(r.best);
+    assert_eq!(g.outcome(), Some(crate::game::Outcome::Win(crate::game::Side::First)));
+}
+
+#[test]
+fn search_leaves_the_game_unchanged_and_respects_the_depth_cap() {
+    let mut g = ConnectX::new(6, 7, 4).unwrap();
+    g.play(3);
+    let h = g.hash();
+    let mut s = Searcher::new(1);
+    let r = s.search(&mut g, &Limits::depth(3));
+    assert_eq!(r.depth, 3);
+    assert_eq!(g.hash(), h);
+    assert_eq!(g.moves_played(), 1);
+    assert!(g.is_legal(r.best));
+}
