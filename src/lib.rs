@@ -5,6 +5,7 @@
 //! - [`bot`]: a game in progress plus the player that picks its moves.
 //! - [`protocol`]: the line protocol of protocol.md.
 
+pub mod bench;
 pub mod bot;
 pub mod game;
 pub mod protocol;

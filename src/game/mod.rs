@@ -70,6 +70,8 @@ pub trait Game: Clone {
     fn move_key(&self, mv: Self::Move) -> u32;
     /// An upper bound on [`Game::move_key`] + 1.
     fn move_key_space(&self) -> usize;
+    /// The legal move whose key is `key`, if there is one now.
+    fn move_for_key(&self, key: u32) -> Option<Self::Move>;
     /// Parses move text; checks syntax and that the move is on the board, not legality.
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
     /// The protocol text of a move.

@@ -11,14 +11,13 @@ use super::{Candidate, Limits, Score, Searchable, MAX_PLY, WIN, WIN_BOUND};
 use crate::game::{Outcome, Side};
 use std::time::Duration;
 
-/// One finished iteration, for logs and callers.
+/// One finished iteration: its depth, score, and the nodes and time spent so far.
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
     pub depth: u32,
     pub score: Score,
     pub nodes: u64,
     pub elapsed: Duration,
-    pub pv: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -32,6 +31,8 @@ pub struct SearchResult<M> {
     /// The score is exact: the game's value with best play (within the game's move lists).
     pub proved: bool,
     pub pv: Vec<M>,
+    /// Every completed iteration, in order.
+    pub iterations: Vec<SearchInfo>,
 }
 
 pub struct Searcher {
@@ -99,6 +100,7 @@ impl<G: Searchable> Run<'_, G> {
             elapsed: self.limits.elapsed(),
             proved,
             pv: vec![best],
+            iterations: Vec::new(),
         };
         if let Some(mv) = game.winning_move() {
             return decided(mv, WIN - 1, true);
@@ -119,6 +121,7 @@ impl<G: Searchable> Run<'_, G> {
             elapsed: Duration::ZERO,
             proved: false,
             pv: vec![root[0].mv],
+            iterations: Vec::new(),
         };
         let mut moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
         let mut prev_score: Option<Score> = None;
@@ -158,6 +161,8 @@ impl<G: Searchable> Run<'_, G> {
                 moves[..=i].rotate_right(1);
             }
             let proved = !self.hit;
+            let mut iterations = std::mem::take(&mut best.iterations);
+            iterations.push(SearchInfo { depth, score, nodes: self.nodes, elapsed: self.limits.elapsed() });
             best = SearchResult {
                 best: mv,
                 score,
@@ -166,6 +171,7 @@ impl<G: Searchable> Run<'_, G> {
                 elapsed: self.limits.elapsed(),
                 proved,
                 pv: self.principal_variation(game, mv),
+                iterations,
             };
             prev_score = Some(score);
             log::info!(
@@ -276,6 +282,11 @@ impl<G: Searchable> Run<'_, G> {
         }
         let (alpha0, beta0) = (alpha, beta);
 
+        let quiet = game.quiet();
+        if depth <= 0 && quiet {
+            self.hit = true;
+            return game.evaluate();
+        }
         let key = game.hash();
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.tt.probe(key) {
@@ -295,34 +306,59 @@ impl<G: Searchable> Run<'_, G> {
                 }
             }
         }
-        if depth <= 0 && game.quiet() {
-            self.hit = true;
-            return game.evaluate();
+        let outer_hit = std::mem::replace(&mut self.hit, false);
+        let side = me.index();
+        let (mut best, mut best_key) = (-INF, NO_MOVE);
+        let mut searched = 0;
+
+        // Stage 1: in a quiet position, the table's move before generating any other: when it
+        // refutes the position, scoring every candidate is saved.
+        let tt_mv = if quiet { game.move_for_key(tt_move) } else { None };
+        if let Some(mv) = tt_mv {
+            game.play(mv);
+            let score = self.child(game, me, depth - 1, ply + 1, alpha, beta, pv);
+            game.undo();
+            searched = 1;
+            if !self.stopped && score > best {
+                best = score;
+                best_key = tt_move;
+                alpha = alpha.max(score);
+            }
         }
 
-        let outer_hit = std::mem::replace(&mut self.hit, false);
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
-        if !game.candidates(&mut list) {
-            self.hit = true;
+        let mut exhaustive = true;
+        if best < beta && !self.stopped {
+            exhaustive = game.candidates(&mut list);
+            if !exhaustive {
+                self.hit = true;
+            }
+            if tt_mv.is_some() {
+                list.retain(|c| game.move_key(c.mv) != tt_move);
+            }
+            for c in list.iter_mut() {
+                let k = game.move_key(c.mv);
+                c.score = if k == tt_move {
+                    i64::MAX
+                } else if self.ordering.is_killer(ply, k) {
+                    i64::MAX / 2 + c.score.min(1 << 40)
+                } else {
+                    c.score + self.ordering.history(side, k)
+                };
+            }
+            list.sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
         }
-        let side = me.index();
-        for c in list.iter_mut() {
-            let k = game.move_key(c.mv);
-            c.score = if k == tt_move {
-                i64::MAX
-            } else if self.ordering.is_killer(ply, k) {
-                i64::MAX / 2 + c.score.min(1 << 40)
-            } else {
-                c.score + self.ordering.history(side, k)
-            };
-        }
-        list.sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
         // A forced move does not use up depth.
-        let next = if list.len() == 1 { depth } else { depth - 1 };
+        let next = if list.len() + searched == 1 { depth } else { depth - 1 };
+        // Late-move pruning: where the list is a heuristic selection anyway (no proof possible),
+        // a non-PV node near the horizon searches only its best-ordered moves.
+        if !exhaustive && !pv && depth <= 4 {
+            list.truncate(lmp_count(depth));
+        }
 
-        let (mut best, mut best_key) = (-INF, NO_MOVE);
-        for (i, c) in list.iter().enumerate() {
+        for (j, c) in list.iter().enumerate() {
+            let i = j + searched;
             let key_mv = game.move_key(c.mv);
             let quiet_move = c.score < i64::MAX / 2;
             game.play(c.mv);
@@ -395,6 +431,11 @@ impl<G: Searchable> Run<'_, G> {
         }
         pv
     }
+}
+
+/// How many moves a non-PV node searches at `depth` when its list is not exhaustive.
+fn lmp_count(depth: i32) -> usize {
+    4 + 2 * (depth.max(1) as usize).pow(2)
 }
 
 /// Human-readable score: "win in N" / "loss in N" plies, or centi-units.

@@ -109,6 +109,10 @@ impl Game for ConnectX {
         self.cols()
     }
 
+    fn move_for_key(&self, key: u32) -> Option<Column> {
+        self.is_legal(key).then_some(key)
+    }
+
     fn parse_move(&self, text: &str) -> Result<Column, String> {
         let t = text.trim();
         let col: usize = t.parse().map_err(|_| format!("expected a column number, got '{t}'"))?;

@@ -161,6 +161,10 @@ impl Game for Mnk {
         self.lines.cell_count()
     }
 
+    fn move_for_key(&self, key: u32) -> Option<Cell> {
+        self.is_legal(key).then_some(key)
+    }
+
     fn parse_move(&self, text: &str) -> Result<Cell, String> {
         let (r, c) = parse_cell(text, self.lines.rows(), self.lines.cols())?;
         Ok((r * self.lines.cols() + c) as Cell)

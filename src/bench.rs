@@ -1,0 +1,115 @@
+//! `boardbot bench`: search speed on fixed positions of several sizes. For each position it
+//! searches with a fixed time cap and prints the time and nodes at which every depth completed,
+//! and the overall nodes per second. Positions are given as protocol move lists.
+
+use crate::bot::GameSpec;
+use crate::game::connectx::ConnectX;
+use crate::game::mnk::Mnk;
+use crate::search::{Limits, Searchable, Searcher};
+use std::time::{Duration, Instant};
+
+/// (name, game, moves from the start)
+pub const POSITIONS: &[(&str, &str, &str)] = &[
+    ("mnk 3x3x3 empty", "mnk 3 3 3", ""),
+    ("mnk 4x4x4 empty", "mnk 4 4 4", ""),
+    ("mnk 7x7x5 opening", "mnk 7 7 5", "3,3 2,3 2,2 4,4 3,2"),
+    ("mnk 15x15x5 middle", "mnk 15 15 5", "7,7 7,8 8,8 6,6 8,7 8,6 9,7 6,7 6,8 10,6"),
+    ("mnk 50x50x10 middle", "mnk 50 50 10", "25,25 24,24 25,26 26,27 25,27 20,20 25,28 21,21 24,26 23,25"),
+    ("mnk 70x70x10 opening", "mnk 70 70 10", "35,35 34,34 35,36 36,37"),
+    ("cx 6x7x4 empty", "cx 6 7 4", ""),
+    ("cx 6x7x4 middle", "cx 6 7 4", "3 3 2 4 4 2 3 3 5 1"),
+    ("cx 7x7x5 opening", "cx 7 7 5", "3 3 2 4"),
+    ("cx 25x25x10 opening", "cx 25 25 10", "12 12 11 13 12 10"),
+    ("cx 100x100x30 opening", "cx 100 100 30", "50 49 50 50 51 50 52 48"),
+];
+
+pub fn spec_of(text: &str) -> Result<GameSpec, String> {
+    let w: Vec<&str> = text.split_whitespace().collect();
+    let num = |s: &str| s.parse::<usize>().map_err(|_| format!("bad size '{s}'"));
+    match w.as_slice() {
+        ["mnk", m, n, k] => Ok(GameSpec::Mnk { rows: num(m)?, cols: num(n)?, k: num(k)?, blocked: vec![] }),
+        ["cx", m, n, x] => Ok(GameSpec::ConnectX { rows: num(m)?, cols: num(n)?, x: num(x)? }),
+        _ => Err(format!("expected 'mnk M N K' or 'cx M N X', got '{text}'")),
+    }
+}
+
+/// One benchmark line: depth reached, nodes, time, nodes per second, and time to each depth.
+pub struct BenchLine {
+    pub name: String,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub proved: bool,
+    pub per_depth: Vec<(u32, Duration, u64)>,
+}
+
+fn run_one<G: Searchable>(
+    mut game: G,
+    moves: &str,
+    name: &str,
+    time: Duration,
+    hash_mb: usize,
+) -> Result<BenchLine, String> {
+    for word in moves.split_whitespace() {
+        let mv = game.parse_move(word)?;
+        if !game.is_legal(mv) {
+            return Err(format!("{name}: illegal move {word}"));
+        }
+        game.play(mv);
+    }
+    let mut searcher = Searcher::new(hash_mb);
+    let limits = Limits { hard: Some(time), ..Limits::infinite() };
+    let start = Instant::now();
+    let r = searcher.search(&mut game, &Limits { start, ..limits });
+    Ok(BenchLine {
+        name: name.to_string(),
+        depth: r.depth,
+        nodes: r.nodes,
+        elapsed: r.elapsed,
+        proved: r.proved,
+        per_depth: r.iterations.iter().map(|i| (i.depth, i.elapsed, i.nodes)).collect(),
+    })
+}
+
+/// Runs every position with `time` per search.
+pub fn run(time: Duration, hash_mb: usize, mut report: impl FnMut(&BenchLine)) -> Result<Vec<BenchLine>, String> {
+    let mut lines = Vec::new();
+    for &(name, game, moves) in POSITIONS {
+        let line = match spec_of(game)? {
+            GameSpec::Mnk { rows, cols, k, .. } => run_one(Mnk::new(rows, cols, k, &[])?, moves, name, time, hash_mb)?,
+            GameSpec::ConnectX { rows, cols, x } => run_one(ConnectX::new(rows, cols, x)?, moves, name, time, hash_mb)?,
+        };
+        report(&line);
+        lines.push(line);
+    }
+    Ok(lines)
+}
+
+/// The table row of a benchmark line.
+pub fn format_line(l: &BenchLine) -> String {
+    let nps = l.nodes as f64 / l.elapsed.as_secs_f64().max(1e-9);
+    let depths: Vec<String> =
+        l.per_depth.iter().map(|(d, t, _)| format!("d{d}:{:.1}ms", t.as_secs_f64() * 1000.0)).collect();
+    format!(
+        "{:<24} depth {:>3}{} nodes {:>10} time {:>7.3}s nps {:>9.0}  {}",
+        l.name,
+        l.depth,
+        if l.proved { " (proved)" } else { "" },
+        l.nodes,
+        l.elapsed.as_secs_f64(),
+        nps,
+        depths.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bench_position_is_legal_and_searchable() {
+        let lines = run(Duration::from_millis(20), 1, |_| {}).unwrap();
+        assert_eq!(lines.len(), POSITIONS.len());
+        assert!(lines.iter().all(|l| l.depth >= 1 && l.nodes > 0));
+    }
+}
