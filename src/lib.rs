@@ -4,9 +4,11 @@
 //! - [`search`]: game-agnostic iterative-deepening alpha-beta.
 //! - [`bot`]: a game in progress plus the player that picks its moves.
 //! - [`protocol`]: the line protocol of protocol.md.
+//! - [`referee`]: `boardbot match`, an independent referee between engine processes.
 
 pub mod bench;
 pub mod bot;
 pub mod game;
 pub mod protocol;
+pub mod referee;
 pub mod search;

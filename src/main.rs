@@ -1,16 +1,24 @@
-//! The command line: protocol mode by default.
+//! The command line: protocol mode by default; `boardbot match ...` referees a match.
 
 use anyhow::Result;
 use boardbot::bot::{Engine, Options, PlayerKind, DEFAULT_HASH_MB, DEFAULT_MARGIN_MS};
-use clap::{Args, Parser};
+use clap::{Args, Parser, Subcommand};
 use std::io::BufReader;
 use std::time::Duration;
 
 #[derive(Parser)]
 #[command(name = "boardbot", version, about = "Plays m,n,k-games and Connect-X over a line protocol (protocol.md)")]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Mode>,
     #[command(flatten)]
     engine: EngineArgs,
+}
+
+#[derive(Subcommand)]
+enum Mode {
+    /// Referees a match between two engines (processes speaking the protocol) and prints the results.
+    Match(boardbot::referee::MatchArgs),
 }
 
 /// Engine options; the same names work in the protocol as `set KEY VALUE`.
@@ -53,6 +61,9 @@ fn main() -> Result<()> {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    if let Some(Mode::Match(args)) = cli.command {
+        return boardbot::referee::cli::run(args, &std::env::current_exe()?);
+    }
     let engine = Engine::new(cli.engine.options()?);
     boardbot::protocol::serve(BufReader::new(std::io::stdin()), std::io::stdout(), engine)
 }

@@ -1,0 +1,182 @@
+//! `boardbot match`: the command line of the referee.
+
+use super::game::{GameEnd, GameRecord};
+use super::process::ProcessEngine;
+use super::report::{game_line, log_line, moves_text, result_text, table, LEGEND, LOG_HEADER};
+use super::spec::{board_text, engine_config, parse_board, parse_boards};
+use super::{run_match, EngineAdapter, MatchPlan};
+use crate::game::Side;
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{ArgAction, Args};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Plays a match between two engines and prints the results.
+#[derive(Args, Clone, Debug)]
+pub struct MatchArgs {
+    /// A board: KIND M N K, KIND mnk (K in a row) or cx (Connect-X, M rows, N columns). Repeat
+    /// for several boards.
+    #[arg(long, num_args = 4, value_names = ["KIND", "M", "N", "K"], action = ArgAction::Append)]
+    game: Vec<String>,
+    /// A file of boards, one a line (`mnk M N K` or `cx M N X`; '#' starts a comment), played
+    /// after the --game boards.
+    #[arg(long, value_name = "FILE")]
+    boards: Option<PathBuf>,
+    /// Time per move, in seconds, measured by the referee (a late reply forfeits the game).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    timeout: f64,
+    /// Rounds per board; a round is two games, one with each engine moving first.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    /// Engine 1: self (this binary, full strength), l1, random, levelN, any of these followed
+    /// by engine flags, or a command line (quoted as in a shell).
+    #[arg(long, value_name = "ENGINE", default_value = "self", allow_hyphen_values = true)]
+    engine1: String,
+    /// Engine 2, as engine 1.
+    #[arg(long, value_name = "ENGINE", default_value = "l1", allow_hyphen_values = true)]
+    engine2: String,
+    /// Seed of the built-in players' random choices; game i of the match uses SEED + i.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Writes one line per game (board, players, result, reason, moves) to FILE.
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    /// Time allowed to answer `init` (and start up), in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    setup_timeout: f64,
+    /// Shows the engines' stderr (prefixed with their names).
+    #[arg(long)]
+    engine_stderr: bool,
+    /// No progress lines on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn seconds(value: f64, what: &str) -> Result<Duration> {
+    if !(value.is_finite() && value > 0.0 && value <= 86_400.0) {
+        bail!("{what} must be a number of seconds in (0, 86400], got {value}");
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+/// Runs `boardbot match`; `self_exe` is the binary the built-in players run.
+pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
+    let mut boards = Vec::new();
+    for chunk in args.game.chunks(4) {
+        let words: Vec<&str> = chunk.iter().map(String::as_str).collect();
+        boards.push(parse_board(&words).map_err(|e| anyhow!(e))?);
+    }
+    if let Some(path) = &args.boards {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        boards.extend(parse_boards(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?);
+    }
+    if boards.is_empty() {
+        bail!("no boards: give --game KIND M N K or --boards FILE");
+    }
+    if args.rounds == 0 {
+        bail!("--rounds must be at least 1");
+    }
+    let plan = MatchPlan { boards, rounds: args.rounds, timeout: seconds(args.timeout, "--timeout")?, seed: args.seed };
+    let setup_timeout = seconds(args.setup_timeout, "--setup-timeout")?;
+    let config = |text: &str| {
+        engine_config(text, self_exe, args.seed, setup_timeout, args.engine_stderr)
+            .map_err(|e| anyhow!("engine '{text}': {e}"))
+    };
+    let mut e1 = ProcessEngine::new(config(&args.engine1)?);
+    let mut e2 = ProcessEngine::new(config(&args.engine2)?);
+    let names = [e1.name().to_string(), e2.name().to_string()];
+    let names = [names[0].as_str(), names[1].as_str()];
+
+    let mut log = match &args.log {
+        Some(path) => {
+            let mut f = BufWriter::new(File::create(path).with_context(|| format!("creating {}", path.display()))?);
+            writeln!(f, "{LOG_HEADER}")?;
+            f.flush()?;
+            Some(f)
+        }
+        None => None,
+    };
+
+    let mut out = std::io::stdout().lock();
+    let games_per_board = 2 * plan.rounds;
+    writeln!(out, "engine1: {} [{}]", names[0], e1.config().argv.join(" "))?;
+    writeln!(out, "engine2: {} [{}]", names[1], e2.config().argv.join(" "))?;
+    writeln!(
+        out,
+        "timeout {} s per move; {} board(s), {} round(s) = {} games per board; seed {}",
+        plan.timeout.as_secs_f64(),
+        plan.boards.len(),
+        plan.rounds,
+        games_per_board,
+        plan.seed
+    )?;
+    out.flush()?;
+
+    let total_games = plan.boards.len() * games_per_board;
+    let mut log_error = None;
+    let result = run_match(&plan, [&mut e1 as &mut dyn EngineAdapter, &mut e2], |record| {
+        if !args.quiet {
+            eprintln!("[{}/{}] {}", record.number + 1, total_games, game_line(record, names));
+        }
+        if let Some(f) = log.as_mut() {
+            if let Err(e) = writeln!(f, "{}", log_line(record, names)).and_then(|_| f.flush()) {
+                log_error.get_or_insert(e);
+            }
+        }
+    })?;
+    if let Some(e) = log_error {
+        eprintln!("warning: writing the game log failed: {e}");
+    }
+
+    let rows: Vec<(String, _)> = result.boards.iter().map(|(spec, t)| (board_text(spec), t.clone())).collect();
+    writeln!(out)?;
+    write!(out, "{}", table(&rows, &result.total))?;
+    writeln!(out, "{LEGEND}")?;
+
+    for e in 0..2 {
+        write!(out, "\n{}", summary(&result.games, e, names, plan.timeout))?;
+    }
+    Ok(())
+}
+
+/// Engine `e`'s games lost and forfeited (board, colour, moves, reason) and its late replies.
+fn summary(games: &[GameRecord], e: usize, names: [&str; 2], timeout: Duration) -> String {
+    // Lost on the board or by forfeit (a game both engines forfeited counts as lost for both).
+    let lost: Vec<&GameRecord> = games
+        .iter()
+        .filter(|g| g.end.winner() == Some(g.side_of(e).other()) || matches!(g.end, GameEnd::BothForfeit { .. }))
+        .collect();
+    let forfeits = lost.iter().filter(|g| g.end.fault_of(g.side_of(e)).is_some()).count();
+    let late = games.iter().flat_map(|g| &g.replies[e]).filter(|d| **d > timeout).count();
+    let max = games.iter().flat_map(|g| &g.replies[e]).max().map_or("-".to_string(), |d| format!("{:.1}", ms(*d)));
+    let mut text = format!(
+        "engine{} {}: {} games lost ({} by forfeit); {} late replies (max reply {max} ms, limit {:.1} ms)\n",
+        e + 1,
+        names[e],
+        lost.len(),
+        forfeits,
+        late,
+        ms(timeout)
+    );
+    // Every loss of engine1 (the engine under test); only the forfeits of engine2.
+    for g in lost.into_iter().filter(|g| e == 0 || g.end.fault_of(g.side_of(e)).is_some()) {
+        let side = match g.side_of(e) {
+            Side::First => "first",
+            Side::Second => "second",
+        };
+        text.push_str(&format!(
+            "  game {} [{}] as {side}: {}\n    moves: {}\n",
+            g.number + 1,
+            board_text(&g.spec),
+            result_text(g, names),
+            moves_text(&g.moves)
+        ));
+    }
+    text
+}

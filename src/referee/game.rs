@@ -1,0 +1,334 @@
+//! One refereed game. The referee keeps its own copy of the rules (the crate's [`Game`] types):
+//! it checks every reply against them and decides the outcome itself.
+
+use super::adapter::{EngineAdapter, Fault, FaultKind, GameSetup};
+use crate::bot::GameSpec;
+use crate::game::connectx::ConnectX;
+use crate::game::mnk::Mnk;
+use crate::game::{Game, Outcome, Side};
+use std::time::Duration;
+
+/// How a refereed game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// Played to the end on the board.
+    Played(Outcome),
+    /// `loser` forfeited; the other side wins.
+    Forfeit { loser: Side, fault: Fault },
+    /// Both engines failed before the first move (neither could set up the game).
+    BothForfeit { first: Fault, second: Fault },
+}
+
+impl GameEnd {
+    /// The side that won, if one did.
+    pub fn winner(&self) -> Option<Side> {
+        match self {
+            GameEnd::Played(Outcome::Win(side)) => Some(*side),
+            GameEnd::Forfeit { loser, .. } => Some(loser.other()),
+            _ => None,
+        }
+    }
+
+    /// The fault of `side`, if it forfeited.
+    pub fn fault_of(&self, side: Side) -> Option<&Fault> {
+        match self {
+            GameEnd::Forfeit { loser, fault } if *loser == side => Some(fault),
+            GameEnd::BothForfeit { first, .. } if side == Side::First => Some(first),
+            GameEnd::BothForfeit { second, .. } if side == Side::Second => Some(second),
+            _ => None,
+        }
+    }
+}
+
+/// A finished game. Engines are numbered 0 (engine1) and 1 (engine2).
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Number of the game in the match, from 0.
+    pub number: usize,
+    pub spec: GameSpec,
+    /// The engine that moved first.
+    pub first: usize,
+    /// The moves played, in the protocol's text.
+    pub moves: Vec<String>,
+    pub end: GameEnd,
+    /// Every reply time of each engine (a timeout counts with the time waited).
+    pub replies: [Vec<Duration>; 2],
+}
+
+impl GameRecord {
+    /// The engine playing `side`.
+    pub fn engine_of(&self, side: Side) -> usize {
+        match side {
+            Side::First => self.first,
+            Side::Second => 1 - self.first,
+        }
+    }
+
+    /// The side `engine` played.
+    pub fn side_of(&self, engine: usize) -> Side {
+        if engine == self.first {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+}
+
+/// Checks that a board can be played, building its rules once.
+pub fn check_spec(spec: &GameSpec) -> Result<(), String> {
+    match spec {
+        GameSpec::Mnk { rows, cols, k, blocked } => Mnk::new(*rows, *cols, *k, blocked).map(|_| ()),
+        GameSpec::ConnectX { rows, cols, x } => ConnectX::new(*rows, *cols, *x).map(|_| ()),
+    }
+}
+
+/// Plays one game between `engines` (engine1, engine2); `first` (0 or 1) moves first. Engines
+/// that are not running are started. An engine that faults loses the game and is left stopped
+/// (the caller restarts it, or [`EngineAdapter::new_game`] does on the next game).
+pub fn play_game(
+    number: usize,
+    spec: &GameSpec,
+    engines: [&mut dyn EngineAdapter; 2],
+    first: usize,
+    timeout: Duration,
+    seed: u64,
+) -> Result<GameRecord, String> {
+    match spec {
+        GameSpec::Mnk { rows, cols, k, blocked } => {
+            let game = Mnk::new(*rows, *cols, *k, blocked)?;
+            Ok(play_on(game, number, spec, engines, first, timeout, seed))
+        }
+        GameSpec::ConnectX { rows, cols, x } => {
+            let game = ConnectX::new(*rows, *cols, *x)?;
+            Ok(play_on(game, number, spec, engines, first, timeout, seed))
+        }
+    }
+}
+
+fn play_on<G: Game>(
+    mut game: G,
+    number: usize,
+    spec: &GameSpec,
+    mut engines: [&mut dyn EngineAdapter; 2],
+    first: usize,
+    timeout: Duration,
+    seed: u64,
+) -> GameRecord {
+    assert!(first < 2, "engine index");
+    let mut record = GameRecord {
+        number,
+        spec: spec.clone(),
+        first,
+        moves: Vec::new(),
+        end: GameEnd::Played(Outcome::Draw),
+        replies: [vec![], vec![]],
+    };
+
+    // Set up the game on both engines.
+    let mut faults: [Option<Fault>; 2] = [None, None];
+    for (e, engine) in engines.iter_mut().enumerate() {
+        let setup = GameSetup { spec, first: e == first, timeout, seed };
+        if let Err(fault) = engine.new_game(&setup) {
+            engine.kill();
+            faults[e] = Some(fault);
+        }
+    }
+    match faults {
+        [Some(a), Some(b)] => {
+            let (first_fault, second_fault) = if first == 0 { (a, b) } else { (b, a) };
+            record.end = GameEnd::BothForfeit { first: first_fault, second: second_fault };
+            return record;
+        }
+        [Some(fault), None] => {
+            record.end = GameEnd::Forfeit { loser: record.side_of(0), fault };
+            return record;
+        }
+        [None, Some(fault)] => {
+            record.end = GameEnd::Forfeit { loser: record.side_of(1), fault };
+            return record;
+        }
+        [None, None] => {}
+    }
+
+    let mut last: Option<String> = None;
+    let end = loop {
+        if let Some(outcome) = game.outcome() {
+            break GameEnd::Played(outcome);
+        }
+        let side = game.to_move();
+        let e = record.engine_of(side);
+        let fault = match engines[e].ask_move(last.as_deref(), timeout) {
+            Ok(reply) => {
+                record.replies[e].push(reply.elapsed);
+                match read_move(&game, &reply.text) {
+                    Ok(mv) => {
+                        let text = game.format_move(mv);
+                        game.play(mv);
+                        record.moves.push(text.clone());
+                        last = Some(text);
+                        continue;
+                    }
+                    Err(fault) => fault,
+                }
+            }
+            Err(fault) => {
+                if let Some(waited) = fault.elapsed {
+                    record.replies[e].push(waited);
+                }
+                fault
+            }
+        };
+        engines[e].kill();
+        break GameEnd::Forfeit { loser: side, fault };
+    };
+    record.end = end;
+    record
+}
+
+/// Reads an engine's move: text that is not numbers only is garbled; numbers that are not a
+/// legal move now (off the board, an occupied cell, a full column) are an illegal move.
+pub fn read_move<G: Game>(game: &G, text: &str) -> Result<G::Move, Fault> {
+    let t = text.trim();
+    if !is_move_shaped(t) {
+        return Err(Fault::new(FaultKind::Garbled, format!("not a move: '{t}'")));
+    }
+    let mv = game.parse_move(t).map_err(|e| Fault::new(FaultKind::Illegal, format!("'{t}': {e}")))?;
+    if !game.is_legal(mv) {
+        return Err(Fault::new(FaultKind::Illegal, format!("'{t}' is not a legal move now")));
+    }
+    Ok(mv)
+}
+
+/// Whether `text` is one or more whole numbers (separated by blanks or commas): what a move of
+/// the K-in-a-row games looks like.
+pub fn is_move_shaped(text: &str) -> bool {
+    let mut words = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).peekable();
+    words.peek().is_some()
+        && words.all(|w| {
+            let digits = w.strip_prefix('-').unwrap_or(w);
+            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_shapes() {
+        for t in ["3", "3 4", "3,4", " 10  20 ", "-1", "99 99", "0,0,0"] {
+            assert!(is_move_shaped(t), "{t}");
+        }
+        for t in ["", " ", "abc", "3 x", "move 3 4", "3.5", "-", "error 3"] {
+            assert!(!is_move_shaped(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn moves_are_classified_against_the_rules() {
+        let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
+        assert_eq!(read_move(&g, "1 1"), Ok(4));
+        assert_eq!(read_move(&g, "1,2"), Ok(5));
+        g.play(4);
+        assert_eq!(read_move(&g, "1 1").unwrap_err().kind, FaultKind::Illegal);
+        assert_eq!(read_move(&g, "99 99").unwrap_err().kind, FaultKind::Illegal);
+        assert_eq!(read_move(&g, "-1 0").unwrap_err().kind, FaultKind::Illegal);
+        assert_eq!(read_move(&g, "3").unwrap_err().kind, FaultKind::Illegal);
+        assert_eq!(read_move(&g, "one one").unwrap_err().kind, FaultKind::Garbled);
+        assert_eq!(read_move(&g, "").unwrap_err().kind, FaultKind::Garbled);
+
+        let mut c = ConnectX::new(2, 3, 2).unwrap();
+        assert_eq!(read_move(&c, "2"), Ok(2));
+        c.play(0);
+        c.play(0);
+        assert_eq!(read_move(&c, "0").unwrap_err().kind, FaultKind::Illegal);
+        assert_eq!(read_move(&c, "3").unwrap_err().kind, FaultKind::Illegal);
+        assert_eq!(read_move(&c, "1 1").unwrap_err().kind, FaultKind::Illegal);
+        assert_eq!(read_move(&c, "left").unwrap_err().kind, FaultKind::Garbled);
+    }
+
+    #[test]
+    fn winners_and_faults() {
+        let f = Fault::new(FaultKind::Crash, "gone");
+        let end = GameEnd::Forfeit { loser: Side::First, fault: f.clone() };
+        assert_eq!(end.winner(), Some(Side::Second));
+        assert_eq!(end.fault_of(Side::First), Some(&f));
+        assert_eq!(end.fault_of(Side::Second), None);
+        assert_eq!(GameEnd::Played(Outcome::Draw).winner(), None);
+        assert_eq!(GameEnd::Played(Outcome::Win(Side::First)).winner(), Some(Side::First));
+        let both = GameEnd::BothForfeit { first: f.clone(), second: f.clone() };
+        assert_eq!(both.winner(), None);
+        assert!(both.fault_of(Side::Second).is_some());
+    }
+}
+
+/// Whole games between fake engines (shell scripts), with no engine binary needed.
+#[cfg(all(test, unix))]
+mod process_tests {
+    use super::*;
+    use crate::referee::process::{ProcessConfig, ProcessEngine};
+
+    fn sh(script: &str) -> ProcessEngine {
+        ProcessEngine::new(ProcessConfig {
+            name: "sh".into(),
+            argv: vec!["sh".into(), "-c".into(), script.into()],
+            seeded: false,
+            setup_timeout: Duration::from_secs(5),
+            echo_stderr: false,
+        })
+    }
+
+    /// Answers `ok` to init, and `reply` to anything else.
+    fn always(reply: &str) -> ProcessEngine {
+        sh(&format!("while read l; do case \"$l\" in init*) echo ok;; *) echo {reply};; esac; done"))
+    }
+
+    const CX: GameSpec = GameSpec::ConnectX { rows: 6, cols: 7, x: 4 };
+    /// Columns of 3: full before anyone wins in one.
+    const LOW_CX: GameSpec = GameSpec::ConnectX { rows: 3, cols: 7, x: 4 };
+
+    fn play(spec: &GameSpec, a: &mut ProcessEngine, b: &mut ProcessEngine, first: usize, ms: u64) -> GameRecord {
+        play_game(0, spec, [a, b], first, Duration::from_millis(ms), 0).unwrap()
+    }
+
+    #[test]
+    fn a_game_played_to_the_end() {
+        let (mut a, mut b) = (always("0"), always("1"));
+        let r = play(&CX, &mut a, &mut b, 0, 5000);
+        assert_eq!(r.end, GameEnd::Played(Outcome::Win(Side::First)));
+        assert_eq!(r.moves, ["0", "1", "0", "1", "0", "1", "0"]);
+        assert_eq!((r.replies[0].len(), r.replies[1].len()), (4, 3));
+        // The engines are reused: the same again with engine2 first.
+        let r = play(&CX, &mut a, &mut b, 1, 5000);
+        assert_eq!(r.end, GameEnd::Played(Outcome::Win(Side::First)));
+        assert_eq!(r.engine_of(Side::First), 1);
+    }
+
+    #[test]
+    fn forfeits_are_classified() {
+        let cases = [
+            ("read a; echo ok; while read l; do sleep 5; done", FaultKind::Timeout),
+            ("read a; echo ok; while read l; do echo 99 99; done", FaultKind::Illegal),
+            ("read a; echo ok; while read l; do echo 0; done", FaultKind::Illegal),
+            ("read a; echo ok; while read l; do echo error no; done", FaultKind::Garbled),
+            ("read a; echo ok; while read l; do echo end draw; done", FaultKind::Garbled),
+            ("read a; echo ok; while read l; do echo hello; done", FaultKind::Garbled),
+            ("read a; echo ok; read l; exit 3", FaultKind::Crash),
+            ("read a; echo nope", FaultKind::Garbled),
+            ("exit 0", FaultKind::Crash),
+        ];
+        for (script, kind) in cases {
+            // The good engine moves first and plays column 0, so a bad engine that also plays
+            // column 0 finds it full at its second move.
+            let (mut good, mut bad) = (always("0"), sh(script));
+            // Twice: the faulty engine is stopped after its forfeit and started again.
+            for _ in 0..2 {
+                let r = play(&LOW_CX, &mut good, &mut bad, 0, 300);
+                let GameEnd::Forfeit { loser, fault } = &r.end else { panic!("{script}: {:?}", r.end) };
+                assert_eq!((*loser, fault.kind), (Side::Second, kind), "{script}: {fault}");
+                assert!(!bad.is_running(), "a faulty engine is stopped");
+                assert!(good.is_running());
+            }
+        }
+    }
+}

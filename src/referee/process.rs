@@ -1,0 +1,309 @@
+//! An engine run as a child process speaking boardbot's line protocol (protocol.md) on its
+//! stdin/stdout. A reader thread stamps every line of stdout with the instant it was read, so a
+//! reply's time runs from the write of the request to the read of the reply; stderr is kept
+//! (its last lines explain a crash) and optionally echoed.
+
+use super::adapter::{EngineAdapter, Fault, FaultKind, GameSetup, Reply};
+use super::spec::blocked_text;
+use crate::bot::GameSpec;
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Lines of stderr kept for the report of a crash.
+const STDERR_TAIL: usize = 20;
+/// How long `quit` waits for the engine to exit before killing it.
+const QUIT_GRACE: Duration = Duration::from_secs(1);
+
+/// How to run an engine process.
+#[derive(Clone, Debug)]
+pub struct ProcessConfig {
+    pub name: String,
+    /// Program and arguments.
+    pub argv: Vec<String>,
+    /// Send `set seed N` before each game (boardbot's own players, whose random choices take a seed).
+    pub seeded: bool,
+    /// Time allowed for the replies to `set` and `init` (including the start of the process).
+    pub setup_timeout: Duration,
+    /// Echo the engine's stderr to ours, each line prefixed with the engine's name.
+    pub echo_stderr: bool,
+}
+
+enum Line {
+    Text(String, Instant),
+    Eof,
+}
+
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Line>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        // The engine runs in a process group of its own (see `spawn`): kill the whole group, so
+        // that nothing it started (a shell's children, say) outlives it.
+        #[cfg(unix)]
+        {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", self.child.id())])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A child process speaking the protocol.
+pub struct ProcessEngine {
+    config: ProcessConfig,
+    running: Option<Running>,
+}
+
+impl ProcessEngine {
+    pub fn new(config: ProcessConfig) -> ProcessEngine {
+        ProcessEngine { config, running: None }
+    }
+
+    pub fn config(&self) -> &ProcessConfig {
+        &self.config
+    }
+
+    fn spawn(&self) -> Result<Running, Fault> {
+        let (program, args) =
+            self.config.argv.split_first().ok_or_else(|| Fault::new(FaultKind::Crash, "empty engine command"))?;
+        let mut command = Command::new(program);
+        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start '{}': {e}", self.config.argv.join(" "))))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(text) = read_line(&mut reader) {
+                if tx.send(Line::Text(text, Instant::now())).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send(Line::Eof);
+        });
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = stderr_tail.clone();
+        let echo = self.config.echo_stderr.then(|| self.config.name.clone());
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stderr);
+            while let Some(text) = read_line(&mut reader) {
+                if let Some(name) = &echo {
+                    eprintln!("[{name}] {text}");
+                }
+                let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+                if tail.len() == STDERR_TAIL {
+                    tail.pop_front();
+                }
+                tail.push_back(text);
+            }
+        });
+        Ok(Running { child, stdin, lines, stderr_tail })
+    }
+
+    /// Why the engine stopped answering: exit status and the last line of stderr.
+    fn crash(&mut self, what: &str) -> Fault {
+        let Some(running) = self.running.as_mut() else { return Fault::new(FaultKind::Crash, "not running") };
+        // The pipe closes a moment before the process is reaped.
+        let deadline = Instant::now() + Duration::from_millis(200);
+        let status = loop {
+            match running.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+                _ => break None,
+            }
+        };
+        let mut detail = match status {
+            Some(status) => format!("{what}: engine exited ({status})"),
+            None => format!("{what}: engine closed its output"),
+        };
+        let tail = running.stderr_tail.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(last) = tail.back() {
+            detail.push_str(&format!("; last stderr line: {last}"));
+        }
+        Fault::new(FaultKind::Crash, detail)
+    }
+
+    /// Sends `line` and waits up to `limit` for the reply line.
+    fn request(&mut self, line: &str, limit: Duration) -> Result<Reply, Fault> {
+        let running = self.running.as_mut().ok_or_else(|| Fault::new(FaultKind::Crash, "engine not running"))?;
+        // Lines nobody asked for: note and drop them, so they are not taken for this reply.
+        loop {
+            match running.lines.try_recv() {
+                Ok(Line::Text(text, _)) => log::warn!("{}: unsolicited line '{text}' ignored", self.config.name),
+                Ok(Line::Eof) | Err(TryRecvError::Disconnected) => return Err(self.crash("before a request")),
+                Err(TryRecvError::Empty) => break,
+            }
+        }
+        let sent = Instant::now();
+        let written = writeln!(running.stdin, "{line}").and_then(|_| running.stdin.flush());
+        if let Err(e) = written {
+            return Err(self.crash(&format!("writing '{line}' failed ({e})")));
+        }
+        let received = match running.lines.recv_timeout(limit) {
+            Ok(line) => Some(line),
+            // A reply read just in time may reach the channel a moment after the wait ends: its
+            // time stamp decides.
+            Err(RecvTimeoutError::Timeout) => running.lines.try_recv().ok(),
+            Err(RecvTimeoutError::Disconnected) => Some(Line::Eof),
+        };
+        match received {
+            Some(Line::Text(text, at)) => {
+                let elapsed = at.saturating_duration_since(sent);
+                if elapsed > limit {
+                    return Err(Fault::timeout(elapsed, limit, format!("late reply '{text}' to '{line}'")));
+                }
+                Ok(Reply { text, elapsed })
+            }
+            Some(Line::Eof) => Err(self.crash(&format!("no reply to '{line}'"))),
+            None => Err(Fault::timeout(sent.elapsed(), limit, format!("no reply to '{line}'"))),
+        }
+    }
+
+    /// A request whose only good answer is `ok`.
+    fn expect_ok(&mut self, line: &str) -> Result<(), Fault> {
+        let reply = self.request(line, self.config.setup_timeout)?;
+        if reply.text.trim() == "ok" {
+            Ok(())
+        } else {
+            Err(Fault::new(FaultKind::Garbled, format!("'{}' answered '{line}' (expected 'ok')", reply.text.trim())))
+        }
+    }
+}
+
+/// One line, without its line ending, invalid UTF-8 replaced; `None` at end of input.
+fn read_line<R: Read>(reader: &mut BufReader<R>) -> Option<String> {
+    let mut buf = Vec::new();
+    match reader.read_until(b'\n', &mut buf) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => {
+            while matches!(buf.last(), Some(b'\n' | b'\r')) {
+                buf.pop();
+            }
+            Some(String::from_utf8_lossy(&buf).into_owned())
+        }
+    }
+}
+
+/// The `init` line of the protocol.
+pub fn init_line(spec: &GameSpec, first: bool, timeout: Duration) -> String {
+    format!("init {spec} {first} {}{}", timeout.as_secs_f64(), blocked_text(spec))
+}
+
+/// Reads a reply to `go`/`move`: a move, or a fault for anything the protocol says is not one.
+pub fn move_reply(text: &str) -> Result<&str, Fault> {
+    let t = text.trim();
+    let head = t.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+    match head.as_str() {
+        "" => Err(Fault::new(FaultKind::Garbled, "empty reply")),
+        "error" => Err(Fault::new(FaultKind::Garbled, format!("engine error: '{t}'"))),
+        "end" => Err(Fault::new(FaultKind::Garbled, format!("claimed the game is over: '{t}'"))),
+        "ok" => Err(Fault::new(FaultKind::Garbled, "answered 'ok' instead of a move")),
+        _ => Ok(t),
+    }
+}
+
+impl EngineAdapter for ProcessEngine {
+    fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    fn start(&mut self) -> Result<(), Fault> {
+        if self.running.is_none() {
+            self.running = Some(self.spawn()?);
+        }
+        Ok(())
+    }
+
+    fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    fn new_game(&mut self, setup: &GameSetup) -> Result<(), Fault> {
+        self.start()?;
+        if self.config.seeded {
+            self.expect_ok(&format!("set seed {}", setup.seed))?;
+        }
+        self.expect_ok(&init_line(setup.spec, setup.first, setup.timeout))
+    }
+
+    fn ask_move(&mut self, opponent_move: Option<&str>, limit: Duration) -> Result<Reply, Fault> {
+        let line = match opponent_move {
+            None => "go".to_string(),
+            Some(mv) => format!("move {mv}"),
+        };
+        let reply = self.request(&line, limit)?;
+        let text = move_reply(&reply.text).map_err(|f| Fault { elapsed: Some(reply.elapsed), ..f })?.to_string();
+        Ok(Reply { text, elapsed: reply.elapsed })
+    }
+
+    fn kill(&mut self) {
+        self.running = None;
+    }
+
+    fn quit(&mut self) {
+        let Some(mut running) = self.running.take() else { return };
+        let _ = writeln!(running.stdin, "quit").and_then(|_| running.stdin.flush());
+        let deadline = Instant::now() + QUIT_GRACE;
+        while Instant::now() < deadline {
+            match running.child.try_wait() {
+                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+                _ => break,
+            }
+        }
+        // Dropping `running` kills the process if it is still there.
+    }
+}
+
+impl Drop for ProcessEngine {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn init_lines() {
+        let spec = GameSpec::ConnectX { rows: 6, cols: 7, x: 4 };
+        assert_eq!(init_line(&spec, true, Duration::from_secs(1)), "init cx 6 7 4 true 1");
+        let spec = GameSpec::Mnk { rows: 5, cols: 5, k: 4, blocked: vec![(0, 0), (2, 3)] };
+        assert_eq!(init_line(&spec, false, Duration::from_millis(500)), "init mnk 5 5 4 false 0.5 blocked 0,0 2,3");
+    }
+
+    #[test]
+    fn protocol_replies_that_are_not_moves() {
+        assert_eq!(move_reply(" 3 4 ").unwrap(), "3 4");
+        for (text, kind) in [
+            ("", FaultKind::Garbled),
+            ("error illegal move", FaultKind::Garbled),
+            ("end first wins", FaultKind::Garbled),
+            ("ok", FaultKind::Garbled),
+        ] {
+            assert_eq!(move_reply(text).unwrap_err().kind, kind, "{text}");
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! The text forms the referee reads: boards (`mnk M N K`, `cx M N X`, board files) and engine
+//! specs (a command line, or a built-in player of this binary).
+
+use super::game::check_spec;
+use super::process::ProcessConfig;
+use crate::bot::GameSpec;
+use std::path::Path;
+use std::time::Duration;
+
+/// Parses a board: `mnk M N K [blocked ROW,COL ...]` or `cx M N X` (M rows, N columns).
+pub fn parse_board(words: &[&str]) -> Result<GameSpec, String> {
+    const USAGE: &str = "a board is 'mnk M N K [blocked ROW,COL ...]' or 'cx M N X'";
+    let [kind, m, n, k, rest @ ..] = words else { return Err(format!("{USAGE}, got '{}'", words.join(" "))) };
+    let num = |s: &str| s.parse::<usize>().map_err(|_| format!("'{s}' is not a whole number ({USAGE})"));
+    let (rows, cols, k) = (num(m)?, num(n)?, num(k)?);
+    let spec = match kind.to_ascii_lowercase().as_str() {
+        "mnk" => {
+            let mut blocked = Vec::new();
+            if let Some((word, cells)) = rest.split_first() {
+                if !word.eq_ignore_ascii_case("blocked") {
+                    return Err(format!("unexpected '{word}' ({USAGE})"));
+                }
+                for cell in cells {
+                    let (r, c) =
+                        cell.split_once(',').ok_or_else(|| format!("blocked cell must be ROW,COL, got '{cell}'"))?;
+                    blocked.push((num(r)?, num(c)?));
+                }
+            }
+            GameSpec::Mnk { rows, cols, k, blocked }
+        }
+        "cx" | "connectx" => {
+            if !rest.is_empty() {
+                return Err(format!("unexpected '{}' ({USAGE})", rest.join(" ")));
+            }
+            GameSpec::ConnectX { rows, cols, x: k }
+        }
+        _ => return Err(format!("unknown game '{kind}' ({USAGE})")),
+    };
+    check_spec(&spec).map_err(|e| format!("board '{}': {e}", words.join(" ")))?;
+    Ok(spec)
+}
+
+/// Parses a board file: one board a line, `#` starts a comment, blank lines are skipped.
+pub fn parse_boards(text: &str) -> Result<Vec<GameSpec>, String> {
+    let mut boards = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if !words.is_empty() {
+            boards.push(parse_board(&words).map_err(|e| format!("line {}: {e}", i + 1))?);
+        }
+    }
+    Ok(boards)
+}
+
+/// The text of a board, as `parse_board` reads it.
+pub fn board_text(spec: &GameSpec) -> String {
+    format!("{spec}{}", blocked_text(spec))
+}
+
+/// The blocked cells of a board as text (` blocked ROW,COL ...`), or nothing.
+pub fn blocked_text(spec: &GameSpec) -> String {
+    match spec {
+        GameSpec::Mnk { blocked, .. } if !blocked.is_empty() => {
+            let cells: Vec<String> = blocked.iter().map(|(r, c)| format!("{r},{c}")).collect();
+            format!(" blocked {}", cells.join(" "))
+        }
+        _ => String::new(),
+    }
+}
+
+/// Splits a command line into words: blanks separate words, except inside '...' or "...";
+/// a backslash outside single quotes takes the next character as is.
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err(format!("unclosed ' in '{text}'")),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => w.push(c),
+                            Some(c) => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                            None => return Err(format!("unclosed \" in '{text}'")),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err(format!("unclosed \" in '{text}'")),
+                    }
+                }
+            }
+            '\\' => {
+                let c = chars.next().ok_or_else(|| format!("trailing backslash in '{text}'"))?;
+                word.get_or_insert_with(String::new).push(c);
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+/// An engine spec: a built-in player of this binary (`self`: full strength, `l1`, `random`,
+/// `levelN`: strength N, each optionally followed by more engine flags) or a command line. The
+/// built-in players are this binary run as a process like any other engine; they get `--seed
+/// SEED` and, before each game, `set seed` with that game's seed.
+pub fn engine_config(
+    text: &str,
+    self_exe: &Path,
+    seed: u64,
+    setup_timeout: Duration,
+    echo_stderr: bool,
+) -> Result<ProcessConfig, String> {
+    let words = split_command(text)?;
+    let (head, rest) = words.split_first().ok_or("empty engine spec")?;
+    let exe = self_exe.to_string_lossy().into_owned();
+    let builtin: Option<Vec<String>> = match head.to_ascii_lowercase().as_str() {
+        "self" => Some(vec![]),
+        "l1" => Some(vec!["--player".into(), "l1".into()]),
+        "random" => Some(vec!["--player".into(), "random".into()]),
+        h => h.strip_prefix("level").and_then(|n| n.parse::<u32>().ok()).map(|n| vec!["--level".into(), n.to_string()]),
+    };
+    let (argv, seeded) = match builtin {
+        Some(flags) => {
+            let mut argv = vec![exe];
+            argv.extend(flags);
+            argv.extend(["--seed".to_string(), seed.to_string()]);
+            argv.extend(rest.iter().cloned());
+            (argv, true)
+        }
+        None => (words.clone(), false),
+    };
+    let name = if builtin_name(head) || text.len() <= 24 {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    } else {
+        Path::new(head).file_name().map_or_else(|| head.clone(), |f| f.to_string_lossy().into_owned())
+    };
+    Ok(ProcessConfig { name, argv, seeded, setup_timeout, echo_stderr })
+}
+
+fn builtin_name(word: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    matches!(w.as_str(), "self" | "l1" | "random") || w.strip_prefix("level").is_some_and(|n| n.parse::<u32>().is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boards() {
+        assert_eq!(parse_board(&["mnk", "3", "3", "3"]), Ok(GameSpec::Mnk { rows: 3, cols: 3, k: 3, blocked: vec![] }));
+        assert_eq!(parse_board(&["cx", "6", "7", "4"]), Ok(GameSpec::ConnectX { rows: 6, cols: 7, x: 4 }));
+        assert_eq!(
+            parse_board(&["mnk", "5", "5", "4", "blocked", "0,0", "1,2"]),
+            Ok(GameSpec::Mnk { rows: 5, cols: 5, k: 4, blocked: vec![(0, 0), (1, 2)] })
+        );
+        for bad in ["mnk 3 3", "go 3 3 3", "cx 6 7 4 blocked 0,0", "mnk 0 3 3", "mnk 3 3 x", "mnk 3 3 3 blocked 9,9"] {
+            let words: Vec<&str> = bad.split_whitespace().collect();
+            assert!(parse_board(&words).is_err(), "{bad}");
+        }
+        let file = "# boards\nmnk 3 3 3\n\n  cx 6 7 4  # connect four\n";
+        assert_eq!(parse_boards(file).unwrap().len(), 2);
+        assert!(parse_boards("mnk 3 3 3\nmnk 3\n").unwrap_err().starts_with("line 2"));
+        let spec = GameSpec::Mnk { rows: 5, cols: 5, k: 4, blocked: vec![(0, 0)] };
+        assert_eq!(board_text(&spec), "mnk 5 5 4 blocked 0,0");
+    }
+
+    #[test]
+    fn command_lines() {
+        assert_eq!(split_command("a  b\tc").unwrap(), ["a", "b", "c"]);
+        assert_eq!(
+            split_command("sh -c 'read a; echo ok; while read l; do sleep 5; done'").unwrap(),
+            ["sh", "-c", "read a; echo ok; while read l; do sleep 5; done"]
+        );
+        assert_eq!(split_command(r#"x "a \"b\" c" d\ e ''"#).unwrap(), ["x", "a \"b\" c", "d e", ""]);
+        assert!(split_command("sh -c 'oops").is_err());
+        assert!(split_command("").unwrap().is_empty());
+    }
+
+    #[test]
+    fn engine_specs() {
+        let exe = Path::new("/bin/boardbot");
+        let t = Duration::from_secs(5);
+        let c = engine_config("l1", exe, 7, t, false).unwrap();
+        assert_eq!(c.argv, ["/bin/boardbot", "--player", "l1", "--seed", "7"]);
+        assert!(c.seeded);
+        assert_eq!(c.name, "l1");
+        let c = engine_config("self --threads 2", exe, 0, t, false).unwrap();
+        assert_eq!(c.argv, ["/bin/boardbot", "--seed", "0", "--threads", "2"]);
+        let c = engine_config("level3", exe, 0, t, false).unwrap();
+        assert_eq!(c.argv, ["/bin/boardbot", "--level", "3", "--seed", "0"]);
+        let c = engine_config("sh -c 'read a; echo ok; while read l; do echo 99 99; done'", exe, 0, t, false).unwrap();
+        assert_eq!(c.argv.len(), 3);
+        assert!(!c.seeded);
+        assert_eq!(c.name, "sh");
+        assert!(engine_config("  ", exe, 0, t, false).is_err());
+    }
+}
