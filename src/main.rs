@@ -1,4 +1,5 @@
-//! The command line: protocol mode by default; `boardbot match ...` referees a match.
+//! The command line: protocol mode by default; `boardbot match ...` referees a match;
+//! `boardbot bench` measures search speed.
 
 use anyhow::Result;
 use boardbot::bot::{Engine, Options, PlayerKind, DEFAULT_HASH_MB, DEFAULT_MARGIN_MS};
@@ -19,6 +20,15 @@ struct Cli {
 enum Mode {
     /// Referees a match between two engines (processes speaking the protocol) and prints the results.
     Match(boardbot::referee::MatchArgs),
+    /// Search speed: time and nodes to each depth on fixed positions of several sizes.
+    Bench {
+        /// Search time per position, in milliseconds.
+        #[arg(long, default_value_t = 2000)]
+        ms: u64,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = DEFAULT_HASH_MB)]
+        hash: usize,
+    },
 }
 
 /// Engine options; the same names work in the protocol as `set KEY VALUE`.
@@ -61,8 +71,14 @@ fn main() -> Result<()> {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    if let Some(Mode::Match(args)) = cli.command {
-        return boardbot::referee::cli::run(args, &std::env::current_exe()?);
+    match cli.command {
+        Some(Mode::Match(args)) => return boardbot::referee::cli::run(args, &std::env::current_exe()?),
+        Some(Mode::Bench { ms, hash }) => {
+            let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
+            boardbot::bench::run(Duration::from_millis(ms), hash, report).map_err(anyhow::Error::msg)?;
+            return Ok(());
+        }
+        None => {}
     }
     let engine = Engine::new(cli.engine.options()?);
     boardbot::protocol::serve(BufReader::new(std::io::stdin()), std::io::stdout(), engine)

@@ -279,7 +279,7 @@ impl Engine {
         self.spec = Some(spec);
         self.timeout = timeout;
         self.side = if first { Side::First } else { Side::Second };
-        self.searcher.clear();
+        self.searcher.new_game();
         Ok(())
     }
 

@@ -14,8 +14,50 @@ use std::time::Instant;
 
 enum Input {
     Line(String, Instant),
+    /// A line that cannot be a command: answered with this error.
+    Bad(&'static str),
     /// `quit` or end of input.
     End,
+}
+
+/// Longest line read; the rest of a longer one is skipped.
+const MAX_LINE: usize = 1 << 20;
+
+/// Reads one line of at most MAX_LINE bytes (without its newline); `None` at end of input.
+fn read_line(input: &mut impl BufRead) -> Option<Result<String, &'static str>> {
+    let mut bytes = Vec::new();
+    let mut too_long = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if buf.is_empty() {
+            if bytes.is_empty() && !too_long {
+                return None;
+            }
+            break;
+        }
+        let (chunk, found) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if bytes.len() + chunk.len() > MAX_LINE {
+            too_long = true;
+        } else {
+            bytes.extend_from_slice(chunk);
+        }
+        let used = found.unwrap_or(buf.len());
+        input.consume(used);
+        if found.is_some() {
+            break;
+        }
+    }
+    if too_long {
+        return Some(Err("line too long"));
+    }
+    Some(String::from_utf8(bytes).map_err(|_| "line is not valid UTF-8"))
 }
 
 /// Serves the protocol on `input`/`output` until `quit` or end of input.
@@ -28,19 +70,30 @@ where
     let (tx, rx) = mpsc::channel();
     let reader_stop = stop.clone();
     std::thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if line.trim().eq_ignore_ascii_case("quit") {
-                break;
-            }
-            if tx.send(Input::Line(line, Instant::now())).is_err() {
+        let mut input = input;
+        while let Some(line) = read_line(&mut input) {
+            let item = match line {
+                Ok(line) if line.trim().eq_ignore_ascii_case("quit") => break,
+                Ok(line) => Input::Line(line, Instant::now()),
+                Err(reason) => Input::Bad(reason),
+            };
+            if tx.send(item).is_err() {
                 return;
             }
         }
         reader_stop.store(true, Ordering::SeqCst);
         let _ = tx.send(Input::End);
     });
-    while let Ok(Input::Line(line, start)) = rx.recv() {
+    loop {
+        let (line, start) = match rx.recv() {
+            Ok(Input::Line(line, start)) => (line, start),
+            Ok(Input::Bad(reason)) => {
+                writeln!(output, "error {reason}")?;
+                output.flush()?;
+                continue;
+            }
+            Ok(Input::End) | Err(_) => break,
+        };
         log::debug!("<< {line}");
         let reply = match catch_unwind(AssertUnwindSafe(|| handle(&mut engine, &line, start, &stop))) {
             Ok(Ok(Some(reply))) => reply,

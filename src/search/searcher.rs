@@ -42,16 +42,16 @@ pub struct Searcher {
 
 const INF: Score = WIN + 1;
 /// Time is checked every this many nodes.
-const CHECK_EVERY: u64 = 16;
+const CHECK_EVERY: u64 = 4;
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher { tt: Tt::new(hash_mb), ordering: Ordering::new() }
     }
 
-    /// Forgets everything learned (a new game).
-    pub fn clear(&mut self) {
-        self.tt.clear();
+    /// Forgets the move-ordering memory (a new game). The table is kept: its entries are keyed
+    /// by position and stay true.
+    pub fn new_game(&mut self) {
         self.ordering = Ordering::new();
     }
 
@@ -71,7 +71,6 @@ impl Searcher {
             nodes: 0,
             stopped: false,
             hit: false,
-            check_time: false,
         };
         run.iterate(game)
     }
@@ -87,7 +86,6 @@ struct Run<'a, G: Searchable> {
     stopped: bool,
     /// Some leaf of the current subtree was judged heuristically (not a proof).
     hit: bool,
-    check_time: bool,
 }
 
 impl<G: Searchable> Run<'_, G> {
@@ -126,8 +124,6 @@ impl<G: Searchable> Run<'_, G> {
         let mut moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
         let mut prev_score: Option<Score> = None;
         for depth in 1..=self.limits.max_depth.min(MAX_PLY as u32 - 1) {
-            // The first iteration always completes (unless told to stop): a move must exist.
-            self.check_time = depth > 1;
             self.hit = !exhaustive;
             let (mut alpha, mut beta) = (-INF, INF);
             let mut delta = 0;
@@ -154,6 +150,11 @@ impl<G: Searchable> Run<'_, G> {
                 self.hit = hit_before;
             };
             if self.stopped {
+                if best.depth == 0 && score > -INF {
+                    // Stopped inside the first iteration: the best of the moves it finished.
+                    best.best = mv;
+                    best.pv = vec![mv];
+                }
                 break;
             }
             // Best move first in the next iteration.
@@ -239,8 +240,7 @@ impl<G: Searchable> Run<'_, G> {
     fn out_of_time(&mut self) -> bool {
         if !self.stopped && self.nodes.is_multiple_of(CHECK_EVERY) {
             let l = self.limits;
-            self.stopped = l.stop_requested()
-                || (self.check_time && (l.past_hard() || l.max_nodes.is_some_and(|n| self.nodes >= n)));
+            self.stopped = l.stop_requested() || l.past_hard() || l.max_nodes.is_some_and(|n| self.nodes >= n);
         }
         self.stopped
     }

@@ -1,6 +1,9 @@
-//! Transposition table: a fixed-size array of two-entry buckets, allocated once. One entry is
-//! replaced in preference to the other by age, then depth. Memory is exactly the size asked for
-//! (rounded down to whole buckets) plus the struct.
+//! Transposition table: a fixed-size array of two-slot buckets, allocated once. Of the two slots
+//! the one from an older search, then the shallower one, is replaced first. Memory is the size
+//! asked for (rounded down to whole buckets) plus the struct.
+//!
+//! Entries stay valid across games: they are keyed by position, and the games' hashes tell apart
+//! boards, game kinds and blocked cells. So a new game does not clear the table.
 
 use super::{Score, WIN_BOUND};
 
@@ -17,14 +20,13 @@ pub enum Bound {
 pub const PROVEN: u8 = u8::MAX;
 pub const NO_MOVE: u32 = u32::MAX;
 
+/// What a probe finds.
 #[derive(Copy, Clone, Debug)]
 pub struct Entry {
-    key: u64,
     pub mv: u32,
     score: Score,
     pub depth: u8,
     pub bound: Bound,
-    generation: u8,
 }
 
 impl Entry {
@@ -34,27 +36,45 @@ impl Entry {
     }
 }
 
-const EMPTY: Entry = Entry { key: 0, mv: NO_MOVE, score: 0, depth: 0, bound: Bound::Upper, generation: 0 };
+/// A slot of the table, packed in three words: the key; the move key plus one (0: no move) and
+/// the score; the depth, the bound (0 empty, 1 exact, 2 lower, 3 upper) and the generation. An
+/// all-zero slot is empty, so a new table is a zeroed allocation of plain words, which the
+/// operating system hands over lazily: a large table costs nothing up front.
+type Slot = [u64; 3];
+
+fn slot(key: u64, mv1: u32, score: Score, depth: u8, bound: u8, generation: u8) -> Slot {
+    [key, mv1 as u64 | (score as u32 as u64) << 32, depth as u64 | (bound as u64) << 8 | (generation as u64) << 16]
+}
+fn mv1(s: &Slot) -> u32 {
+    s[1] as u32
+}
+fn score_of(s: &Slot) -> Score {
+    (s[1] >> 32) as u32 as i32
+}
+fn depth_of(s: &Slot) -> u8 {
+    s[2] as u8
+}
+fn bound_of(s: &Slot) -> u8 {
+    (s[2] >> 8) as u8
+}
+fn generation_of(s: &Slot) -> u8 {
+    (s[2] >> 16) as u8
+}
 
 pub struct Tt {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     generation: u8,
 }
 
 impl Tt {
     /// A table of about `mb` mebibytes (at least one bucket).
     pub fn new(mb: usize) -> Tt {
-        let buckets = (mb * 1024 * 1024 / (2 * std::mem::size_of::<Entry>())).max(1);
-        Tt { entries: vec![EMPTY; buckets * 2], generation: 0 }
+        let buckets = (mb * 1024 * 1024 / (2 * std::mem::size_of::<Slot>())).max(1);
+        Tt { slots: vec![[0u64; 3]; buckets * 2], generation: 0 }
     }
 
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>()
-    }
-
-    pub fn clear(&mut self) {
-        self.entries.fill(EMPTY);
-        self.generation = 0;
+        self.slots.len() * std::mem::size_of::<Slot>()
     }
 
     /// Marks the start of a new search: older entries become preferred victims.
@@ -63,44 +83,55 @@ impl Tt {
     }
 
     fn bucket(&self, key: u64) -> usize {
-        let buckets = (self.entries.len() / 2) as u128;
+        let buckets = (self.slots.len() / 2) as u128;
         (((key as u128) * buckets) >> 64) as usize * 2
     }
 
-    /// The entry for `key`, if any. Keys are Zobrist hashes, never 0 (the empty slot's key).
+    /// The entry for `key` (a Zobrist hash), if any.
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
-        self.entries[b..b + 2].iter().find(|e| e.key == key).copied()
+        let s = self.slots[b..b + 2].iter().find(|s| s[0] == key && bound_of(s) != 0)?;
+        let bound = match bound_of(s) {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(Entry { mv: mv1(s).wrapping_sub(1), score: score_of(s), depth: depth_of(s), bound })
     }
 
     pub fn store(&mut self, key: u64, depth: u8, score: Score, ply: usize, bound: Bound, mv: u32) {
         let b = self.bucket(key);
         let generation = self.generation;
-        let slot = if self.entries[b].key == key {
+        let i = if self.slots[b][0] == key {
             b
-        } else if self.entries[b + 1].key == key {
+        } else if self.slots[b + 1][0] == key {
             b + 1
         } else {
-            // Victim: an entry from an older search first, then the shallower one.
-            let rank = |e: &Entry| ((e.generation == generation) as u32) << 8 | e.depth as u32;
-            if rank(&self.entries[b]) <= rank(&self.entries[b + 1]) {
+            let rank = |s: &Slot| ((generation_of(s) == generation) as u32) << 8 | depth_of(s) as u32;
+            if rank(&self.slots[b]) <= rank(&self.slots[b + 1]) {
                 b
             } else {
                 b + 1
             }
         };
-        let old = self.entries[slot];
+        let old = self.slots[i];
+        let same = old[0] == key && bound_of(&old) != 0;
         // Keep a deeper result for the same position unless the new one is exact or proved.
-        if old.key == key
-            && old.generation == generation
-            && old.depth > depth
+        if same
+            && generation_of(&old) == generation
+            && depth_of(&old) > depth
             && bound != Bound::Exact
             && depth != PROVEN
         {
             return;
         }
-        let mv = if mv == NO_MOVE && old.key == key { old.mv } else { mv };
-        self.entries[slot] = Entry { key, mv, score: to_tt(score, ply), depth, bound, generation };
+        let mv1 = if mv == NO_MOVE && same { mv1(&old) } else { mv.wrapping_add(1) };
+        let bound = match bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        self.slots[i] = slot(key, mv1, to_tt(score, ply), depth, bound, generation);
     }
 }
 
@@ -131,14 +162,16 @@ mod tests {
     use crate::search::WIN;
 
     #[test]
-    fn stores_and_finds_with_mate_scores_relative_to_the_node() {
+    fn stores_and_finds_with_win_scores_relative_to_the_node() {
         let mut tt = Tt::new(1);
         tt.store(42, 5, WIN - 7, 3, Bound::Exact, 9);
         let e = tt.probe(42).expect("stored");
         assert_eq!((e.mv, e.depth, e.bound), (9, 5, Bound::Exact));
-        // Seen from a node 2 plies deeper the same win is 2 plies nearer.
+        // Seen from a node 2 plies nearer the root the same win is 2 plies further.
         assert_eq!(e.score(1), WIN - 5);
         assert!(tt.probe(43).is_none());
+        tt.store(44, 1, 0, 0, Bound::Upper, NO_MOVE);
+        assert_eq!(tt.probe(44).unwrap().mv, NO_MOVE);
     }
 
     #[test]
@@ -146,5 +179,11 @@ mod tests {
         let tt = Tt::new(8);
         assert!(tt.bytes() <= 8 * 1024 * 1024);
         assert!(tt.bytes() > 7 * 1024 * 1024);
+    }
+
+    #[test]
+    fn a_new_table_is_empty_even_for_key_zero() {
+        let tt = Tt::new(1);
+        assert!(tt.probe(0).is_none());
     }
 }

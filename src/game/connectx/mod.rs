@@ -5,8 +5,11 @@
 mod knowledge;
 
 use super::kinarow::Lines;
-use super::mnk::check_size;
+use super::mnk::{check_size, parse_index};
 use super::{Game, Outcome, Side};
+
+/// Salt of this game's hashes (see [`Lines::new`]).
+const GAME_ID: u64 = 2;
 
 /// A move is a column index.
 pub type Column = u32;
@@ -22,7 +25,7 @@ pub struct ConnectX {
 impl ConnectX {
     pub fn new(rows: usize, cols: usize, x: usize) -> Result<ConnectX, String> {
         check_size(rows, cols, x)?;
-        Ok(ConnectX { lines: Lines::new(rows, cols, x, &[]), height: vec![0; cols], history: Vec::new() })
+        Ok(ConnectX { lines: Lines::new(rows, cols, x, &[], GAME_ID), height: vec![0; cols], history: Vec::new() })
     }
 
     pub fn lines(&self) -> &Lines {
@@ -115,7 +118,7 @@ impl Game for ConnectX {
 
     fn parse_move(&self, text: &str) -> Result<Column, String> {
         let t = text.trim();
-        let col: usize = t.parse().map_err(|_| format!("expected a column number, got '{t}'"))?;
+        let col = parse_index(t).ok_or_else(|| format!("expected a column number, got '{t}'"))?;
         if col >= self.cols() {
             return Err(format!("column {col} is off the board (columns 0..{})", self.cols() - 1));
         }

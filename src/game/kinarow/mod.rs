@@ -49,8 +49,10 @@ pub struct Lines {
 }
 
 impl Lines {
-    /// A board with `blocked` cells (indices `row * cols + col`) that nobody may play.
-    pub fn new(rows: usize, cols: usize, k: usize, blocked: &[usize]) -> Lines {
+    /// A board with `blocked` cells (indices `row * cols + col`) that nobody may play. `game`
+    /// tells apart the games built on this board in the hash (positions of different games with
+    /// the same stones must not share a transposition-table entry); so do the blocked cells.
+    pub fn new(rows: usize, cols: usize, k: usize, blocked: &[usize], game: u64) -> Lines {
         assert!(rows >= 1 && cols >= 1 && (1..=255).contains(&k));
         let n = rows * cols;
         let mut cells = vec![EMPTY; n];
@@ -81,6 +83,7 @@ impl Lines {
                 }
             }
         }
+        let keys = zobrist::side_keys(n, 0x5EED_B0A2_D0B0_7001);
         // With K = 1 every free cell already completes a window: it is a threat for both sides.
         let mut threat_count = [vec![0u16; n], vec![0u16; n]];
         let mut threats = [CellSet::new(n), CellSet::new(n)];
@@ -107,9 +110,8 @@ impl Lines {
             threat_count,
             threats,
             winner: None,
-            keys: zobrist::side_keys(n, 0x5EED_B0A2_D0B0_7001 ^ ((rows * 1000 + cols) * 1000 + k) as u64),
-            // Never 0, which marks an empty transposition-table slot.
-            hash: 0x9E37_79B9_7F4A_7C15,
+            hash: start_hash(&keys, blocked, rows, cols, k, game),
+            keys,
         }
     }
 
@@ -318,6 +320,14 @@ impl Lines {
         }
         gain
     }
+}
+
+/// The hash of the empty board: it depends on the board's size, K, the game and the blocked
+/// cells, so that equal stones in different settings hash apart.
+fn start_hash(keys: &[Vec<u64>; 2], blocked: &[usize], rows: usize, cols: usize, k: usize, game: u64) -> u64 {
+    let mut mix = zobrist::SplitMix64::new((((rows as u64) << 40) ^ ((cols as u64) << 20) ^ k as u64) ^ game << 60);
+    let base = mix.next_u64() | 1;
+    blocked.iter().fold(base, |h, &b| h ^ keys[0][b].rotate_left(17) ^ keys[1][b])
 }
 
 #[allow(clippy::reversed_empty_ranges)]

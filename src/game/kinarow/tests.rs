@@ -79,7 +79,7 @@ fn incremental_state_matches_recomputation() {
             let mut blocked: Vec<usize> = (0..nblocked).map(|_| (rng.next_u64() % n as u64) as usize).collect();
             blocked.sort();
             blocked.dedup();
-            let mut l = Lines::new(rows, cols, k, &blocked);
+            let mut l = Lines::new(rows, cols, k, &blocked, 0);
             let empty_hash = l.hash();
             assert_consistent(&l);
             let mut played = Vec::new();
@@ -105,15 +105,15 @@ fn incremental_state_matches_recomputation() {
 #[test]
 fn blocked_cells_kill_the_windows_through_them() {
     // 1 x 5 board, K = 3: windows start at columns 0, 1, 2. Blocking column 2 kills all three.
-    let l = Lines::new(1, 5, 3, &[2]);
+    let l = Lines::new(1, 5, 3, &[2], 0);
     assert!(!l.can_win(Side::First) && !l.can_win(Side::Second));
-    let l = Lines::new(1, 5, 3, &[0]);
+    let l = Lines::new(1, 5, 3, &[0], 0);
     assert!(l.can_win(Side::First));
 }
 
 #[test]
 fn move_gain_prefers_completing_and_blocking_lines() {
-    let mut l = Lines::new(1, 7, 4, &[]);
+    let mut l = Lines::new(1, 7, 4, &[], 0);
     l.place(1, Side::First);
     l.place(2, Side::First);
     // For the first player, extending to 3 beats a far cell; for the second, blocking does too.

@@ -51,7 +51,8 @@ impl Searchable for Mnk {
             return true;
         }
         let small = self.is_small();
-        if self.history.is_empty() && !small {
+        if self.near_empty.is_empty() && !small {
+            // The first stone, or blocked cells wall the stones off from every free cell.
             out.push(Candidate { mv: self.central_cell(), score: 0 });
             return false;
         }

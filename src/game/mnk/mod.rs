@@ -10,6 +10,9 @@ use super::{Game, Outcome, Side};
 /// A move is a cell index, `row * N + col`.
 pub type Cell = u32;
 
+/// Salt of this game's hashes (see [`Lines::new`]).
+const GAME_ID: u64 = 1;
+
 /// Candidate cells are the empty cells within this distance (in kings' moves) of a stone.
 const NEAR_RADIUS: usize = 2;
 
@@ -38,7 +41,7 @@ impl Mnk {
         idx.dedup();
         let n = rows * cols;
         Ok(Mnk {
-            lines: Lines::new(rows, cols, k, &idx),
+            lines: Lines::new(rows, cols, k, &idx, GAME_ID),
             history: Vec::new(),
             near: vec![0; n],
             near_empty: CellSet::new(n),
@@ -77,13 +80,21 @@ pub(crate) fn check_size(rows: usize, cols: usize, k: usize) -> Result<(), Strin
     Ok(())
 }
 
+/// A 0-based index: ASCII digits only (no sign).
+pub(crate) fn parse_index(s: &str) -> Option<usize> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
 /// Parses "ROW COL" or "ROW,COL" into (row, col).
 pub(crate) fn parse_cell(text: &str, rows: usize, cols: usize) -> Result<(usize, usize), String> {
     let parts: Vec<&str> = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|s| !s.is_empty()).collect();
     if parts.len() != 2 {
         return Err(format!("expected a cell as 'ROW COL', got '{text}'"));
     }
-    let num = |s: &str| s.parse::<usize>().map_err(|_| format!("'{s}' is not a row or column number"));
+    let num = |s: &str| parse_index(s).ok_or_else(|| format!("'{s}' is not a row or column number"));
     let (r, c) = (num(parts[0])?, num(parts[1])?);
     if r >= rows || c >= cols {
         return Err(format!("cell {r},{c} is off the {rows}x{cols} board"));

@@ -1,0 +1,120 @@
+//! Replies come within the time budget (TIMEOUT minus the 300 ms default margin), measured from
+//! the write of the command to the read of the reply. The tests of this file run one at a time,
+//! so that they do not compete with each other for the CPU.
+
+mod common;
+
+use common::*;
+use std::sync::Mutex;
+use std::time::Duration;
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+const LIMIT: Duration = Duration::from_millis(1000);
+
+/// Plays up to `max_replies` engine moves of `board` with TIMEOUT 1 and checks every latency.
+fn check_latencies(board: Board, engine_first: bool, seed: u64, max_replies: usize) {
+    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut e = Engine::spawn();
+    let mut b = board;
+    start(&mut e, &b, engine_first, "1");
+    let mut opponent = tactical_opponent(seed);
+    let mut latencies = Vec::new();
+    fn timed(e: &mut Engine, latencies: &mut Vec<(String, Duration)>, line: &str) -> String {
+        let t = std::time::Instant::now();
+        let r = e.ask(line);
+        latencies.push((line.to_string(), t.elapsed()));
+        r
+    }
+    if engine_first {
+        let r = timed(&mut e, &mut latencies, "go");
+        b.play_reply(&r);
+    }
+    while b.result.is_none() && latencies.len() < max_replies {
+        let mv = opponent(&b);
+        b.play(mv);
+        let line = format!("move {}", b.text(mv));
+        let r = timed(&mut e, &mut latencies, &line);
+        match b.result {
+            Some(res) => assert_eq!(r, res.end_line()),
+            None => {
+                b.play_reply(&r);
+            }
+        }
+    }
+    let slowest = latencies.iter().max_by_key(|(_, d)| *d).unwrap();
+    eprintln!("{} replies, slowest {:?} for '{}'", latencies.len(), slowest.1, slowest.0);
+    for (line, d) in &latencies {
+        assert!(*d < LIMIT, "reply to '{line}' took {d:?} (limit {LIMIT:?}); all: {latencies:?}");
+    }
+}
+
+#[test]
+fn replies_within_budget_gomoku_15x15x5() {
+    check_latencies(Board::mnk(15, 15, 5), false, 1, 5);
+    check_latencies(Board::mnk(15, 15, 5), true, 2, 5);
+}
+
+#[test]
+fn replies_within_budget_connectx_25x25x10() {
+    check_latencies(Board::cx(25, 25, 10), true, 3, 5);
+    check_latencies(Board::cx(25, 25, 10), false, 4, 5);
+}
+
+#[test]
+fn replies_within_budget_large_mnk() {
+    // A large board: the first iterations on it must not overrun either.
+    check_latencies(Board::mnk(50, 50, 6), false, 5, 3);
+}
+
+/// The largest board there is, crowded: 20,000 stones scattered on 1000 x 1000 (K = 8), set up
+/// with `position`. Every reply must still come within TIMEOUT (0.5 s here; the search budget is
+/// 0.2 s), however many candidate moves the first search iteration has.
+#[test]
+fn replies_within_timeout_on_a_crowded_huge_board() {
+    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let (n, k, stones) = (1000, 8, 20_000);
+    let mut b = Board::mnk(n, n, k);
+    let mut rng = Rng::new(99);
+    let mut words = Vec::with_capacity(stones);
+    while words.len() < stones {
+        let cell = rng.below(n * n);
+        if b.is_legal(cell) {
+            b.play(cell);
+            words.push(b.comma_text(cell));
+        }
+    }
+    assert!(b.result.is_none(), "the random position is already decided");
+    let mut e = Engine::spawn();
+    e.expect_ok(&format!("init {n} {n} {k} true 0.5"));
+    e.expect_ok(&format!("position {}", words.join(" ")));
+    let limit = Duration::from_millis(500);
+    let mut latencies = Vec::new();
+    for i in 0..3 {
+        let t = std::time::Instant::now();
+        let line = if i == 0 {
+            "go".to_string()
+        } else {
+            let mv = loop {
+                let c = rng.below(n * n);
+                if b.is_legal(c) {
+                    break c;
+                }
+            };
+            b.play(mv);
+            format!("move {}", b.text(mv))
+        };
+        let reply = e.ask(&line);
+        latencies.push((line, t.elapsed()));
+        if b.result.is_some() {
+            break;
+        }
+        b.play_reply(&reply);
+        if b.result.is_some() {
+            break;
+        }
+    }
+    for (line, d) in &latencies {
+        assert!(*d < limit, "reply to '{line}' took {d:?} with TIMEOUT {limit:?}; all: {latencies:?}");
+    }
+}
