@@ -149,7 +149,7 @@ impl<G: Searchable> TableOf<G> {
     }
 }
 
-impl<G: Searchable> Table for TableOf<G> {
+impl<G: Searchable + Send> Table for TableOf<G> {
     fn play_text(&mut self, text: &str) -> Result<(), String> {
         let mv = self.parse_legal(&self.game, text)?;
         self.game.play(mv);
@@ -174,7 +174,7 @@ impl<G: Searchable> Table for TableOf<G> {
             PlayerKind::L1 => players::l1_move(&mut game, rng),
             PlayerKind::Search => {
                 let limits = Limits { max_depth: if options.level >= 10 { u32::MAX } else { options.level }, ..limits };
-                Some(searcher.search(&mut game, &limits).best)
+                Some(searcher.search_parallel(&mut game, &limits, options.threads).best)
             }
         }
         .expect("a game in progress has a legal move");

@@ -9,6 +9,7 @@ use super::ordering::Ordering;
 use super::tt::{Bound, Tt, NO_MOVE, PROVEN};
 use super::{Candidate, Limits, Score, Searchable, MAX_PLY, WIN, WIN_BOUND};
 use crate::game::{Outcome, Side};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Duration;
 
 /// One finished iteration: its depth, score, and the nodes and time spent so far.
@@ -37,7 +38,8 @@ pub struct SearchResult<M> {
 
 pub struct Searcher {
     tt: Tt,
-    ordering: Ordering,
+    /// Move-ordering memory, one per search thread.
+    orderings: Vec<Ordering>,
 }
 
 const INF: Score = WIN + 1;
@@ -46,46 +48,102 @@ const CHECK_EVERY: u64 = 4;
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher { tt: Tt::new(hash_mb), ordering: Ordering::new() }
+        Searcher { tt: Tt::new(hash_mb), orderings: vec![Ordering::new()] }
     }
 
     /// Forgets the move-ordering memory (a new game). The table is kept: its entries are keyed
     /// by position and stay true.
     pub fn new_game(&mut self) {
-        self.ordering = Ordering::new();
+        self.orderings.iter_mut().for_each(|o| *o = Ordering::new());
     }
 
     pub fn hash_bytes(&self) -> usize {
         self.tt.bytes()
     }
 
-    /// Searches `game` (which must not be over) within `limits`; `game` is left as it was.
+    /// Searches `game` (which must not be over) within `limits` with one thread; `game` is left
+    /// as it was.
     pub fn search<G: Searchable>(&mut self, game: &mut G, limits: &Limits) -> SearchResult<G::Move> {
         self.tt.new_search();
-        self.ordering.new_search(game.move_key_space());
-        let mut run = Run {
-            tt: &mut self.tt,
-            ordering: &mut self.ordering,
-            limits,
-            lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
-            nodes: 0,
-            stopped: false,
-            hit: false,
-        };
-        run.iterate(game)
+        self.orderings[0].new_search(game.move_key_space());
+        Run::new(&self.tt, &mut self.orderings[0], limits, None, 0).iterate(game)
+    }
+
+    /// As [`Searcher::search`], with `threads` threads (Lazy SMP): helpers search copies of the
+    /// game through the same table, which makes the main thread's search deeper; the main
+    /// thread's result is the answer, and the helpers stop when it does.
+    pub fn search_parallel<G: Searchable + Send>(
+        &mut self,
+        game: &mut G,
+        limits: &Limits,
+        threads: usize,
+    ) -> SearchResult<G::Move> {
+        if threads <= 1 {
+            return self.search(game, limits);
+        }
+        self.tt.new_search();
+        self.orderings.resize_with(threads, Ordering::new);
+        let keys = game.move_key_space();
+        let done = AtomicBool::new(false);
+        let (tt, done_ref) = (&self.tt, &done);
+        let (main, helpers) = self.orderings.split_first_mut().expect("at least one thread");
+        std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for (i, ordering) in helpers.iter_mut().enumerate() {
+                let mut copy = game.clone();
+                handles.push(scope.spawn(move || {
+                    ordering.new_search(keys);
+                    Run::new(tt, ordering, limits, Some(done_ref), i + 1).iterate(&mut copy).nodes
+                }));
+            }
+            main.new_search(keys);
+            let mut result = Run::new(tt, main, limits, None, 0).iterate(game);
+            done.store(true, AtomicOrdering::Relaxed);
+            for h in handles {
+                result.nodes += h.join().unwrap_or(0);
+            }
+            result
+        })
     }
 }
 
 struct Run<'a, G: Searchable> {
-    tt: &'a mut Tt,
+    tt: &'a Tt,
     ordering: &'a mut Ordering,
     limits: &'a Limits,
+    /// Set when the main thread is done (for helper threads).
+    done: Option<&'a AtomicBool>,
+    /// 0 for the main thread; helpers are numbered from 1 (they log nothing and start at
+    /// staggered depths, so that the threads do not all search the same tree in step).
+    thread: usize,
     /// Move lists, one per ply, reused.
     lists: Vec<Vec<Candidate<G::Move>>>,
     nodes: u64,
     stopped: bool,
     /// Some leaf of the current subtree was judged heuristically (not a proof).
     hit: bool,
+}
+
+impl<'a, G: Searchable> Run<'a, G> {
+    fn new(
+        tt: &'a Tt,
+        ordering: &'a mut Ordering,
+        limits: &'a Limits,
+        done: Option<&'a AtomicBool>,
+        thread: usize,
+    ) -> Self {
+        Run {
+            tt,
+            ordering,
+            limits,
+            done,
+            thread,
+            lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            nodes: 0,
+            stopped: false,
+            hit: false,
+        }
+    }
 }
 
 impl<G: Searchable> Run<'_, G> {
@@ -123,7 +181,8 @@ impl<G: Searchable> Run<'_, G> {
         };
         let mut moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
         let mut prev_score: Option<Score> = None;
-        for depth in 1..=self.limits.max_depth.min(MAX_PLY as u32 - 1) {
+        let first_depth = 1 + (self.thread as u32 % 2);
+        for depth in first_depth..=self.limits.max_depth.min(MAX_PLY as u32 - 1).max(first_depth) {
             self.hit = !exhaustive;
             let (mut alpha, mut beta) = (-INF, INF);
             let mut delta = 0;
@@ -175,15 +234,17 @@ impl<G: Searchable> Run<'_, G> {
                 iterations,
             };
             prev_score = Some(score);
-            log::info!(
-                "depth {depth} score {} nodes {} nps {} time {:.3}s{} pv {}",
-                score_text(score),
-                self.nodes,
-                (self.nodes as f64 / best.elapsed.as_secs_f64().max(1e-6)) as u64,
-                best.elapsed.as_secs_f64(),
-                if proved { " proved" } else { "" },
-                best.pv.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(" ")
-            );
+            if self.thread == 0 {
+                log::info!(
+                    "depth {depth} score {} nodes {} nps {} time {:.3}s{} pv {}",
+                    score_text(score),
+                    self.nodes,
+                    (self.nodes as f64 / best.elapsed.as_secs_f64().max(1e-6)) as u64,
+                    best.elapsed.as_secs_f64(),
+                    if proved { " proved" } else { "" },
+                    best.pv.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(" ")
+                );
+            }
             if proved || self.limits.past_soft() || self.limits.max_nodes.is_some_and(|n| self.nodes >= n) {
                 break;
             }
@@ -240,7 +301,10 @@ impl<G: Searchable> Run<'_, G> {
     fn out_of_time(&mut self) -> bool {
         if !self.stopped && self.nodes.is_multiple_of(CHECK_EVERY) {
             let l = self.limits;
-            self.stopped = l.stop_requested() || l.past_hard() || l.max_nodes.is_some_and(|n| self.nodes >= n);
+            self.stopped = l.stop_requested()
+                || self.done.is_some_and(|d| d.load(AtomicOrdering::Relaxed))
+                || l.past_hard()
+                || l.max_nodes.is_some_and(|n| self.nodes >= n);
         }
         self.stopped
     }

@@ -98,3 +98,20 @@ fn search_leaves_the_game_unchanged_and_respects_the_depth_cap() {
     assert_eq!(g.moves_played(), 1);
     assert!(g.is_legal(r.best));
 }
+
+#[test]
+fn parallel_search_proves_the_same_values() {
+    for (m, n, k, value) in [(3, 3, 3, 0), (4, 4, 3, 1), (4, 4, 4, 0)] {
+        let mut g = Mnk::new(m, n, k, &[]).unwrap();
+        let mut s = Searcher::new(16);
+        let r = s.search_parallel(&mut g, &Limits::infinite(), 2);
+        assert!(r.proved);
+        assert_eq!(r.score.signum(), value, "{m}x{n}x{k}");
+        assert_eq!(g.moves_played(), 0);
+    }
+    let line = include_str!("../../tests/data/connect4/Test_L2_R1.head30").lines().next().unwrap();
+    let (moves, expected) = line.split_once(' ').unwrap();
+    let mut g = connect4(moves);
+    let r = Searcher::new(16).search_parallel(&mut g, &Limits::infinite(), 3);
+    assert_eq!(pons_score(moves.len(), r.score), expected.parse::<i32>().unwrap());
+}
