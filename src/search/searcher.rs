@@ -249,6 +249,16 @@ impl<G: Searchable> Run<'_, G> {
                 break;
             }
         }
+        // Playing under a clock (not solving), with the value settled: play for the opponent's errors.
+        if best.proved && best.score <= 0 && self.thread == 0 && !self.stopped && self.limits.hard.is_some() {
+            if let Some(mv) = self.swindle(game, &moves, best.score, best.depth as i32) {
+                if mv != best.best {
+                    log::info!("swindle: {} instead of {}", game.format_move(mv), game.format_move(best.best));
+                    best.pv = vec![mv];
+                    best.best = mv;
+                }
+            }
+        }
         best.nodes = self.nodes;
         best.elapsed = self.limits.elapsed();
         best
@@ -286,6 +296,104 @@ impl<G: Searchable> Run<'_, G> {
             }
         }
         (best, best_mv)
+    }
+
+    /// The root is proved a draw or a loss (`value`): against a perfect opponent every move that
+    /// keeps that value is as good as another, but an opponent that errs can still be beaten (or
+    /// fail to win). So pick the move that maximises the chance that the opponent gives up its
+    /// result, modelling it as a player who takes an immediate win, never hands one over, and
+    /// otherwise picks among its moves at random: an expectimax over `levels` of our moves, with
+    /// proofs at the leaves, deepened while time lasts. Returns `None` if nothing was decided.
+    fn swindle(&mut self, game: &mut G, moves: &[G::Move], value: Score, depth: i32) -> Option<G::Move> {
+        let mut choice = None;
+        for levels in 1..=3 {
+            match self.best_swindle(game, moves, value, depth, levels) {
+                Some((chance, mv)) if !self.stopped => {
+                    log::info!(
+                        "swindle level {levels}: {} (opponent error chance {chance:.3}) time {:.3}s",
+                        game.format_move(mv),
+                        self.limits.elapsed().as_secs_f64()
+                    );
+                    choice = Some(mv)
+                }
+                _ => break,
+            }
+        }
+        choice
+    }
+
+    /// Our move with the largest chance of an opponent error within `levels` of our moves.
+    fn best_swindle(
+        &mut self,
+        game: &mut G,
+        moves: &[G::Move],
+        value: Score,
+        depth: i32,
+        levels: u32,
+    ) -> Option<(f64, G::Move)> {
+        let me = game.to_move();
+        let mut best: Option<(f64, G::Move)> = None;
+        for &mv in moves {
+            game.play(mv);
+            let chance = self.error_chance(game, me, value, depth, levels);
+            game.undo();
+            if self.stopped {
+                return None;
+            }
+            if let Some(c) = chance {
+                if best.is_none_or(|(b, _)| c > b) {
+                    best = Some((c, mv));
+                }
+            }
+        }
+        best
+    }
+
+    /// After our move: `None` if it is not proved to keep `value` (or hands the opponent an
+    /// immediate win); else the chance that the modelled opponent errs within `levels`.
+    fn error_chance(&mut self, game: &mut G, me: Side, value: Score, depth: i32, levels: u32) -> Option<f64> {
+        let losing = value <= -WIN_BOUND;
+        // Our result after a reply is better than `value` if it is at least this.
+        let better = if losing { -WIN_BOUND + 1 } else { WIN_BOUND };
+        if game.outcome().is_some() {
+            return Some(0.0);
+        }
+        if game.to_move() != me && game.winning_move().is_some() {
+            return None;
+        }
+        if !losing {
+            self.hit = false;
+            let v = self.child(game, me, depth, 1, value - 1, value, false);
+            if self.hit || v < value {
+                return None;
+            }
+        }
+        let mut replies = Vec::new();
+        game.legal_moves(&mut replies);
+        let (mut total, mut chance) = (0u32, 0f64);
+        for &r in &replies {
+            game.play(r);
+            // A sensible opponent does not hand us an immediate win.
+            if !(game.outcome().is_none() && game.to_move() == me && game.winning_move().is_some()) {
+                total += 1;
+                self.hit = false;
+                let v = self.child(game, me, depth, 2, better - 1, better, false);
+                if !self.hit && v >= better {
+                    chance += 1.0;
+                } else if levels > 1 && game.outcome().is_none() && game.to_move() == me {
+                    let mut ours = Vec::new();
+                    game.legal_moves(&mut ours);
+                    if let Some((c, _)) = self.best_swindle(game, &ours, value, depth, levels - 1) {
+                        chance += c;
+                    }
+                }
+            }
+            game.undo();
+            if self.stopped {
+                return None;
+            }
+        }
+        Some(if total == 0 { 0.0 } else { chance / total as f64 })
     }
 
     /// Searches the position after a move by `me`, returning its score from `me`'s view.

@@ -115,3 +115,17 @@ fn parallel_search_proves_the_same_values() {
     let r = Searcher::new(16).search_parallel(&mut g, &Limits::infinite(), 3);
     assert_eq!(pons_score(moves.len(), r.score), expected.parse::<i32>().unwrap());
 }
+
+#[test]
+fn a_settled_draw_is_played_for_the_opponents_errors() {
+    // Tic-tac-toe is a draw. Under a clock the engine opens in a corner: it keeps the draw, and
+    // 7 of the opponent's 8 replies lose (only the centre holds), more than after any other move.
+    let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
+    let limits = Limits::per_move(std::time::Instant::now(), std::time::Duration::from_secs(2), Default::default());
+    let r = Searcher::new(4).search(&mut g, &limits);
+    assert!(r.proved && r.score == 0);
+    assert!([0, 2, 6, 8].contains(&r.best), "a corner, got {}", r.best);
+    // Solving (no clock) is unaffected: the first drawing move in search order stands.
+    let r = Searcher::new(4).search(&mut g, &Limits::infinite());
+    assert_eq!(r.score, 0);
+}
