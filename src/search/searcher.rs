@@ -122,6 +122,10 @@ struct Run<'a, G: Searchable> {
     stopped: bool,
     /// Some leaf of the current subtree was judged heuristically (not a proof).
     hit: bool,
+    /// Swindle chances already computed, by (position, levels).
+    swindle_memo: ahash::AHashMap<(u64, u32), Option<f64>>,
+    /// Proofs made for swindles, by (position, threshold).
+    proof_memo: ahash::AHashMap<(u64, Score), bool>,
 }
 
 impl<'a, G: Searchable> Run<'a, G> {
@@ -142,6 +146,8 @@ impl<'a, G: Searchable> Run<'a, G> {
             nodes: 0,
             stopped: false,
             hit: false,
+            swindle_memo: Default::default(),
+            proof_memo: Default::default(),
         }
     }
 }
@@ -306,7 +312,14 @@ impl<G: Searchable> Run<'_, G> {
     /// proofs at the leaves, deepened while time lasts. Returns `None` if nothing was decided.
     fn swindle(&mut self, game: &mut G, moves: &[G::Move], value: Score, depth: i32) -> Option<G::Move> {
         let mut choice = None;
-        for levels in 1..=3 {
+        let mut last_chance = -1.0;
+        self.swindle_memo.clear();
+        self.proof_memo.clear();
+        for levels in 1..=MAX_PLY as u32 {
+            // A deeper level costs several times the last: start one only early in the budget.
+            if levels > 1 && self.limits.hard.is_some_and(|h| self.limits.elapsed() > h.mul_f64(0.35)) {
+                break;
+            }
             match self.best_swindle(game, moves, value, depth, levels) {
                 Some((chance, mv)) if !self.stopped => {
                     log::info!(
@@ -314,7 +327,12 @@ impl<G: Searchable> Run<'_, G> {
                         game.format_move(mv),
                         self.limits.elapsed().as_secs_f64()
                     );
-                    choice = Some(mv)
+                    choice = Some(mv);
+                    if chance == last_chance {
+                        // A level that adds nothing: every line was followed to its end.
+                        break;
+                    }
+                    last_chance = chance;
                 }
                 _ => break,
             }
@@ -352,6 +370,18 @@ impl<G: Searchable> Run<'_, G> {
     /// After our move: `None` if it is not proved to keep `value` (or hands the opponent an
     /// immediate win); else the chance that the modelled opponent errs within `levels`.
     fn error_chance(&mut self, game: &mut G, me: Side, value: Score, depth: i32, levels: u32) -> Option<f64> {
+        let key = (game.hash(), levels);
+        if let Some(&known) = self.swindle_memo.get(&key) {
+            return known;
+        }
+        let chance = self.error_chance_uncached(game, me, value, depth, levels);
+        if !self.stopped {
+            self.swindle_memo.insert(key, chance);
+        }
+        chance
+    }
+
+    fn error_chance_uncached(&mut self, game: &mut G, me: Side, value: Score, depth: i32, levels: u32) -> Option<f64> {
         let losing = value <= -WIN_BOUND;
         // Our result after a reply is better than `value` if it is at least this.
         let better = if losing { -WIN_BOUND + 1 } else { WIN_BOUND };
@@ -361,12 +391,8 @@ impl<G: Searchable> Run<'_, G> {
         if game.to_move() != me && game.winning_move().is_some() {
             return None;
         }
-        if !losing {
-            self.hit = false;
-            let v = self.child(game, me, depth, 1, value - 1, value, false);
-            if self.hit || v < value {
-                return None;
-            }
+        if !losing && !self.proved_at_least(game, me, depth, value) {
+            return None;
         }
         let mut replies = Vec::new();
         game.legal_moves(&mut replies);
@@ -376,9 +402,7 @@ impl<G: Searchable> Run<'_, G> {
             // A sensible opponent does not hand us an immediate win.
             if !(game.outcome().is_none() && game.to_move() == me && game.winning_move().is_some()) {
                 total += 1;
-                self.hit = false;
-                let v = self.child(game, me, depth, 2, better - 1, better, false);
-                if !self.hit && v >= better {
+                if self.proved_at_least(game, me, depth, better) {
                     chance += 1.0;
                 } else if levels > 1 && game.outcome().is_none() && game.to_move() == me {
                     let mut ours = Vec::new();
@@ -394,6 +418,21 @@ impl<G: Searchable> Run<'_, G> {
             }
         }
         Some(if total == 0 { 0.0 } else { chance / total as f64 })
+    }
+
+    /// Whether the position is proved worth at least `threshold` to `me` (memoized).
+    fn proved_at_least(&mut self, game: &mut G, me: Side, depth: i32, threshold: Score) -> bool {
+        let key = (game.hash(), threshold);
+        if let Some(&known) = self.proof_memo.get(&key) {
+            return known;
+        }
+        self.hit = false;
+        let v = self.child(game, me, depth, 1, threshold - 1, threshold, false);
+        let proved = !self.hit && v >= threshold;
+        if !self.stopped {
+            self.proof_memo.insert(key, proved);
+        }
+        proved
     }
 
     /// Searches the position after a move by `me`, returning its score from `me`'s view.
