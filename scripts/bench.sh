@@ -45,11 +45,11 @@ replies() { # TIMEOUT ROUNDS BOARDS...
 
 case $what in
     speed) speed ;;
-    replies1) replies 1 "${ROUNDS1:-3}" "mnk 15 15 5" "mnk 50 50 10" "cx 6 7 4" "cx 25 25 10" ;;
+    replies1) replies 1 "${ROUNDS1:-3}" "mnk 15 15 5" "mnk 10 10 5" "cx 6 7 4" "cx 7 7 5" ;;
     replies10) replies 10 "${ROUNDS10:-1}" "mnk 15 15 5" "cx 7 7 5" ;;
     all)
         speed
-        replies 1 "${ROUNDS1:-3}" "mnk 15 15 5" "mnk 50 50 10" "cx 6 7 4" "cx 25 25 10"
+        replies 1 "${ROUNDS1:-3}" "mnk 15 15 5" "mnk 10 10 5" "cx 6 7 4" "cx 7 7 5"
         replies 10 "${ROUNDS10:-1}" "mnk 15 15 5" "cx 7 7 5"
         ;;
     *) echo "usage: $0 [speed|replies1|replies10|all]" >&2; exit 2 ;;

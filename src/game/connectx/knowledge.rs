@@ -4,7 +4,7 @@
 
 use super::{Column, ConnectX};
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Score, Searchable, EVAL_LIMIT};
+use crate::search::{Candidate, Score, Searchable};
 
 impl ConnectX {
     /// Playable threat cells of `side`.
@@ -23,9 +23,7 @@ impl ConnectX {
 
 impl Searchable for ConnectX {
     fn evaluate(&self) -> Score {
-        let me = self.to_move();
-        let diff = self.lines.value(me) - self.lines.value(me.other());
-        diff.clamp(-(EVAL_LIMIT as i64), EVAL_LIMIT as i64) as Score
+        self.lines.evaluation(self.to_move())
     }
 
     fn winning_move(&self) -> Option<Column> {

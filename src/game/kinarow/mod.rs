@@ -13,7 +13,8 @@ mod cellset;
 pub use cellset::CellSet;
 
 use super::zobrist;
-use super::Side;
+use super::{Outcome, Side};
+use crate::search::{Score, EVAL_LIMIT};
 
 /// Cell contents.
 pub const EMPTY: u8 = 0;
@@ -143,6 +144,21 @@ impl Lines {
     pub fn winner(&self) -> Option<Side> {
         self.winner
     }
+    /// A line of K wins; a full board without one is a draw.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.winner {
+            Some(side) => Some(Outcome::Win(side)),
+            None if self.empty == 0 => Some(Outcome::Draw),
+            None => None,
+        }
+    }
+
+    /// The window evaluation from `side`'s view: its summed window weights minus the enemy's.
+    pub fn evaluation(&self, side: Side) -> Score {
+        let diff = self.value[side.index()] - self.value[side.other().index()];
+        diff.clamp(-(EVAL_LIMIT as i64), EVAL_LIMIT as i64) as Score
+    }
+
     /// Summed window weights of `side`.
     pub fn value(&self, side: Side) -> i64 {
         self.value[side.index()]

@@ -3,7 +3,7 @@
 
 use super::{Cell, Mnk};
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Score, Searchable, EVAL_LIMIT};
+use crate::search::{Candidate, Score, Searchable};
 
 /// Boards up to this many cells consider every empty cell, so that their search is exact.
 const SMALL_BOARD: usize = 64;
@@ -28,9 +28,7 @@ impl Mnk {
 
 impl Searchable for Mnk {
     fn evaluate(&self) -> Score {
-        let me = self.to_move();
-        let diff = self.lines.value(me) - self.lines.value(me.other());
-        diff.clamp(-(EVAL_LIMIT as i64), EVAL_LIMIT as i64) as Score
+        self.lines.evaluation(self.to_move())
     }
 
     fn winning_move(&self) -> Option<Cell> {

@@ -157,11 +157,7 @@ impl Game for Mnk {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        match self.lines.winner() {
-            Some(side) => Some(Outcome::Win(side)),
-            None if self.lines.empty_cells() == 0 => Some(Outcome::Draw),
-            None => None,
-        }
+        self.lines.outcome()
     }
 
     fn move_key(&self, mv: Cell) -> u32 {
