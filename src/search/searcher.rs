@@ -43,6 +43,9 @@ pub struct Searcher {
 }
 
 const INF: Score = WIN + 1;
+/// The swindle's slice of time: this share of the budget, and at most SWINDLE_MAX.
+const SWINDLE_SHARE: f64 = 0.25;
+const SWINDLE_MAX: Duration = Duration::from_millis(300);
 /// Time is checked every this many nodes.
 const CHECK_EVERY: u64 = 4;
 
@@ -126,6 +129,8 @@ struct Run<'a, G: Searchable> {
     swindle_memo: ahash::AHashMap<(u64, u32), Option<f64>>,
     /// Proofs made for swindles, by (position, threshold).
     proof_memo: ahash::AHashMap<(u64, Score), bool>,
+    /// An earlier stop than the limits' (the swindle's slice), from the search's start.
+    deadline: Option<Duration>,
 }
 
 impl<'a, G: Searchable> Run<'a, G> {
@@ -148,6 +153,7 @@ impl<'a, G: Searchable> Run<'a, G> {
             hit: false,
             swindle_memo: Default::default(),
             proof_memo: Default::default(),
+            deadline: None,
         }
     }
 }
@@ -311,13 +317,18 @@ impl<G: Searchable> Run<'_, G> {
     /// otherwise picks among its moves at random: an expectimax over `levels` of our moves, with
     /// proofs at the leaves, deepened while time lasts. Returns `None` if nothing was decided.
     fn swindle(&mut self, game: &mut G, moves: &[G::Move], value: Score, depth: i32) -> Option<G::Move> {
+        // A settled result is answered almost at once: the swindle gets a short slice of time.
+        let hard = self.limits.hard?;
+        let slice = (hard.mul_f64(SWINDLE_SHARE)).min(SWINDLE_MAX);
+        let begin = self.limits.elapsed();
+        self.deadline = Some(begin + slice);
         let mut choice = None;
         let mut last_chance = -1.0;
         self.swindle_memo.clear();
         self.proof_memo.clear();
         for levels in 1..=MAX_PLY as u32 {
-            // A deeper level costs several times the last: start one only early in the budget.
-            if levels > 1 && self.limits.hard.is_some_and(|h| self.limits.elapsed() > h.mul_f64(0.35)) {
+            // A deeper level costs several times the last: start one only early in the slice.
+            if levels > 1 && self.limits.elapsed() > begin + slice / 2 {
                 break;
             }
             match self.best_swindle(game, moves, value, depth, levels) {
@@ -451,6 +462,7 @@ impl<G: Searchable> Run<'_, G> {
             self.stopped = l.stop_requested()
                 || self.done.is_some_and(|d| d.load(AtomicOrdering::Relaxed))
                 || l.past_hard()
+                || self.deadline.is_some_and(|d| l.elapsed() >= d)
                 || l.max_nodes.is_some_and(|n| self.nodes >= n);
         }
         self.stopped
