@@ -153,15 +153,17 @@ fn summary(games: &[GameRecord], e: usize, names: [&str; 2], timeout: Duration) 
         .filter(|g| g.end.winner() == Some(g.side_of(e).other()) || matches!(g.end, GameEnd::BothForfeit { .. }))
         .collect();
     let forfeits = lost.iter().filter(|g| g.end.fault_of(g.side_of(e)).is_some()).count();
+    let replies = games.iter().map(|g| g.replies[e].len()).sum::<usize>();
     let late = games.iter().flat_map(|g| &g.replies[e]).filter(|d| **d > timeout).count();
     let max = games.iter().flat_map(|g| &g.replies[e]).max().map_or("-".to_string(), |d| format!("{:.1}", ms(*d)));
     let mut text = format!(
-        "engine{} {}: {} games lost ({} by forfeit); {} late replies (max reply {max} ms, limit {:.1} ms)\n",
+        "engine{} {}: {} games lost ({} by forfeit); {} late of {} replies (max reply {max} ms, limit {:.1} ms)\n",
         e + 1,
         names[e],
         lost.len(),
         forfeits,
         late,
+        replies,
         ms(timeout)
     );
     // Every loss of engine1 (the engine under test); only the forfeits of engine2.
