@@ -8,7 +8,9 @@
 #
 # usage: scripts/bench.sh [speed|replies1|replies10|all]   (default all)
 # environment: BENCH_MS (search time per position, default 2000), ROUNDS1 / ROUNDS10 (rounds of
-# the reply-time matches, default 3 and 1), LOAD=0 to run without the CPU burners.
+# the reply-time matches, default 3 and 1), LOAD=0 to run without the CPU burners, LOG=FILE to
+# keep the games (FILE.t1, FILE.t10). Progress lines (one per game, with its slowest replies) go
+# to stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q
@@ -39,7 +41,7 @@ replies() { # TIMEOUT ROUNDS BOARDS...
     for b in "$@"; do args+=(--game $b); done
     echo "== reply times at TIMEOUT $t (bot against itself, $r rounds per board)"
     load_on
-    "$BIN" match "${args[@]}" --timeout "$t" --rounds "$r" --engine1 self --engine2 self -q
+    "$BIN" match "${args[@]}" --timeout "$t" --rounds "$r" --engine1 self --engine2 self ${LOG:+--log "$LOG.t$t"}
     load_off
 }
 

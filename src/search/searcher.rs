@@ -60,10 +60,6 @@ impl Searcher {
         self.orderings.iter_mut().for_each(|o| *o = Ordering::new());
     }
 
-    pub fn hash_bytes(&self) -> usize {
-        self.tt.bytes()
-    }
-
     /// Searches `game` (which must not be over) within `limits` with one thread; `game` is left
     /// as it was.
     pub fn search<G: Searchable>(&mut self, game: &mut G, limits: &Limits) -> SearchResult<G::Move> {

@@ -159,10 +159,6 @@ impl Lines {
         diff.clamp(-(EVAL_LIMIT as i64), EVAL_LIMIT as i64) as Score
     }
 
-    /// Summed window weights of `side`.
-    pub fn value(&self, side: Side) -> i64 {
-        self.value[side.index()]
-    }
     /// Whether `side` still has a window free of enemy stones.
     pub fn can_win(&self, side: Side) -> bool {
         self.live[side.index()] > 0
