@@ -67,7 +67,7 @@ pub struct Options {
     pub player: PlayerKind,
 }
 
-/// Default safety margin: see protocol.md ("Time") for the measurements behind it.
+/// Default safety margin: protocol.md ("Time") gives the measurements behind it.
 pub const DEFAULT_MARGIN_MS: u64 = 300;
 pub const DEFAULT_HASH_MB: usize = 64;
 pub const MAX_HASH_MB: usize = 16 * 1024;

@@ -424,7 +424,8 @@ impl<G: Searchable> Run<'_, G> {
                 return None;
             }
         }
-        Some(if total == 0 { 0.0 } else { chance / total as f64 })
+        // If every reply hands us a win, the opponent has to give one.
+        Some(if total == 0 { 1.0 } else { chance / total as f64 })
     }
 
     /// Whether the position is proved worth at least `threshold` to `me` (memoized).
