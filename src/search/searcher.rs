@@ -250,7 +250,7 @@ impl<G: Searchable> Run<'_, G> {
                     (self.nodes as f64 / best.elapsed.as_secs_f64().max(1e-6)) as u64,
                     best.elapsed.as_secs_f64(),
                     if proved { " proved" } else { "" },
-                    best.pv.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(" ")
+                    best.pv.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(", ")
                 );
             }
             if proved || self.limits.past_soft() || self.limits.max_nodes.is_some_and(|n| self.nodes >= n) {
