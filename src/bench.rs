@@ -43,12 +43,13 @@ pub struct BenchLine {
     pub per_depth: Vec<(u32, Duration, u64)>,
 }
 
-fn run_one<G: Searchable>(
+fn run_one<G: Searchable + Send>(
     mut game: G,
     moves: &str,
     name: &str,
     time: Duration,
     hash_mb: usize,
+    threads: usize,
 ) -> Result<BenchLine, String> {
     for word in moves.split_whitespace() {
         let mv = game.parse_move(word)?;
@@ -60,7 +61,7 @@ fn run_one<G: Searchable>(
     let mut searcher = Searcher::new(hash_mb);
     let limits = Limits { hard: Some(time), ..Limits::infinite() };
     let start = Instant::now();
-    let r = searcher.search(&mut game, &Limits { start, ..limits });
+    let r = searcher.search_parallel(&mut game, &Limits { start, ..limits }, threads);
     Ok(BenchLine {
         name: name.to_string(),
         depth: r.depth,
@@ -71,13 +72,22 @@ fn run_one<G: Searchable>(
     })
 }
 
-/// Runs every position with `time` per search.
-pub fn run(time: Duration, hash_mb: usize, mut report: impl FnMut(&BenchLine)) -> Result<Vec<BenchLine>, String> {
+/// Runs every position with `time` per search and `threads` search threads.
+pub fn run(
+    time: Duration,
+    hash_mb: usize,
+    threads: usize,
+    mut report: impl FnMut(&BenchLine),
+) -> Result<Vec<BenchLine>, String> {
     let mut lines = Vec::new();
     for &(name, game, moves) in POSITIONS {
         let line = match spec_of(game)? {
-            GameSpec::Mnk { rows, cols, k, .. } => run_one(Mnk::new(rows, cols, k, &[])?, moves, name, time, hash_mb)?,
-            GameSpec::ConnectX { rows, cols, x } => run_one(ConnectX::new(rows, cols, x)?, moves, name, time, hash_mb)?,
+            GameSpec::Mnk { rows, cols, k, .. } => {
+                run_one(Mnk::new(rows, cols, k, &[])?, moves, name, time, hash_mb, threads)?
+            }
+            GameSpec::ConnectX { rows, cols, x } => {
+                run_one(ConnectX::new(rows, cols, x)?, moves, name, time, hash_mb, threads)?
+            }
         };
         report(&line);
         lines.push(line);
@@ -108,7 +118,7 @@ mod tests {
 
     #[test]
     fn every_bench_position_is_legal_and_searchable() {
-        let lines = run(Duration::from_millis(20), 1, |_| {}).unwrap();
+        let lines = run(Duration::from_millis(20), 1, 1, |_| {}).unwrap();
         assert_eq!(lines.len(), POSITIONS.len());
         assert!(lines.iter().all(|l| l.depth >= 1 && l.nodes > 0));
     }

@@ -28,6 +28,9 @@ enum Mode {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = DEFAULT_HASH_MB)]
         hash: usize,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
 }
 
@@ -73,9 +76,9 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Mode::Match(args)) => return boardbot::referee::cli::run(args, &std::env::current_exe()?),
-        Some(Mode::Bench { ms, hash }) => {
+        Some(Mode::Bench { ms, hash, threads }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
-            boardbot::bench::run(Duration::from_millis(ms), hash, report).map_err(anyhow::Error::msg)?;
+            boardbot::bench::run(Duration::from_millis(ms), hash, threads, report).map_err(anyhow::Error::msg)?;
             return Ok(());
         }
         None => {}
