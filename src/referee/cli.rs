@@ -3,7 +3,7 @@
 use super::game::{GameEnd, GameRecord};
 use super::process::ProcessEngine;
 use super::report::{game_line, log_line, moves_text, result_text, table, LEGEND, LOG_HEADER};
-use super::spec::{board_text, engine_config, parse_board, parse_boards};
+use super::spec::{board_text, builtin_boards, engine_config, parse_board, parse_boards};
 use super::{run_match, EngineAdapter, MatchPlan};
 use crate::game::Side;
 use anyhow::{anyhow, bail, Context, Result};
@@ -20,9 +20,10 @@ pub struct MatchArgs {
     /// for several boards.
     #[arg(long, num_args = 4, value_names = ["KIND", "M", "N", "K"], action = ArgAction::Append)]
     game: Vec<String>,
-    /// A file of boards, one a line (`mnk M N K` or `cx M N X`; '#' starts a comment), played
-    /// after the --game boards.
-    #[arg(long, value_name = "FILE")]
+    /// A file of boards, one a line (`mnk M N K` or `cx M N X`; '#' starts a comment), or a
+    /// built-in set: `mnk-tournament` (the 25 m,n,k course boards) or `cx-tournament` (the
+    /// Connect-X course boards); played after the --game boards.
+    #[arg(long, value_name = "FILE|SET")]
     boards: Option<PathBuf>,
     /// Time per move, in seconds, measured by the referee (a late reply forfeits the game).
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
@@ -73,8 +74,12 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         boards.push(parse_board(&words).map_err(|e| anyhow!(e))?);
     }
     if let Some(path) = &args.boards {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        boards.extend(parse_boards(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?);
+        if let Some(set) = path.to_str().and_then(builtin_boards) {
+            boards.extend(set);
+        } else {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            boards.extend(parse_boards(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?);
+        }
     }
     if boards.is_empty() {
         bail!("no boards: give --game KIND M N K or --boards FILE");

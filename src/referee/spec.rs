@@ -40,6 +40,63 @@ pub fn parse_board(words: &[&str]) -> Result<GameSpec, String> {
     Ok(spec)
 }
 
+/// The boards of the m,n,k course tournament (M N K), from the shared reference facts.
+const MNK_TOURNAMENT: &[(usize, usize, usize)] = &[
+    (3, 3, 3),
+    (4, 3, 3),
+    (4, 4, 3),
+    (4, 4, 4),
+    (5, 4, 4),
+    (5, 5, 4),
+    (5, 5, 5),
+    (6, 4, 4),
+    (6, 5, 4),
+    (6, 6, 4),
+    (6, 6, 5),
+    (6, 6, 6),
+    (7, 4, 4),
+    (7, 5, 4),
+    (7, 6, 4),
+    (7, 7, 4),
+    (7, 5, 5),
+    (7, 6, 5),
+    (7, 7, 5),
+    (7, 7, 6),
+    (7, 7, 7),
+    (8, 8, 4),
+    (10, 10, 5),
+    (50, 50, 10),
+    (70, 70, 10),
+];
+
+/// A built-in set of boards by name: `mnk-tournament` (the 25 boards of the m,n,k course
+/// tournament) or `cx-tournament` (the Connect-X boards in use: every M, N in 4..=7 with X = 4,
+/// the same with X = 5 except 4 4 5, then 25 25 10, 50 50 15, 75 75 20 and 100 100 30).
+pub fn builtin_boards(name: &str) -> Option<Vec<GameSpec>> {
+    match name {
+        "mnk-tournament" => Some(
+            MNK_TOURNAMENT.iter().map(|&(rows, cols, k)| GameSpec::Mnk { rows, cols, k, blocked: vec![] }).collect(),
+        ),
+        "cx-tournament" => {
+            let mut v = Vec::new();
+            for x in [4, 5] {
+                for rows in 4..=7 {
+                    for cols in 4..=7 {
+                        if (rows, cols, x) != (4, 4, 5) {
+                            v.push(GameSpec::ConnectX { rows, cols, x });
+                        }
+                    }
+                }
+            }
+            for (n, x) in [(25, 10), (50, 15), (75, 20), (100, 30)] {
+                v.push(GameSpec::ConnectX { rows: n, cols: n, x });
+            }
+            Some(v)
+        }
+        _ => None,
+    }
+}
+
 /// Parses a board file: one board a line, `#` starts a comment, blank lines are skipped.
 pub fn parse_boards(text: &str) -> Result<Vec<GameSpec>, String> {
     let mut boards = Vec::new();
@@ -167,6 +224,17 @@ fn builtin_name(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn builtin_sets() {
+        let mnk = builtin_boards("mnk-tournament").unwrap();
+        assert_eq!(mnk.len(), 25);
+        assert_eq!(board_text(&mnk[24]), "mnk 70 70 10");
+        let cx = builtin_boards("cx-tournament").unwrap();
+        assert_eq!(cx.len(), 16 + 15 + 4);
+        assert!(!cx.iter().any(|b| board_text(b) == "cx 4 4 5"));
+        assert!(builtin_boards("nope").is_none());
+    }
 
     #[test]
     fn boards() {
