@@ -14,9 +14,11 @@ cargo build --release -q
 BIN=$(mktemp -d)/boardbot
 cp target/release/boardbot "$BIN"
 run() {
-    echo "== $1-tournament"
-    "$BIN" match --boards "$1-tournament" --timeout "${TIMEOUT:-1}" --rounds "${ROUNDS:-1}" \
-        --engine1 self --engine2 "${ENGINE2:-l1}" ${LOG:+--log "$LOG.$1"} "$@"
+    local set=$1
+    shift
+    echo "== $set-tournament"
+    "$BIN" match --boards "$set-tournament" --timeout "${TIMEOUT:-1}" --rounds "${ROUNDS:-1}" \
+        --engine1 self --engine2 "${ENGINE2:-l1}" ${LOG:+--log "$LOG.$set"} "$@"
 }
 case $which in
     mnk) run mnk "$@" ;;
