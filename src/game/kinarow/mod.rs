@@ -60,43 +60,21 @@ impl Lines {
         for &b in blocked {
             cells[b] = BLOCKED;
         }
-        let step = DIRS.map(|(dr, dc)| dr * cols as isize + dc);
+        // First every window that fits on the board (a 1-cell window exists once, not in four
+        // directions); the blocked cells' windows are struck out below.
         let mut valid = vec![false; n * 4];
-        let mut live = 0u32;
         for r in 0..rows {
             for c in 0..cols {
                 for (d, &(dr, dc)) in DIRS.iter().enumerate() {
                     let er = r as isize + dr * (k as isize - 1);
                     let ec = c as isize + dc * (k as isize - 1);
-                    if er < 0 || er >= rows as isize || ec < 0 || ec >= cols as isize {
-                        continue;
-                    }
-                    // A 1-cell window exists once, not in four directions.
-                    if k == 1 && d > 0 {
-                        continue;
-                    }
-                    let start = (r * cols + c) as isize;
-                    let clear = (0..k).all(|t| cells[(start + t as isize * step[d]) as usize] != BLOCKED);
-                    if clear {
-                        valid[(r * cols + c) * 4 + d] = true;
-                        live += 1;
-                    }
+                    let fits = er >= 0 && er < rows as isize && ec >= 0 && ec < cols as isize;
+                    valid[(r * cols + c) * 4 + d] = fits && (k > 1 || d == 0);
                 }
             }
         }
         let keys = zobrist::side_keys(n, 0x5EED_B0A2_D0B0_7001);
-        // With K = 1 every free cell already completes a window: it is a threat for both sides.
-        let mut threat_count = [vec![0u16; n], vec![0u16; n]];
-        let mut threats = [CellSet::new(n), CellSet::new(n)];
-        if k == 1 {
-            for cell in (0..n).filter(|&c| valid[c * 4]) {
-                for p in 0..2 {
-                    threat_count[p][cell] = 1;
-                    threats[p].insert(cell as u32);
-                }
-            }
-        }
-        Lines {
+        let mut lines = Lines {
             rows,
             cols,
             k,
@@ -104,16 +82,33 @@ impl Lines {
             cells,
             count: vec![[0, 0]; n * 4],
             valid,
-            step,
+            step: DIRS.map(|(dr, dc)| dr * cols as isize + dc),
             weight: window_weights(k),
             value: [0, 0],
-            live: [live, live],
-            threat_count,
-            threats,
+            live: [0, 0],
+            threat_count: [vec![0u16; n], vec![0u16; n]],
+            threats: [CellSet::new(n), CellSet::new(n)],
             winner: None,
             hash: start_hash(&keys, blocked, rows, cols, k, game),
             keys,
+        };
+        for &b in blocked {
+            for (w, _, _) in lines.windows_through(b) {
+                lines.valid[w] = false;
+            }
         }
+        let live = lines.valid.iter().filter(|&&v| v).count() as u32;
+        lines.live = [live, live];
+        // With K = 1 every free cell already completes a window: it is a threat for both sides.
+        if k == 1 {
+            for cell in 0..n {
+                if lines.valid[cell * 4] {
+                    lines.add_threat(0, cell);
+                    lines.add_threat(1, cell);
+                }
+            }
+        }
+        lines
     }
 
     pub fn rows(&self) -> usize {

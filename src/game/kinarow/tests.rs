@@ -42,6 +42,25 @@ fn recomputed(l: &Lines) -> Recomputed {
     Recomputed { count, value, live, threat, winner }
 }
 
+/// A window is valid exactly when it fits on the board and holds no blocked cell.
+fn assert_windows_valid(l: &Lines) {
+    for r in 0..l.rows {
+        for c in 0..l.cols {
+            for (d, &(dr, dc)) in DIRS.iter().enumerate() {
+                let cells: Option<Vec<usize>> = (0..l.k as isize)
+                    .map(|t| {
+                        let (rr, cc) = (r as isize + t * dr, c as isize + t * dc);
+                        (rr >= 0 && rr < l.rows as isize && cc >= 0 && cc < l.cols as isize)
+                            .then_some(rr as usize * l.cols + cc as usize)
+                    })
+                    .collect();
+                let expect = cells.is_some_and(|cs| cs.iter().all(|&x| l.cells[x] != BLOCKED)) && (l.k > 1 || d == 0);
+                assert_eq!(l.valid[(r * l.cols + c) * 4 + d], expect, "window at {r},{c} direction {d}");
+            }
+        }
+    }
+}
+
 fn assert_consistent(l: &Lines) {
     let Recomputed { count, value, live, threat, winner } = recomputed(l);
     for (w, _) in l.valid.iter().enumerate().filter(|(_, v)| **v) {
@@ -81,6 +100,7 @@ fn incremental_state_matches_recomputation() {
             blocked.dedup();
             let mut l = Lines::new(rows, cols, k, &blocked, 0);
             let empty_hash = l.hash();
+            assert_windows_valid(&l);
             assert_consistent(&l);
             let mut played = Vec::new();
             let mut side = Side::First;
