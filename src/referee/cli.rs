@@ -125,9 +125,19 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
 
     let total_games = plan.boards.len() * games_per_board;
     let mut log_error = None;
+    let started = std::time::Instant::now();
     let result = run_match(&plan, [&mut e1 as &mut dyn EngineAdapter, &mut e2], |record| {
         if !args.quiet {
-            eprintln!("[{}/{}] {}", record.number + 1, total_games, game_line(record, names));
+            let done = record.number + 1;
+            let elapsed = started.elapsed();
+            // The games played so far set the pace; boards differ, so this is only a guide.
+            let left = elapsed.mul_f64((total_games - done) as f64 / done as f64);
+            eprintln!(
+                "[{done}/{total_games} {}, about {} left] {}",
+                clock(elapsed),
+                clock(left),
+                game_line(record, names)
+            );
         }
         if let Some(f) = log.as_mut() {
             if let Err(e) = writeln!(f, "{}", log_line(record, names)).and_then(|_| f.flush()) {
@@ -148,6 +158,16 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         write!(out, "\n{}", summary(&result.games, e, names, plan.timeout))?;
     }
     Ok(())
+}
+
+/// A duration as `1h02m`, `3m05s` or `12s`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
 }
 
 /// Engine `e`'s games lost and forfeited (board, colour, moves, reason) and its late replies.
@@ -186,4 +206,16 @@ fn summary(games: &[GameRecord], e: usize, names: [&str; 2], timeout: Duration) 
         ));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_text() {
+        assert_eq!(clock(Duration::from_secs(12)), "12s");
+        assert_eq!(clock(Duration::from_secs(185)), "3m05s");
+        assert_eq!(clock(Duration::from_secs(3720)), "1h02m");
+    }
 }
