@@ -1,0 +1,106 @@
+//! Exact odds of the best possible play against the courses' L1 player on small m,n,k boards.
+//!
+//! L1 takes an immediate win if it has one; otherwise it picks uniformly among the moves that do
+//! not hand its opponent an immediate win (among all moves if there is none). Against that model
+//! an expectimax over the whole game tree gives the best policy's exact chances. This tells which
+//! results of a match against L1 are the engine's fault and which no player could avoid.
+//!
+//! usage: cargo run --release --example l1_odds -- M N K
+
+use ahash::AHashMap;
+use boardbot::game::mnk::Mnk;
+use boardbot::game::{Game, Outcome, Side};
+use boardbot::search::Searchable;
+
+/// Chances of (win, loss) for the engine.
+type Odds = (f64, f64);
+
+struct Solver {
+    engine: Side,
+    /// false: maximise the chance of winning; true: first minimise the chance of losing.
+    safety_first: bool,
+    memo: AHashMap<u64, Odds>,
+}
+
+impl Solver {
+    fn better(&self, a: Odds, b: Odds) -> bool {
+        const EPS: f64 = 1e-12;
+        if self.safety_first && (a.1 - b.1).abs() > EPS {
+            return a.1 < b.1;
+        }
+        a.0 > b.0 + EPS || ((a.0 - b.0).abs() <= EPS && a.1 < b.1 - EPS)
+    }
+
+    fn odds(&mut self, g: &mut Mnk) -> Odds {
+        match g.outcome() {
+            Some(Outcome::Win(s)) => return if s == self.engine { (1.0, 0.0) } else { (0.0, 1.0) },
+            Some(Outcome::Draw) => return (0.0, 0.0),
+            None => {}
+        }
+        if let Some(&o) = self.memo.get(&g.hash()) {
+            return o;
+        }
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let result = if g.to_move() == self.engine {
+            let mut best: Option<Odds> = None;
+            for &mv in &moves {
+                g.play(mv);
+                let o = self.odds(g);
+                g.undo();
+                if best.is_none_or(|b| self.better(o, b)) {
+                    best = Some(o);
+                }
+            }
+            best.expect("a game in progress has a move")
+        } else if g.winning_move().is_some() {
+            (0.0, 1.0)
+        } else {
+            let me = g.to_move();
+            let safe: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    g.play(mv);
+                    let gives = g.outcome().is_none() && g.to_move() != me && g.winning_move().is_some();
+                    g.undo();
+                    !gives
+                })
+                .collect();
+            let pool = if safe.is_empty() { &moves } else { &safe };
+            let (mut w, mut l) = (0.0, 0.0);
+            for &mv in pool {
+                g.play(mv);
+                let o = self.odds(g);
+                g.undo();
+                w += o.0;
+                l += o.1;
+            }
+            (w / pool.len() as f64, l / pool.len() as f64)
+        };
+        self.memo.insert(g.hash(), result);
+        result
+    }
+}
+
+fn main() {
+    let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("M N K are numbers")).collect();
+    let [m, n, k] = args[..] else { panic!("usage: l1_odds M N K") };
+    println!("{m}x{n}x{k} against L1: exact chances of the best policy");
+    for engine in [Side::First, Side::Second] {
+        for safety_first in [false, true] {
+            let mut g = Mnk::new(m, n, k, &[]).expect("a valid board");
+            let mut s = Solver { engine, safety_first, memo: AHashMap::new() };
+            let (w, l) = s.odds(&mut g);
+            println!(
+                "engine {:<6} policy {:<14} win {:.6} draw {:.6} loss {:.6} ({} positions)",
+                if engine == Side::First { "first" } else { "second" },
+                if safety_first { "fewest-losses" } else { "most-wins" },
+                w,
+                1.0 - w - l,
+                l,
+                s.memo.len()
+            );
+        }
+    }
+}
