@@ -73,6 +73,109 @@ fn connect_x_wins_score_three_and_a_crashed_engine_is_restarted() {
     assert_eq!(totals(&m.table)[6], 6.0);
 }
 
+/// The per-board and TOTAL rows of a results table without the reply-time columns (the last
+/// four), which depend on timing.
+fn results_without_times(table: &str) -> Vec<String> {
+    let start = table.lines().position(|l| l.starts_with("board")).expect("a table header") + 1;
+    let end = table.lines().position(|l| l.starts_with("TOTAL")).expect("a TOTAL row") + 1;
+    table
+        .lines()
+        .take(end)
+        .skip(start)
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            words[..words.len() - 4].join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn jobs_do_not_change_the_results() {
+    let args = |jobs: &'static str| {
+        let mut a: Vec<&str> = "--game mnk 4 4 3 --game cx 5 4 4 --rounds 3 --timeout 2 --engine1 l1 --engine2 random \
+                                --seed 7 --jobs"
+            .split_whitespace()
+            .collect();
+        a.push(jobs);
+        a
+    };
+    let one = run_match(&args("1"));
+    let two = run_match(&args("2"));
+    assert_eq!(one.games.len(), 12);
+    // The log rows are the same, in the same order.
+    assert_eq!(one.games, two.games);
+    let rows = results_without_times(&one.table);
+    assert_eq!(rows.len(), 3, "{}", one.table);
+    assert_eq!(rows, results_without_times(&two.table));
+    // Different seeds give different games: the comparison above is not between empty logs.
+    let mut other = args("2");
+    let seed = other.iter().position(|a| *a == "--seed").unwrap() + 1;
+    other[seed] = "8";
+    assert_ne!(run_match(&other).games, one.games);
+}
+
+#[test]
+fn a_late_engine_still_forfeits_under_jobs() {
+    let m = run_match(&[
+        "--game",
+        "mnk",
+        "3",
+        "3",
+        "3",
+        "--timeout",
+        "0.3",
+        "--rounds",
+        "2",
+        "--engine2",
+        SLOW,
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(m.games.len(), 4);
+    for (i, g) in m.games.iter().enumerate() {
+        assert_eq!(g[0], (i + 1).to_string(), "the log is in game order");
+        let (first, result, loser) = if i % 2 == 0 { ("e1", "1-0", "second") } else { ("e2", "0-1", "first") };
+        assert!(g[2].starts_with(first), "{g:?}");
+        assert_eq!(g[4], result, "{g:?}");
+        assert!(g[5].starts_with(&format!("forfeit by {loser} timeout")), "{g:?}");
+    }
+    let t = totals(&m.table);
+    assert_eq!((t[0], t[1], t[5], t[6], t[7]), (4.0, 4.0, 4.0, 10.0, 0.0), "{}", m.table);
+}
+
+#[test]
+fn jobs_play_at_the_same_time() {
+    // Each engine2 process answers `init` only once two of them have started a game: with one
+    // job at a time it would wait in vain (and forfeit at the setup timeout).
+    let dir = std::env::temp_dir().join(format!("boardbot-jobs-{}-{}", std::process::id(), rand_suffix()));
+    std::fs::create_dir(&dir).unwrap();
+    let engine = format!(
+        "sh -c 'read a; touch {d}/$$; while [ $(ls {d} | wc -l) -lt 2 ]; do sleep 0.05; done; echo ok; \
+         while read l; do echo 99 99; done'",
+        d = dir.display()
+    );
+    let m = run_match(&[
+        "--game",
+        "cx",
+        "4",
+        "4",
+        "3",
+        "--timeout",
+        "1",
+        "--setup-timeout",
+        "5",
+        "--engine2",
+        &engine,
+        "--jobs",
+        "2",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(m.games.len(), 2);
+    for g in &m.games {
+        assert!(g[5].contains("illegal: '99 99'"), "both games got past the setup: {g:?}");
+    }
+}
+
 /// Replays a logged game with the library's rules: every move legal, and the logged result is
 /// the position's outcome after the last move (and not before).
 fn replay<G: Game>(mut game: G, moves: &str, result: &str) {
