@@ -176,6 +176,23 @@ fn jobs_play_at_the_same_time() {
     }
 }
 
+#[test]
+fn plain_progress_lines_when_stderr_is_not_a_terminal() {
+    let args = ["match", "--game", "mnk", "3", "3", "3", "--engine1", "l1", "--engine2", "random"];
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbot")).args(args).output().expect("run boardbot match");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    for (done, line) in lines.iter().enumerate() {
+        assert!(line.starts_with(&format!("[{}/2 ", done + 1)) && line.contains(" left] game "), "{line}");
+    }
+    assert!(!stderr.contains('\x1b'), "no terminal codes in a pipe: {stderr:?}");
+    let quiet = Command::new(env!("CARGO_BIN_EXE_boardbot")).args(args).arg("--quiet").output().unwrap();
+    assert!(quiet.status.success());
+    assert_eq!(String::from_utf8_lossy(&quiet.stderr), "", "--quiet prints no progress");
+}
+
 /// Replays a logged game with the library's rules: every move legal, and the logged result is
 /// the position's outcome after the last move (and not before).
 fn replay<G: Game>(mut game: G, moves: &str, result: &str) {

@@ -2,6 +2,7 @@
 
 use super::game::{GameEnd, GameRecord};
 use super::process::{ProcessConfig, ProcessEngine};
+use super::progress::Progress;
 use super::report::{game_line, log_line, moves_text, result_text, table, LEGEND, LOG_HEADER};
 use super::runner::{run_match, EnginePair};
 use super::spec::{board_text, builtin_boards, engine_config, parse_board, parse_boards};
@@ -51,7 +52,8 @@ pub struct MatchArgs {
     /// Shows the engines' stderr (prefixed with their names).
     #[arg(long)]
     engine_stderr: bool,
-    /// No progress lines on stderr.
+    /// No progress on stderr. Otherwise a progress bar when stderr is a terminal (and the
+    /// engines' stderr is not shown), else a line per game.
     #[arg(long, short)]
     quiet: bool,
     /// Games played at the same time. Each job runs its own pair of engines, which think one
@@ -130,20 +132,9 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     out.flush()?;
 
     let mut log_error = None;
-    let started = std::time::Instant::now();
-    let on_finished = |record: &GameRecord, done: usize| {
-        if !args.quiet {
-            let elapsed = started.elapsed();
-            // The games played so far set the pace; boards differ, so this is only a guide.
-            let left = elapsed.mul_f64((total_games - done) as f64 / done as f64);
-            eprintln!(
-                "[{done}/{total_games} {}, about {} left] {}",
-                clock(elapsed),
-                clock(left),
-                game_line(record, names)
-            );
-        }
-    };
+    // The engines' stderr, when shown, would tear through a bar: plain lines then.
+    let progress = Progress::new(total_games, args.quiet, !args.engine_stderr);
+    let on_finished = |record: &GameRecord, done: usize| progress.game(done, &game_line(record, names));
     let on_game = |record: &GameRecord| {
         if let Some(f) = log.as_mut() {
             if let Err(e) = writeln!(f, "{}", log_line(record, names)).and_then(|_| f.flush()) {
@@ -151,7 +142,9 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
             }
         }
     };
-    let result = run_match(&plan, engine_pairs(&configs, jobs), on_finished, on_game)?;
+    let result = run_match(&plan, engine_pairs(&configs, jobs), on_finished, on_game);
+    progress.finish();
+    let result = result?;
     if let Some(e) = log_error {
         eprintln!("warning: writing the game log failed: {e}");
     }
@@ -187,16 +180,6 @@ fn jobs(asked: usize, games: usize) -> Result<usize> {
 fn engine_pairs(configs: &[ProcessConfig; 2], jobs: usize) -> Vec<EnginePair> {
     let engine = |c: &ProcessConfig| Box::new(ProcessEngine::new(c.clone())) as Box<dyn super::EngineAdapter>;
     (0..jobs).map(|_| [engine(&configs[0]), engine(&configs[1])]).collect()
-}
-
-/// A duration as `1h02m`, `3m05s` or `12s`.
-fn clock(d: Duration) -> String {
-    let s = d.as_secs();
-    match s {
-        0..=59 => format!("{s}s"),
-        60..=3599 => format!("{}m{:02}s", s / 60, s % 60),
-        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
-    }
 }
 
 /// Engine `e`'s games lost and forfeited (board, colour, moves, reason) and its late replies.
@@ -235,16 +218,4 @@ fn summary(games: &[GameRecord], e: usize, names: [&str; 2], timeout: Duration) 
         ));
     }
     text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clock_text() {
-        assert_eq!(clock(Duration::from_secs(12)), "12s");
-        assert_eq!(clock(Duration::from_secs(185)), "3m05s");
-        assert_eq!(clock(Duration::from_secs(3720)), "1h02m");
-    }
 }

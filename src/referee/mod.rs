@@ -7,12 +7,14 @@
 //! - [`game`]: one game, checked against the referee's own copy of the rules.
 //! - [`score`]: course points and the totals of a match; [`report`]: tables and logs.
 //! - [`runner`]: a match on one or more jobs (pairs of engines playing games in parallel).
-//! - [`spec`]: the text forms of boards and engines; [`cli`]: `boardbot match`.
+//! - [`spec`]: the text forms of boards and engines; [`cli`]: `boardbot match`;
+//!   [`progress`]: its progress display.
 
 pub mod adapter;
 pub mod cli;
 pub mod game;
 pub mod process;
+pub mod progress;
 pub mod report;
 pub mod runner;
 pub mod score;
