@@ -4,7 +4,7 @@
 use boardbot::game::connectx::ConnectX;
 use boardbot::game::mnk::Mnk;
 use boardbot::game::{Game, Outcome, Side};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 struct Match {
@@ -14,8 +14,14 @@ struct Match {
 }
 
 fn run_match(args: &[&str]) -> Match {
-    let log: PathBuf =
-        std::env::temp_dir().join(format!("boardbot-referee-test-{}-{}.log", std::process::id(), rand_suffix()));
+    let log = temp_path("log");
+    let m = run_match_logged(args, &log);
+    let _ = std::fs::remove_file(&log);
+    m
+}
+
+/// Runs a match that writes its game log to `log`.
+fn run_match_logged(args: &[&str], log: &Path) -> Match {
     let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
         .arg("match")
         .args(args)
@@ -23,14 +29,18 @@ fn run_match(args: &[&str]) -> Match {
         .output()
         .expect("run boardbot match");
     assert!(out.status.success(), "match failed: {}", String::from_utf8_lossy(&out.stderr));
-    let text = std::fs::read_to_string(&log).expect("game log");
-    let _ = std::fs::remove_file(&log);
+    let text = std::fs::read_to_string(log).expect("game log");
     let games = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .map(|l| l.split('\t').map(str::to_string).collect())
         .collect();
     Match { table: String::from_utf8_lossy(&out.stdout).into_owned(), games }
+}
+
+/// A fresh path in the temporary directory.
+fn temp_path(what: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("boardbot-referee-test-{}-{}.{what}", std::process::id(), rand_suffix()))
 }
 
 fn rand_suffix() -> u128 {
@@ -147,7 +157,7 @@ fn a_late_engine_still_forfeits_under_jobs() {
 fn jobs_play_at_the_same_time() {
     // Each engine2 process answers `init` only once two of them have started a game: with one
     // job at a time it would wait in vain (and forfeit at the setup timeout).
-    let dir = std::env::temp_dir().join(format!("boardbot-jobs-{}-{}", std::process::id(), rand_suffix()));
+    let dir = temp_path("dir");
     std::fs::create_dir(&dir).unwrap();
     let engine = format!(
         "sh -c 'read a; touch {d}/$$; while [ $(ls {d} | wc -l) -lt 2 ]; do sleep 0.05; done; echo ok; \
@@ -245,4 +255,77 @@ fn logged_games_replay_to_the_logged_result() {
             _ => replay(ConnectX::new(b[0], b[1], b[2]).unwrap(), &g[6], &g[4]),
         }
     }
+}
+
+/// `boardbot replay` on a log: (success, stdout, stderr).
+fn replay_cli(log: &Path, more: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        .arg("replay")
+        .arg(log)
+        .args(more)
+        .output()
+        .expect("run boardbot replay");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn replay_checks_a_real_match_log_and_catches_a_tampered_move() {
+    let log = temp_path("log");
+    let args = "--game mnk 4 4 3 --game cx 5 4 4 --rounds 1 --timeout 2 --engine1 l1 --engine2 random --seed 3";
+    let m = run_match_logged(&args.split_whitespace().collect::<Vec<_>>(), &log);
+    assert_eq!(m.games.len(), 4);
+
+    let (ok, out, err) = replay_cli(&log, &[]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.ends_with(&format!("replayed 4 game(s) of {}: 4 ok, 0 failed\n", log.display())), "{out}");
+    assert_eq!(out.matches(": ok: ").count(), 4, "{out}");
+    // The final board of game 1: 4 rows of 4 cells, as many stones as moves.
+    let moves = m.games[0][6].split_whitespace().count();
+    let board: Vec<&str> = out.lines().skip(1).take(4).collect();
+    assert!(board.iter().all(|row| row.len() == 4 && row.chars().all(|c| ".XO".contains(c))), "{out}");
+    assert_eq!(board.concat().chars().filter(|c| *c != '.').count(), moves, "{out}");
+
+    let (ok, out, _) = replay_cli(&log, &["--game", "3", "--each-move"]);
+    assert!(ok);
+    assert!(out.starts_with("game 3 [cx 5 4 4]"), "{out}");
+    assert_eq!(out.matches("after move ").count(), m.games[2][6].split_whitespace().count(), "{out}");
+    let (ok, _, err) = replay_cli(&log, &["--game", "9"]);
+    assert!(!ok && err.contains("no game 9 in"), "{err}");
+
+    // Game 2's third move made the same as its first: an occupied cell.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut fields: Vec<String> = lines[2].split('\t').map(str::to_string).collect();
+    let mut moves: Vec<String> = fields[6].split_whitespace().map(str::to_string).collect();
+    moves[2] = moves[0].clone();
+    fields[6] = moves.join(" ");
+    lines[2] = fields.join("\t");
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+    let (ok, out, err) = replay_cli(&log, &[]);
+    assert!(!ok, "a tampered log fails");
+    let expected = format!("game 2 (line 3): FAILED: move 3 '{}' by first is illegal", moves[0]);
+    assert!(out.contains(&expected), "{out}");
+    assert!(out.contains("3 ok, 1 failed"), "{out}");
+    assert!(err.contains("1 of 4 game(s) failed the check: line 3 (game 2)"), "{err}");
+
+    // A line cut short: named by its number.
+    lines[4] = "4\tcx 5 4 4\te2:random".to_string();
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+    let (ok, out, err) = replay_cli(&log, &[]);
+    assert!(!ok);
+    assert!(out.contains("line 5: FAILED: malformed log line: expected 7 tab-separated fields"), "{out}");
+    assert!(err.contains("line 3 (game 2), line 5"), "{err}");
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn replay_accepts_logged_forfeits() {
+    let log = temp_path("log");
+    let m = run_match_logged(&["--game", "mnk", "3", "3", "3", "--timeout", "0.5", "--engine2", ILLEGAL], &log);
+    assert!(m.games.iter().all(|g| g[5].starts_with("forfeit by")), "{:?}", m.games);
+    let (ok, out, err) = replay_cli(&log, &[]);
+    let _ = std::fs::remove_file(&log);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("game 1 (line 2): ok: forfeit by second after 1 legal moves (accepted as logged)"), "{out}");
+    assert!(out.contains("game 2 (line 3): ok: forfeit by first after 0 legal moves (accepted as logged)"), "{out}");
 }

@@ -9,12 +9,14 @@
 //! - [`runner`]: a match on one or more jobs (pairs of engines playing games in parallel).
 //! - [`spec`]: the text forms of boards and engines; [`cli`]: `boardbot match`;
 //!   [`progress`]: its progress display.
+//! - [`replay`]: `boardbot replay`, which checks a game log against the rules.
 
 pub mod adapter;
 pub mod cli;
 pub mod game;
 pub mod process;
 pub mod progress;
+pub mod replay;
 pub mod report;
 pub mod runner;
 pub mod score;
@@ -24,6 +26,7 @@ pub use adapter::{EngineAdapter, Fault, FaultKind, GameSetup, Reply};
 pub use cli::MatchArgs;
 pub use game::{play_game, GameEnd, GameRecord};
 pub use process::{ProcessConfig, ProcessEngine};
+pub use replay::ReplayArgs;
 pub use runner::{run_match, EnginePair};
 pub use score::Tally;
 
