@@ -1,5 +1,5 @@
 //! The command line: protocol mode by default; `boardbot match ...` referees a match;
-//! `boardbot bench` measures search speed.
+//! `boardbot replay LOG` checks a match's game log; `boardbot bench` measures search speed.
 
 use anyhow::Result;
 use boardbot::bot::{Engine, Options, PlayerKind, DEFAULT_HASH_MB, DEFAULT_MARGIN_MS};
@@ -20,6 +20,8 @@ struct Cli {
 enum Mode {
     /// Referees a match between two engines (processes speaking the protocol) and prints the results.
     Match(boardbot::referee::MatchArgs),
+    /// Replays a match's game log (`match --log`) with the rules: checks every move and result, prints the boards.
+    Replay(boardbot::referee::ReplayArgs),
     /// Search speed: time and nodes to each depth on fixed positions of several sizes.
     Bench {
         /// Search time per position, in milliseconds.
@@ -76,6 +78,7 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Mode::Match(args)) => return boardbot::referee::cli::run(args, &std::env::current_exe()?),
+        Some(Mode::Replay(args)) => return boardbot::referee::replay::run(args),
         Some(Mode::Bench { ms, hash, threads }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
             boardbot::bench::run(Duration::from_millis(ms), hash, threads, report).map_err(anyhow::Error::msg)?;

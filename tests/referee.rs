@@ -4,7 +4,7 @@
 use boardbot::game::connectx::ConnectX;
 use boardbot::game::mnk::Mnk;
 use boardbot::game::{Game, Outcome, Side};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 struct Match {
@@ -14,8 +14,14 @@ struct Match {
 }
 
 fn run_match(args: &[&str]) -> Match {
-    let log: PathBuf =
-        std::env::temp_dir().join(format!("boardbot-referee-test-{}-{}.log", std::process::id(), rand_suffix()));
+    let log = temp_path("log");
+    let m = run_match_logged(args, &log);
+    let _ = std::fs::remove_file(&log);
+    m
+}
+
+/// Runs a match that writes its game log to `log`.
+fn run_match_logged(args: &[&str], log: &Path) -> Match {
     let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
         .arg("match")
         .args(args)
@@ -23,14 +29,18 @@ fn run_match(args: &[&str]) -> Match {
         .output()
         .expect("run boardbot match");
     assert!(out.status.success(), "match failed: {}", String::from_utf8_lossy(&out.stderr));
-    let text = std::fs::read_to_string(&log).expect("game log");
-    let _ = std::fs::remove_file(&log);
+    let text = std::fs::read_to_string(log).expect("game log");
     let games = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .map(|l| l.split('\t').map(str::to_string).collect())
         .collect();
     Match { table: String::from_utf8_lossy(&out.stdout).into_owned(), games }
+}
+
+/// A fresh path in the temporary directory.
+fn temp_path(what: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("boardbot-referee-test-{}-{}.{what}", std::process::id(), rand_suffix()))
 }
 
 fn rand_suffix() -> u128 {
@@ -71,6 +81,126 @@ fn connect_x_wins_score_three_and_a_crashed_engine_is_restarted() {
     let m = run_match(&["--game", "cx", "4", "4", "3", "--timeout", "0.3", "--rounds", "1", "--engine2", CRASHING]);
     assert_eq!(m.games[1][5], "forfeit by first crash: no reply to 'go': engine exited (exit status: 3)");
     assert_eq!(totals(&m.table)[6], 6.0);
+}
+
+/// The per-board and TOTAL rows of a results table without the reply-time columns (the last
+/// four), which depend on timing.
+fn results_without_times(table: &str) -> Vec<String> {
+    let start = table.lines().position(|l| l.starts_with("board")).expect("a table header") + 1;
+    let end = table.lines().position(|l| l.starts_with("TOTAL")).expect("a TOTAL row") + 1;
+    table
+        .lines()
+        .take(end)
+        .skip(start)
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            words[..words.len() - 4].join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn jobs_do_not_change_the_results() {
+    let args = |jobs: &'static str| {
+        let mut a: Vec<&str> = "--game mnk 4 4 3 --game cx 5 4 4 --rounds 3 --timeout 2 --engine1 l1 --engine2 random \
+                                --seed 7 --jobs"
+            .split_whitespace()
+            .collect();
+        a.push(jobs);
+        a
+    };
+    let one = run_match(&args("1"));
+    let two = run_match(&args("2"));
+    assert_eq!(one.games.len(), 12);
+    // The log rows are the same, in the same order.
+    assert_eq!(one.games, two.games);
+    let rows = results_without_times(&one.table);
+    assert_eq!(rows.len(), 3, "{}", one.table);
+    assert_eq!(rows, results_without_times(&two.table));
+    // Different seeds give different games: the comparison above is not between empty logs.
+    let mut other = args("2");
+    let seed = other.iter().position(|a| *a == "--seed").unwrap() + 1;
+    other[seed] = "8";
+    assert_ne!(run_match(&other).games, one.games);
+}
+
+#[test]
+fn a_late_engine_still_forfeits_under_jobs() {
+    let m = run_match(&[
+        "--game",
+        "mnk",
+        "3",
+        "3",
+        "3",
+        "--timeout",
+        "0.3",
+        "--rounds",
+        "2",
+        "--engine2",
+        SLOW,
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(m.games.len(), 4);
+    for (i, g) in m.games.iter().enumerate() {
+        assert_eq!(g[0], (i + 1).to_string(), "the log is in game order");
+        let (first, result, loser) = if i % 2 == 0 { ("e1", "1-0", "second") } else { ("e2", "0-1", "first") };
+        assert!(g[2].starts_with(first), "{g:?}");
+        assert_eq!(g[4], result, "{g:?}");
+        assert!(g[5].starts_with(&format!("forfeit by {loser} timeout")), "{g:?}");
+    }
+    let t = totals(&m.table);
+    assert_eq!((t[0], t[1], t[5], t[6], t[7]), (4.0, 4.0, 4.0, 10.0, 0.0), "{}", m.table);
+}
+
+#[test]
+fn jobs_play_at_the_same_time() {
+    // Each engine2 process answers `init` only once two of them have started a game: with one
+    // job at a time it would wait in vain (and forfeit at the setup timeout).
+    let dir = temp_path("dir");
+    std::fs::create_dir(&dir).unwrap();
+    let engine = format!(
+        "sh -c 'read a; touch {d}/$$; while [ $(ls {d} | wc -l) -lt 2 ]; do sleep 0.05; done; echo ok; \
+         while read l; do echo 99 99; done'",
+        d = dir.display()
+    );
+    let m = run_match(&[
+        "--game",
+        "cx",
+        "4",
+        "4",
+        "3",
+        "--timeout",
+        "1",
+        "--setup-timeout",
+        "5",
+        "--engine2",
+        &engine,
+        "--jobs",
+        "2",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(m.games.len(), 2);
+    for g in &m.games {
+        assert!(g[5].contains("illegal: '99 99'"), "both games got past the setup: {g:?}");
+    }
+}
+
+#[test]
+fn plain_progress_lines_when_stderr_is_not_a_terminal() {
+    let args = ["match", "--game", "mnk", "3", "3", "3", "--engine1", "l1", "--engine2", "random"];
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbot")).args(args).output().expect("run boardbot match");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    for (done, line) in lines.iter().enumerate() {
+        assert!(line.starts_with(&format!("[{}/2 ", done + 1)) && line.contains(" left] game "), "{line}");
+    }
+    assert!(!stderr.contains('\x1b'), "no terminal codes in a pipe: {stderr:?}");
+    let quiet = Command::new(env!("CARGO_BIN_EXE_boardbot")).args(args).arg("--quiet").output().unwrap();
+    assert!(quiet.status.success());
+    assert_eq!(String::from_utf8_lossy(&quiet.stderr), "", "--quiet prints no progress");
 }
 
 /// Replays a logged game with the library's rules: every move legal, and the logged result is
@@ -125,4 +255,77 @@ fn logged_games_replay_to_the_logged_result() {
             _ => replay(ConnectX::new(b[0], b[1], b[2]).unwrap(), &g[6], &g[4]),
         }
     }
+}
+
+/// `boardbot replay` on a log: (success, stdout, stderr).
+fn replay_cli(log: &Path, more: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        .arg("replay")
+        .arg(log)
+        .args(more)
+        .output()
+        .expect("run boardbot replay");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn replay_checks_a_real_match_log_and_catches_a_tampered_move() {
+    let log = temp_path("log");
+    let args = "--game mnk 4 4 3 --game cx 5 4 4 --rounds 1 --timeout 2 --engine1 l1 --engine2 random --seed 3";
+    let m = run_match_logged(&args.split_whitespace().collect::<Vec<_>>(), &log);
+    assert_eq!(m.games.len(), 4);
+
+    let (ok, out, err) = replay_cli(&log, &[]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.ends_with(&format!("replayed 4 game(s) of {}: 4 ok, 0 failed\n", log.display())), "{out}");
+    assert_eq!(out.matches(": ok: ").count(), 4, "{out}");
+    // The final board of game 1: 4 rows of 4 cells, as many stones as moves.
+    let moves = m.games[0][6].split_whitespace().count();
+    let board: Vec<&str> = out.lines().skip(1).take(4).collect();
+    assert!(board.iter().all(|row| row.len() == 4 && row.chars().all(|c| ".XO".contains(c))), "{out}");
+    assert_eq!(board.concat().chars().filter(|c| *c != '.').count(), moves, "{out}");
+
+    let (ok, out, _) = replay_cli(&log, &["--game", "3", "--each-move"]);
+    assert!(ok);
+    assert!(out.starts_with("game 3 [cx 5 4 4]"), "{out}");
+    assert_eq!(out.matches("after move ").count(), m.games[2][6].split_whitespace().count(), "{out}");
+    let (ok, _, err) = replay_cli(&log, &["--game", "9"]);
+    assert!(!ok && err.contains("no game 9 in"), "{err}");
+
+    // Game 2's third move made the same as its first: an occupied cell.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut fields: Vec<String> = lines[2].split('\t').map(str::to_string).collect();
+    let mut moves: Vec<String> = fields[6].split_whitespace().map(str::to_string).collect();
+    moves[2] = moves[0].clone();
+    fields[6] = moves.join(" ");
+    lines[2] = fields.join("\t");
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+    let (ok, out, err) = replay_cli(&log, &[]);
+    assert!(!ok, "a tampered log fails");
+    let expected = format!("game 2 (line 3): FAILED: move 3 '{}' by first is illegal", moves[0]);
+    assert!(out.contains(&expected), "{out}");
+    assert!(out.contains("3 ok, 1 failed"), "{out}");
+    assert!(err.contains("1 of 4 game(s) failed the check: line 3 (game 2)"), "{err}");
+
+    // A line cut short: named by its number.
+    lines[4] = "4\tcx 5 4 4\te2:random".to_string();
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+    let (ok, out, err) = replay_cli(&log, &[]);
+    assert!(!ok);
+    assert!(out.contains("line 5: FAILED: malformed log line: expected 7 tab-separated fields"), "{out}");
+    assert!(err.contains("line 3 (game 2), line 5"), "{err}");
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn replay_accepts_logged_forfeits() {
+    let log = temp_path("log");
+    let m = run_match_logged(&["--game", "mnk", "3", "3", "3", "--timeout", "0.5", "--engine2", ILLEGAL], &log);
+    assert!(m.games.iter().all(|g| g[5].starts_with("forfeit by")), "{:?}", m.games);
+    let (ok, out, err) = replay_cli(&log, &[]);
+    let _ = std::fs::remove_file(&log);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("game 1 (line 2): ok: forfeit by second after 1 legal moves (accepted as logged)"), "{out}");
+    assert!(out.contains("game 2 (line 3): ok: forfeit by first after 0 legal moves (accepted as logged)"), "{out}");
 }

@@ -1,10 +1,12 @@
 //! `boardbot match`: the command line of the referee.
 
 use super::game::{GameEnd, GameRecord};
-use super::process::ProcessEngine;
+use super::process::{ProcessConfig, ProcessEngine};
+use super::progress::Progress;
 use super::report::{game_line, log_line, moves_text, result_text, table, LEGEND, LOG_HEADER};
+use super::runner::{run_match, EnginePair};
 use super::spec::{board_text, builtin_boards, engine_config, parse_board, parse_boards};
-use super::{run_match, EngineAdapter, MatchPlan};
+use super::MatchPlan;
 use crate::game::Side;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{ArgAction, Args};
@@ -50,9 +52,14 @@ pub struct MatchArgs {
     /// Shows the engines' stderr (prefixed with their names).
     #[arg(long)]
     engine_stderr: bool,
-    /// No progress lines on stderr.
+    /// No progress on stderr. Otherwise a progress bar when stderr is a terminal (and the
+    /// engines' stderr is not shown), else a line per game.
     #[arg(long, short)]
     quiet: bool,
+    /// Games played at the same time. Each job runs its own pair of engines, which think one
+    /// after the other, so a job loads about one core. The results do not depend on N.
+    #[arg(long, short, value_name = "N", default_value_t = 1)]
+    jobs: usize,
 }
 
 fn ms(d: Duration) -> f64 {
@@ -93,10 +100,10 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         engine_config(text, self_exe, args.seed, setup_timeout, args.engine_stderr)
             .map_err(|e| anyhow!("engine '{text}': {e}"))
     };
-    let mut e1 = ProcessEngine::new(config(&args.engine1)?);
-    let mut e2 = ProcessEngine::new(config(&args.engine2)?);
-    let names = [e1.name().to_string(), e2.name().to_string()];
-    let names = [names[0].as_str(), names[1].as_str()];
+    let configs = [config(&args.engine1)?, config(&args.engine2)?];
+    let names = [configs[0].name.as_str(), configs[1].name.as_str()];
+    let total_games = plan.boards.len() * 2 * plan.rounds;
+    let jobs = jobs(args.jobs, total_games)?;
 
     let mut log = match &args.log {
         Some(path) => {
@@ -110,41 +117,34 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
 
     let mut out = std::io::stdout().lock();
     let games_per_board = 2 * plan.rounds;
-    writeln!(out, "engine1: {} [{}]", names[0], e1.config().argv.join(" "))?;
-    writeln!(out, "engine2: {} [{}]", names[1], e2.config().argv.join(" "))?;
+    writeln!(out, "engine1: {} [{}]", names[0], configs[0].argv.join(" "))?;
+    writeln!(out, "engine2: {} [{}]", names[1], configs[1].argv.join(" "))?;
     writeln!(
         out,
-        "timeout {} s per move; {} board(s), {} round(s) = {} games per board; seed {}",
+        "timeout {} s per move; {} board(s), {} round(s) = {} games per board; seed {}; {} job(s)",
         plan.timeout.as_secs_f64(),
         plan.boards.len(),
         plan.rounds,
         games_per_board,
-        plan.seed
+        plan.seed,
+        jobs
     )?;
     out.flush()?;
 
-    let total_games = plan.boards.len() * games_per_board;
     let mut log_error = None;
-    let started = std::time::Instant::now();
-    let result = run_match(&plan, [&mut e1 as &mut dyn EngineAdapter, &mut e2], |record| {
-        if !args.quiet {
-            let done = record.number + 1;
-            let elapsed = started.elapsed();
-            // The games played so far set the pace; boards differ, so this is only a guide.
-            let left = elapsed.mul_f64((total_games - done) as f64 / done as f64);
-            eprintln!(
-                "[{done}/{total_games} {}, about {} left] {}",
-                clock(elapsed),
-                clock(left),
-                game_line(record, names)
-            );
-        }
+    // The engines' stderr, when shown, would tear through a bar: plain lines then.
+    let progress = Progress::new(total_games, args.quiet, !args.engine_stderr);
+    let on_finished = |record: &GameRecord, done: usize| progress.game(done, &game_line(record, names));
+    let on_game = |record: &GameRecord| {
         if let Some(f) = log.as_mut() {
             if let Err(e) = writeln!(f, "{}", log_line(record, names)).and_then(|_| f.flush()) {
                 log_error.get_or_insert(e);
             }
         }
-    })?;
+    };
+    let result = run_match(&plan, engine_pairs(&configs, jobs), on_finished, on_game);
+    progress.finish();
+    let result = result?;
     if let Some(e) = log_error {
         eprintln!("warning: writing the game log failed: {e}");
     }
@@ -160,14 +160,26 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     Ok(())
 }
 
-/// A duration as `1h02m`, `3m05s` or `12s`.
-fn clock(d: Duration) -> String {
-    let s = d.as_secs();
-    match s {
-        0..=59 => format!("{s}s"),
-        60..=3599 => format!("{}m{:02}s", s / 60, s % 60),
-        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+/// The number of jobs to run: `asked`, at most one per game. More jobs than cores are allowed,
+/// with a warning: the engines of a job may then be starved of CPU past their time limits.
+fn jobs(asked: usize, games: usize) -> Result<usize> {
+    if asked == 0 {
+        bail!("--jobs must be at least 1");
     }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if asked > cores {
+        eprintln!(
+            "warning: --jobs {asked} is more than the {cores} core(s) available: each job loads about one core, \
+             so engines may be starved past their timeouts"
+        );
+    }
+    Ok(asked.min(games))
+}
+
+/// `jobs` pairs of engines (engine1, engine2), each pair its own processes of the same configs.
+fn engine_pairs(configs: &[ProcessConfig; 2], jobs: usize) -> Vec<EnginePair> {
+    let engine = |c: &ProcessConfig| Box::new(ProcessEngine::new(c.clone())) as Box<dyn super::EngineAdapter>;
+    (0..jobs).map(|_| [engine(&configs[0]), engine(&configs[1])]).collect()
 }
 
 /// Engine `e`'s games lost and forfeited (board, colour, moves, reason) and its late replies.
@@ -206,16 +218,4 @@ fn summary(games: &[GameRecord], e: usize, names: [&str; 2], timeout: Duration) 
         ));
     }
     text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clock_text() {
-        assert_eq!(clock(Duration::from_secs(12)), "12s");
-        assert_eq!(clock(Duration::from_secs(185)), "3m05s");
-        assert_eq!(clock(Duration::from_secs(3720)), "1h02m");
-    }
 }
