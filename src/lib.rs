@@ -9,6 +9,8 @@
 pub mod bench;
 pub mod bot;
 pub mod game;
+pub mod memory;
 pub mod protocol;
 pub mod referee;
 pub mod search;
+pub mod solve;

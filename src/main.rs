@@ -22,6 +22,8 @@ enum Mode {
     Match(boardbot::referee::MatchArgs),
     /// Replays a match's game log (`match --log`) with the rules: checks every move and result, prints the boards.
     Replay(boardbot::referee::ReplayArgs),
+    /// Exact scores of Connect-X positions (Pons' format: 1-based column digits, one a line).
+    Solve(boardbot::solve::SolveArgs),
     /// Search speed: time and nodes to each depth on fixed positions of several sizes.
     Bench {
         /// Search time per position, in milliseconds.
@@ -79,6 +81,7 @@ fn main() -> Result<()> {
     match cli.command {
         Some(Mode::Match(args)) => return boardbot::referee::cli::run(args, &std::env::current_exe()?),
         Some(Mode::Replay(args)) => return boardbot::referee::replay::run(args),
+        Some(Mode::Solve(args)) => return boardbot::solve::run(args),
         Some(Mode::Bench { ms, hash, threads }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
             boardbot::bench::run(Duration::from_millis(ms), hash, threads, report).map_err(anyhow::Error::msg)?;

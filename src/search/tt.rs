@@ -10,6 +10,7 @@
 //! boards, game kinds and blocked cells. So a new game does not clear the table.
 
 use super::{Score, WIN_BOUND};
+use crate::memory::zeroed_words;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -153,20 +154,6 @@ impl Tt {
         };
         self.save(i, slot(key, mv1, to_tt(score, ply), depth, bound, generation));
     }
-}
-
-/// `n` zeroed atomic words, allocated as zeroed memory (calloc), which the operating system maps
-/// lazily.
-fn zeroed_words(n: usize) -> Vec<AtomicU64> {
-    // Measured reason for `unsafe`: building the words one by one writes the whole table; for
-    // `set hash 2048` that took 3.1 s. As a zeroed allocation (the OS maps zero pages on first
-    // touch) a whole session of start, `set hash 2048`, `name` and exit takes under 10 ms.
-    // `vec![0u64; n]` is such an allocation; it is re-typed in place.
-    const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
-    let mut v = std::mem::ManuallyDrop::new(vec![0u64; n]);
-    // SAFETY: AtomicU64 has the same size and bit validity as u64, and (asserted above) the same
-    // alignment, so the allocation's layout is unchanged and every zero word is a valid atomic.
-    unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut AtomicU64, v.len(), v.capacity()) }
 }
 
 /// Win/loss scores are stored relative to the node, not the root.

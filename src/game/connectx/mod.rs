@@ -3,6 +3,7 @@
 //! referee). X in a row wins; a full board is a draw. Connect-4 is 6 x 7 x 4.
 
 mod knowledge;
+pub mod solver;
 
 use super::kinarow::Lines;
 use super::mnk::{check_size, parse_index};

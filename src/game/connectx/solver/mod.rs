@@ -1,0 +1,22 @@
+//! An exact Connect-X solver for every board whose bitboard fits in 64 bits ((rows + 1) x cols
+//! <= 64) and any X: Connect-4 (6x7x4), 4x4x4, 5x5x4, 6x6x5, 7x7x5, 8x7x4 ...
+//!
+//! - [`bitboard`]: positions as bitboards; lines of any length by shifts.
+//! - [`table`]: a lock-free table of proved score bounds and best moves.
+//! - [`search`]: negamax with alpha-beta, null-window narrowing, move ordering.
+//!
+//! Scores follow Pascal Pons' convention (the one of the shared benchmark positions), from the
+//! side to move's view: 0 for a draw; a win by the stone played after `m` stones in all scores
+//! `(cells + 1 - m) / 2` (integer division), so the earlier the win, the higher (on 6x7: 22 minus
+//! the winner's stones); a loss scores the negative of the opponent's win.
+
+pub mod bitboard;
+pub mod search;
+pub mod table;
+
+pub use bitboard::{Position, Shape};
+pub use search::{Aborted, Solver};
+pub use table::Table;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,259 @@
+//! The exact solver: negamax with alpha-beta over bitboards, narrowed by null-window searches.
+//!
+//! - Moves that let the opponent win at once are never searched ([`Position::non_losing_moves`]).
+//! - Scores are bounded before searching by how soon either side can still win, and by the
+//!   table's proved bounds.
+//! - Moves are tried: the table's best move, then by the number of winning cells they create,
+//!   then centre first.
+//! - The root narrows the score range with null-window searches (Pons' scheme), which also gives
+//!   the weak solve (win, draw or loss) as the window [-1, 1].
+
+use super::bitboard::Position;
+use super::table::{Entry, Table};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
+
+/// How often (in nodes) the clock and the stop flag are looked at.
+const CHECK_EVERY: u64 = 4096;
+
+/// Why a solve gave up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aborted;
+
+pub struct Solver<'a> {
+    table: &'a Table,
+    pub nodes: u64,
+    deadline: Option<Instant>,
+    stop: Option<&'a AtomicBool>,
+    aborted: bool,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(table: &'a Table) -> Solver<'a> {
+        Solver { table, nodes: 0, deadline: None, stop: None, aborted: false }
+    }
+
+    /// Gives up at `deadline` (the solve then returns [`Aborted`]).
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Gives up when `stop` is set.
+    pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// The exact score of `p` for the side to move (strong), or only its sign (weak: 1 win, 0
+    /// draw, -1 loss).
+    pub fn solve(&mut self, p: &Position, weak: bool) -> Result<i32, Aborted> {
+        self.table.prepare(p.shape());
+        let (lo, hi) = if weak { (-1, 1) } else { score_range(p) };
+        self.solve_within(p, lo, hi)
+    }
+
+    /// The score of `p` clamped to [lo, hi]: exact if it lies inside.
+    fn solve_within(&mut self, p: &Position, lo: i32, hi: i32) -> Result<i32, Aborted> {
+        if let Some(s) = terminal(p) {
+            return Ok(s.clamp(lo, hi));
+        }
+        let (mut min, mut max) = (lo, hi);
+        while min < max {
+            // Probe the middle, nudged towards zero: proving a small win or loss is cheaper.
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(p, med, med + 1);
+            if self.aborted {
+                return Err(Aborted);
+            }
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        // The bounds are fail-soft: a score outside [lo, hi] can overshoot them.
+        Ok(min.clamp(lo, hi))
+    }
+
+    /// The exact score of every column of `p` (None for a full column), from the side to move's
+    /// view: the score of the position after that move, negated, or the win score if it wins.
+    pub fn analyze(&mut self, p: &Position, weak: bool) -> Result<Vec<Option<i32>>, Aborted> {
+        let mut scores = Vec::with_capacity(p.shape().cols());
+        for col in 0..p.shape().cols() {
+            scores.push(if !p.can_play(col) {
+                None
+            } else if p.is_winning_move(col) {
+                Some(if weak { 1 } else { p.win_score() })
+            } else {
+                let mut child = *p;
+                child.play_col(col);
+                Some(-self.solve(&child, weak)?)
+            });
+        }
+        Ok(scores)
+    }
+
+    /// A move with the best exact score of `p` and that score: the root is solved first, then
+    /// the moves are tested against that score, best-ordered first (the table is warm by then).
+    pub fn best_move(&mut self, p: &Position) -> Result<(usize, i32), Aborted> {
+        let score = self.solve(p, false)?;
+        let mut cols: Vec<usize> = (0..p.shape().cols()).filter(|&c| p.can_play(c)).collect();
+        if let Some(c) = cols.iter().copied().find(|&c| p.is_winning_move(c)) {
+            return Ok((c, p.win_score()));
+        }
+        let tt_best = self.table.get(p.key()).and_then(|e| e.best);
+        cols.sort_by_key(|&c| (Some(c) != tt_best, centre_distance(c, p.shape().cols())));
+        for &col in &cols {
+            let mut child = *p;
+            child.play_col(col);
+            // Our move reaches `score` iff the child is worth at most -score to the opponent.
+            let r = self.solve_within(&child, -score, -score + 1)?;
+            if r <= -score {
+                return Ok((col, score));
+            }
+        }
+        unreachable!("some move reaches the solved score")
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if !self.aborted && self.nodes.is_multiple_of(CHECK_EVERY) {
+            self.aborted =
+                self.stop.is_some_and(|s| s.load(Relaxed)) || self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.aborted
+    }
+
+    /// Negamax with alpha-beta (fail-hard) on a position where the side to move cannot win at
+    /// once (the caller has checked it).
+    fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.out_of_time() {
+            return alpha;
+        }
+        let next = p.non_losing_moves();
+        let cells = p.shape().cells() as i32;
+        let moves = p.moves() as i32;
+        if next == 0 {
+            // Every move lets the opponent win with its next stone.
+            return -(cells - moves) / 2;
+        }
+        if moves >= cells - 2 {
+            // We cannot win now, and our move leaves the opponent no win with the last cell.
+            return 0;
+        }
+        // The opponent cannot win with its next stone, so not before the one after.
+        let min = -(cells - 2 - moves) / 2;
+        // We cannot win with this stone, so not before the next one.
+        let max = (cells - 1 - moves) / 2;
+        let key = p.key();
+        let entry = self.table.get(key);
+        let (lower, upper) = entry.map_or((min, max), |e| (e.lower.max(min), e.upper.min(max)));
+        if alpha < lower {
+            alpha = lower;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if beta > upper {
+            beta = upper;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+
+        let ordered = order_moves(p, next, entry.and_then(|e| e.best));
+        let mut best = None;
+        let alpha0 = alpha;
+        for col in ordered.columns() {
+            let mut child = *p;
+            child.play(next & p.shape().column_mask(col));
+            let score = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                return alpha;
+            }
+            if score >= beta {
+                self.table.put(key, Entry { lower: score, upper: max, best: Some(col) });
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some(col);
+            }
+        }
+        // Every move failed low: alpha is an upper bound; if one rose above alpha0 it is exact.
+        let lower = if alpha > alpha0 { alpha } else { min };
+        self.table.put(key, Entry { lower, upper: alpha, best });
+        alpha
+    }
+}
+
+/// The widest possible score range of `p` (for the side to move).
+fn score_range(p: &Position) -> (i32, i32) {
+    let cells = p.shape().cells() as i32;
+    let moves = p.moves() as i32;
+    (-(cells - moves) / 2, (cells + 1 - moves) / 2)
+}
+
+/// The score of a position decided without search: a win with the next stone, or a full board.
+fn terminal(p: &Position) -> Option<i32> {
+    if p.can_win_next() {
+        Some(p.win_score())
+    } else if p.moves() >= p.shape().cells() {
+        Some(0)
+    } else {
+        None
+    }
+}
+
+fn centre_distance(col: usize, cols: usize) -> usize {
+    (2 * col).abs_diff(cols - 1)
+}
+
+/// The moves of a node, best first: up to 32 columns (a 64-bit board has at most 32), each
+/// packed as `priority << 8 | (255 - column)` so that sorting stays a compare of plain integers.
+struct Ordered {
+    packed: [u64; 32],
+    len: usize,
+}
+
+impl Ordered {
+    fn columns(&self) -> impl Iterator<Item = usize> + '_ {
+        self.packed[..self.len].iter().map(|&m| 255 - (m & 0xff) as usize)
+    }
+}
+
+/// The moves in `next`: the table's move first, then by the winning cells they create, then
+/// nearer the centre first.
+fn order_moves(p: &Position, next: u64, tt_best: Option<usize>) -> Ordered {
+    let cols = p.shape().cols();
+    let mut packed = [0u64; 32];
+    let mut len = 0;
+    for col in 0..cols {
+        let cell = next & p.shape().column_mask(col);
+        if cell == 0 {
+            continue;
+        }
+        // Priorities are positive: up to 64 threats, minus a centre distance below 64.
+        let priority = if Some(col) == tt_best {
+            u32::MAX as u64
+        } else {
+            64 + (p.threats_after(cell) as u64) * 64 - centre_distance(col, cols) as u64
+        };
+        let m = priority << 8 | (255 - col) as u64;
+        // Insertion sort: the lists are short.
+        let mut i = len;
+        while i > 0 && packed[i - 1] < m {
+            packed[i] = packed[i - 1];
+            i -= 1;
+        }
+        packed[i] = m;
+        len += 1;
+    }
+    Ordered { packed, len }
+}
