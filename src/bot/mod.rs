@@ -4,6 +4,7 @@
 
 pub mod players;
 
+use crate::game::connectx::solver::Table as SolverTable;
 use crate::game::connectx::ConnectX;
 use crate::game::mnk::Mnk;
 use crate::game::{Game, Outcome, Side};
@@ -214,14 +215,19 @@ fn split_move_words<G: Game>(game: &G, words: &[&str]) -> Result<Vec<String>, St
     Ok(out)
 }
 
-fn new_table(spec: &GameSpec) -> Result<Box<dyn Table>, String> {
+/// The game of `spec`, with `solver` (called only if needed) as the exact solver's table for
+/// the Connect-X boards in its range.
+fn new_table(spec: &GameSpec, solver: impl FnOnce() -> Arc<SolverTable>) -> Result<Box<dyn Table>, String> {
     Ok(match spec {
         GameSpec::Mnk { rows, cols, k, blocked } => {
             let g = Mnk::new(*rows, *cols, *k, blocked)?;
             Box::new(TableOf { start: g.clone(), game: g })
         }
         GameSpec::ConnectX { rows, cols, x } => {
-            let g = ConnectX::new(*rows, *cols, *x)?;
+            let mut g = ConnectX::new(*rows, *cols, *x)?;
+            if g.solver_fits() {
+                g.use_solver(solver());
+            }
             Box::new(TableOf { start: g.clone(), game: g })
         }
     })
@@ -233,6 +239,9 @@ pub struct Engine {
     searcher: Searcher,
     rng: SmallRng,
     table: Option<Box<dyn Table>>,
+    /// The Connect-X solver's table (half the hash size), made at the first game that uses it
+    /// and kept across games.
+    solver_table: Option<Arc<SolverTable>>,
     spec: Option<GameSpec>,
     timeout: Duration,
     /// The side the engine plays.
@@ -249,6 +258,7 @@ impl Engine {
             rng: SmallRng::seed_from_u64(options.seed),
             options,
             table: None,
+            solver_table: None,
             spec: None,
             timeout: Duration::from_secs(10),
             side: Side::First,
@@ -264,6 +274,7 @@ impl Engine {
         options.set(key, value)?;
         if options.hash_mb != self.options.hash_mb {
             self.searcher = Searcher::new(options.hash_mb);
+            self.solver_table = None;
         }
         if options.seed != self.options.seed {
             self.rng = SmallRng::seed_from_u64(options.seed);
@@ -274,7 +285,8 @@ impl Engine {
 
     /// Starts a new game; the engine plays first if `first`.
     pub fn new_game(&mut self, spec: GameSpec, first: bool, timeout: Duration) -> Result<(), String> {
-        let table = new_table(&spec)?;
+        let (slot, hash_mb) = (&mut self.solver_table, self.options.hash_mb);
+        let table = new_table(&spec, || slot.get_or_insert_with(|| Arc::new(SolverTable::new(hash_mb / 2))).clone())?;
         self.table = Some(table);
         self.spec = Some(spec);
         self.timeout = timeout;

@@ -11,6 +11,8 @@ pub use clock::Limits;
 pub use searcher::{SearchInfo, SearchResult, Searcher};
 
 use crate::game::{Game, Side};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// Scores are from the view of the side to move. A win `p` plies from the root scores
 /// `WIN - p`, so faster wins score higher and slower losses lose less.
@@ -27,6 +29,14 @@ pub const EVAL_LIMIT: Score = WIN_BOUND / 2;
 pub struct Candidate<M> {
     pub mv: M,
     pub score: i64,
+}
+
+/// What an exact solver proved about a position: its value (in search units: a win in `p`
+/// plies scores `WIN - p`) and the moves that keep it, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof<M> {
+    pub score: Score,
+    pub moves: Vec<M>,
 }
 
 /// What the search needs to know about a game beyond its rules: evaluation, candidate moves,
@@ -51,6 +61,12 @@ pub trait Searchable: Game {
     /// Whether `side` can still win at all (false lets search bound the score by a draw).
     fn can_win(&self, _side: Side) -> bool {
         true
+    }
+
+    /// The exact value of the position and the moves that keep it, from a game's own exact
+    /// solver, if it has one for this position and it finishes before `deadline` (or `stop`).
+    fn solve_exactly(&self, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<Self::Move>> {
+        None
     }
 }
 

@@ -7,7 +7,7 @@
 
 use super::ordering::Ordering;
 use super::tt::{Bound, Tt, NO_MOVE, PROVEN};
-use super::{Candidate, Limits, Score, Searchable, MAX_PLY, WIN, WIN_BOUND};
+use super::{Candidate, Limits, Proof, Score, Searchable, MAX_PLY, WIN, WIN_BOUND};
 use crate::game::{Outcome, Side};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Duration;
@@ -43,6 +43,8 @@ pub struct Searcher {
 }
 
 const INF: Score = WIN + 1;
+/// The share of a move's budget that a game's exact solver may take at the root.
+const SOLVER_SHARE: f64 = 0.4;
 /// The swindle's slice of time: this share of the budget, and at most SWINDLE_MAX.
 const SWINDLE_SHARE: f64 = 0.25;
 const SWINDLE_MAX: Duration = Duration::from_millis(300);
@@ -127,6 +129,9 @@ struct Run<'a, G: Searchable> {
     proof_memo: ahash::AHashMap<(u64, Score), bool>,
     /// An earlier stop than the limits' (the swindle's slice), from the search's start.
     deadline: Option<Duration>,
+    /// No new iteration after this (the limits' soft deadline, moved on if the exact solver
+    /// took part of the budget).
+    soft: Option<Duration>,
 }
 
 impl<'a, G: Searchable> Run<'a, G> {
@@ -150,6 +155,7 @@ impl<'a, G: Searchable> Run<'a, G> {
             swindle_memo: Default::default(),
             proof_memo: Default::default(),
             deadline: None,
+            soft: limits.soft,
         }
     }
 }
@@ -176,6 +182,17 @@ impl<G: Searchable> Run<'_, G> {
         if root.len() == 1 && self.limits.hard.is_some() {
             // A forced move under the clock: answer at once (its score is not needed to play).
             return decided(root[0].mv, 0, false);
+        }
+        if let Some(proof) = self.exact_solution(game) {
+            if proof.score >= WIN_BOUND || proof.moves.len() == 1 {
+                return decided(proof.moves[0], proof.score, true);
+            }
+            // A draw or a loss: any of these moves keeps it; the search picks the one that
+            // gives the opponent the most chances to go wrong.
+            root.retain(|c| proof.moves.contains(&c.mv));
+            if root.is_empty() {
+                return decided(proof.moves[0], proof.score, true);
+            }
         }
         let mut best = SearchResult {
             best: root[0].mv,
@@ -253,7 +270,10 @@ impl<G: Searchable> Run<'_, G> {
                     best.pv.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(", ")
                 );
             }
-            if proved || self.limits.past_soft() || self.limits.max_nodes.is_some_and(|n| self.nodes >= n) {
+            if proved
+                || self.soft.is_some_and(|s| self.limits.elapsed() >= s)
+                || self.limits.max_nodes.is_some_and(|n| self.nodes >= n)
+            {
                 break;
             }
         }
@@ -270,6 +290,28 @@ impl<G: Searchable> Run<'_, G> {
         best.nodes = self.nodes;
         best.elapsed = self.limits.elapsed();
         best
+    }
+
+    /// The game's exact solver at the root, under the clock only (the main thread asks it; it
+    /// gets a share of the budget, and the search the rest if it does not finish).
+    fn exact_solution(&mut self, game: &G) -> Option<Proof<G::Move>> {
+        let hard = self.limits.hard.filter(|_| self.thread == 0)?;
+        let deadline = self.limits.start + hard.mul_f64(SOLVER_SHARE);
+        let Some(proof) = game.solve_exactly(deadline, self.limits.stop.as_deref()) else {
+            // The search keeps its usual share of the time that is left.
+            let (spent, soft) = (self.limits.elapsed(), self.soft?);
+            if spent > Duration::from_millis(1) {
+                self.soft = Some(spent + hard.saturating_sub(spent).mul_f64(soft.as_secs_f64() / hard.as_secs_f64()));
+            }
+            return None;
+        };
+        log::info!(
+            "solved: score {} time {:.3}s moves {}",
+            score_text(proof.score),
+            self.limits.elapsed().as_secs_f64(),
+            proof.moves.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(", ")
+        );
+        Some(proof)
     }
 
     /// One root iteration over `moves` (ordered); returns the score and the best move.

@@ -4,7 +4,9 @@
 
 use super::{Column, ConnectX};
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Score, Searchable};
+use crate::search::{Candidate, Proof, Score, Searchable};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 impl ConnectX {
     /// Playable threat cells of `side`.
@@ -65,5 +67,9 @@ impl Searchable for ConnectX {
 
     fn can_win(&self, side: Side) -> bool {
         self.lines.can_win(side)
+    }
+
+    fn solve_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Column>> {
+        self.exact_proof(deadline, stop)
     }
 }

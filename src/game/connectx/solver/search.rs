@@ -110,15 +110,23 @@ impl<'a> Solver<'a> {
         let tt_best = self.table.get(p.key()).and_then(|e| e.best);
         cols.sort_by_key(|&c| (Some(c) != tt_best, centre_distance(c, p.shape().cols())));
         for &col in &cols {
-            let mut child = *p;
-            child.play_col(col);
-            // Our move reaches `score` iff the child is worth at most -score to the opponent.
-            let r = self.solve_within(&child, -score, -score + 1)?;
-            if r <= -score {
+            if self.reaches(p, col, score)? {
                 return Ok((col, score));
             }
         }
         unreachable!("some move reaches the solved score")
+    }
+
+    /// Whether playing `col` in `p` reaches `score` (exactly or better) for the side to move.
+    pub fn reaches(&mut self, p: &Position, col: usize, score: i32) -> Result<bool, Aborted> {
+        self.table.prepare(p.shape());
+        if p.is_winning_move(col) {
+            return Ok(p.win_score() >= score);
+        }
+        let mut child = *p;
+        child.play_col(col);
+        // The move reaches `score` iff the child is worth at most -score to the opponent.
+        Ok(self.solve_within(&child, -score, -score + 1)? <= -score)
     }
 
     fn out_of_time(&mut self) -> bool {

@@ -18,6 +18,12 @@ pub struct Entry {
     pub best: Option<usize>,
 }
 
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Table({} MiB)", self.megabytes())
+    }
+}
+
 pub struct Table {
     /// Slot i is words 2i (the key XOR the data) and 2i + 1 (the data).
     words: Vec<AtomicU64>,
@@ -47,11 +53,8 @@ impl Table {
     pub fn new(megabytes: usize) -> Table {
         let wanted = (megabytes.max(1) << 20) / 16;
         let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let table = Table { words: zeroed_words(2 * slots), mask: slots - 1, shape: AtomicU64::new(0) };
-        // The allocation may come zeroed from the system, its pages mapped on first touch: touch
-        // them all now, so that solving does not pay a page fault per new slot.
-        table.clear();
-        table
+        // Zeroed memory, mapped by the system on first touch ([`Table::clear`] touches it all).
+        Table { words: zeroed_words(2 * slots), mask: slots - 1, shape: AtomicU64::new(0) }
     }
 
     pub fn megabytes(&self) -> usize {

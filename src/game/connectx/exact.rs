@@ -1,0 +1,104 @@
+//! The exact solver in play: when the board is in its range and it finishes within its share of
+//! the move's time, the search plays by its verdict (see [`Searchable::solve_exactly`]).
+
+use super::solver::{Position, Shape, Solver};
+use super::{Column, ConnectX};
+use crate::search::{Proof, Score, WIN};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+impl ConnectX {
+    /// See [`Searchable::solve_exactly`](crate::search::Searchable::solve_exactly).
+    pub(super) fn exact_proof(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Column>> {
+        let table = self.solver.as_ref()?;
+        let shape = Shape::new(self.rows(), self.cols(), self.lines.k()).ok()?;
+        let cols: Vec<usize> = self.history.iter().map(|&c| c as usize).collect();
+        let p = Position::from_moves(shape, &cols).ok()?;
+        let mut solver = Solver::new(table).with_deadline(Some(deadline));
+        if let Some(stop) = stop {
+            solver = solver.with_stop(stop);
+        }
+        let (best, score) = solver.best_move(&p).ok()?;
+        // Every move that reaches the same score, the best one first.
+        let mut moves = vec![best as Column];
+        for col in (0..self.cols()).filter(|&c| c != best && p.can_play(c)) {
+            if solver.reaches(&p, col, score).ok()? {
+                moves.push(col as Column);
+            }
+        }
+        Some(Proof { score: search_score(score, &p), moves })
+    }
+}
+
+/// A solver score (Pons' convention) in search units: a win with the stone played after `m`
+/// stones in all is `m - moves + 1` plies away and scores `WIN - plies`; a loss the negative.
+fn search_score(score: i32, p: &Position) -> Score {
+    if score == 0 {
+        return 0;
+    }
+    let cells = p.shape().cells() as i32;
+    let moves = p.moves() as i32;
+    // The winner moves at ply m with m of its parity: the side to move's if it wins.
+    let parity = if score > 0 { moves % 2 } else { (moves + 1) % 2 };
+    let s = score.abs();
+    let m = [cells + 1 - 2 * s, cells - 2 * s].into_iter().find(|m| m.rem_euclid(2) == parity).expect("one fits");
+    let plies = m - moves + 1;
+    if score > 0 {
+        WIN - plies
+    } else {
+        -(WIN - plies)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::search::Searchable;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    fn game(moves: &str) -> ConnectX {
+        let mut g = ConnectX::new(6, 7, 4).unwrap();
+        for c in moves.bytes() {
+            g.play((c - b'1') as Column);
+        }
+        g
+    }
+
+    #[test]
+    fn scores_convert_to_plies() {
+        let shape = Shape::new(6, 7, 4).unwrap();
+        // First player to move after 6 stones wins with its 4th stone (ply 7): 22 - 4 = 18.
+        let p = Position::from_moves(shape, &[0, 1, 0, 1, 0, 1]).unwrap();
+        assert_eq!(search_score(18, &p), WIN - 1);
+        // Second player to move after 1 stone, losing to the first player's 4th stone at ply 7.
+        let p = Position::from_moves(shape, &[3]).unwrap();
+        assert_eq!(search_score(-18, &p), -(WIN - 6));
+    }
+
+    #[test]
+    fn the_search_plays_the_solvers_verdict() {
+        // Test_L2_R1's first line, score 4 for the side to move; and a drawn end position.
+        let table = Arc::new(super::super::solver::Table::new(16));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut g = game("5554224333234511764415115");
+        assert_eq!(g.solve_exactly(deadline, None), None, "no table given");
+        g.use_solver(table.clone());
+        let proof = g.solve_exactly(deadline, None).unwrap();
+        assert!(proof.score >= crate::search::WIN_BOUND);
+        let p = Position::from_moves(
+            Shape::new(6, 7, 4).unwrap(),
+            &g.history.iter().map(|&c| c as usize).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let scores = Solver::new(&table).analyze(&p, false).unwrap();
+        for mv in 0..7 {
+            assert_eq!(proof.moves.contains(&(mv as Column)), scores[mv] == Some(4), "column {mv}: {scores:?}");
+        }
+        let past = Instant::now();
+        let mut g = game("");
+        g.use_solver(table);
+        assert_eq!(g.solve_exactly(past, None), None, "the empty board is not solved in no time");
+    }
+}
