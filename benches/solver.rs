@@ -244,7 +244,8 @@ fn main() {
         assert!(cfa_solver.opening_book.is_none(), "connect-four-ai's opening book must be off");
         // Its table comes zeroed from the allocator, its pages mapped on first touch: write every
         // entry once (depth 0, which no search reads; reset() then ages them out), as boardbot's
-        // Table::new does, so that neither solver pays page faults inside the timings.
+        // Table::clear does before each set, so that neither solver pays page faults inside the
+        // timings.
         for key in 0..cfa::TranspositionTable::MAX_SIZE as u64 {
             cfa_solver.transposition_table.put(key, 0, cfa::TTFlag::UpperBound, 0);
         }

