@@ -1,15 +1,17 @@
-//! Exact odds of the best possible play against the courses' L1 player on small m,n,k boards.
+//! Exact odds of the best possible play against the courses' L1 player on small m,n,k and
+//! Connect-X boards.
 //!
 //! L1 takes an immediate win if it has one; otherwise it picks uniformly among the moves that do
 //! not hand its opponent an immediate win (among all moves if there is none). Against that model
 //! an expectimax over the whole game tree gives the best policy's exact chances. This tells which
 //! results of a match against L1 are the engine's fault and which no player could avoid.
 //!
-//! usage: cargo run --release --example l1_odds -- M N K
+//! usage: cargo run --release --example l1_odds -- [mnk|cx] M N K
 
 use ahash::AHashMap;
+use boardbot::game::connectx::ConnectX;
 use boardbot::game::mnk::Mnk;
-use boardbot::game::{Game, Outcome, Side};
+use boardbot::game::{Outcome, Side};
 use boardbot::search::Searchable;
 
 /// Chances of (win, loss) for the engine.
@@ -31,7 +33,7 @@ impl Solver {
         a.0 > b.0 + EPS || ((a.0 - b.0).abs() <= EPS && a.1 < b.1 - EPS)
     }
 
-    fn odds(&mut self, g: &mut Mnk) -> Odds {
+    fn odds<G: Searchable>(&mut self, g: &mut G) -> Odds {
         match g.outcome() {
             Some(Outcome::Win(s)) => return if s == self.engine { (1.0, 0.0) } else { (0.0, 1.0) },
             Some(Outcome::Draw) => return (0.0, 0.0),
@@ -84,14 +86,19 @@ impl Solver {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("M N K are numbers")).collect();
-    let [m, n, k] = args[..] else { panic!("usage: l1_odds M N K") };
-    println!("{m}x{n}x{k} against L1: exact chances of the best policy");
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let kind = if args.first().is_some_and(|a| a == "mnk" || a == "cx") { args.remove(0) } else { "mnk".into() };
+    let nums: Vec<usize> = args.iter().map(|a| a.parse().expect("M N K are numbers")).collect();
+    let [m, n, k] = nums[..] else { panic!("usage: l1_odds [mnk|cx] M N K") };
+    println!("{kind} {m}x{n}x{k} against L1: exact chances of the best policy");
     for engine in [Side::First, Side::Second] {
         for safety_first in [false, true] {
-            let mut g = Mnk::new(m, n, k, &[]).expect("a valid board");
             let mut s = Solver { engine, safety_first, memo: AHashMap::new() };
-            let (w, l) = s.odds(&mut g);
+            let (w, l) = if kind == "cx" {
+                s.odds(&mut ConnectX::new(m, n, k).expect("a valid board"))
+            } else {
+                s.odds(&mut Mnk::new(m, n, k, &[]).expect("a valid board"))
+            };
             println!(
                 "engine {:<6} policy {:<14} win {:.6} draw {:.6} loss {:.6} ({} positions)",
                 if engine == Side::First { "first" } else { "second" },

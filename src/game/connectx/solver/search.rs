@@ -51,6 +51,7 @@ impl<'a> Solver<'a> {
     /// draw, -1 loss).
     pub fn solve(&mut self, p: &Position, weak: bool) -> Result<i32, Aborted> {
         self.table.prepare(p.shape());
+        self.table.new_solve();
         let (lo, hi) = if weak { (-1, 1) } else { score_range(p) };
         self.solve_within(p, lo, hi)
     }
@@ -156,7 +157,7 @@ impl<'a> Solver<'a> {
         if mirrored {
             e.best = e.best.map(|c| p.shape().cols() - 1 - c);
         }
-        self.table.put(key, e);
+        self.table.put(key, e, p.moves());
     }
 
     /// Negamax with alpha-beta (fail-hard) on a position where the side to move cannot win at

@@ -4,6 +4,10 @@
 //! a store tightens whatever the slot already knew of the same position. Slots are two atomic
 //! words (the key XOR the data, and the data), so that threads can share the table without locks:
 //! a torn slot fails the key check and reads as empty.
+//!
+//! A key maps to a bucket of two slots. The first keeps the entry nearest the root (fewest
+//! stones: the largest subtree saved), unless it comes from an earlier solve; the second takes
+//! everything else.
 
 use super::bitboard::Shape;
 use crate::memory::zeroed_words;
@@ -25,9 +29,13 @@ impl std::fmt::Debug for Table {
 }
 
 pub struct Table {
-    /// Slot i is words 2i (the key XOR the data) and 2i + 1 (the data).
+    /// Slot i is words 2i (the key XOR the data) and 2i + 1 (the data); bucket b is slots 2b
+    /// and 2b + 1.
     words: Vec<AtomicU64>,
+    /// Buckets - 1.
     mask: usize,
+    /// The current solve's number (8 bits), stored with the entries it writes.
+    generation: AtomicU64,
     /// The board the entries belong to (keys of different boards collide: the empty board's
     /// key is 0 on all of them), as [`shape_id`]; 0 while the table is empty.
     shape: AtomicU64,
@@ -37,9 +45,23 @@ fn shape_id(s: &Shape) -> u64 {
     (1 + s.rows() as u64) | ((s.cols() as u64) << 16) | ((s.x() as u64) << 32)
 }
 
-fn pack(e: Entry) -> u64 {
+/// Bits of a slot's data: lower bound, upper bound, best move + 1 (0: none), stones on the
+/// board, generation; one byte each.
+fn pack(e: Entry, moves: u32, generation: u64) -> u64 {
     let byte = |v: i32| (v.clamp(-127, 127) + 128) as u64;
-    byte(e.lower) | byte(e.upper) << 8 | (e.best.map_or(0, |c| c as u64 + 1) << 16)
+    byte(e.lower)
+        | byte(e.upper) << 8
+        | e.best.map_or(0, |c| c as u64 + 1) << 16
+        | (moves.min(255) as u64) << 24
+        | (generation & 0xff) << 32
+}
+
+fn moves_of(data: u64) -> u32 {
+    ((data >> 24) & 0xff) as u32
+}
+
+fn generation_of(data: u64) -> u64 {
+    (data >> 32) & 0xff
 }
 
 fn unpack(d: u64) -> Entry {
@@ -49,12 +71,22 @@ fn unpack(d: u64) -> Entry {
 }
 
 impl Table {
-    /// A table of about `megabytes` MiB (a power of two slots of 16 bytes).
+    /// A table of about `megabytes` MiB (a power of two buckets of 32 bytes).
     pub fn new(megabytes: usize) -> Table {
-        let wanted = (megabytes.max(1) << 20) / 16;
-        let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let wanted = ((megabytes.max(1) << 20) / 32).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         // Zeroed memory, mapped by the system on first touch ([`Table::clear`] touches it all).
-        Table { words: zeroed_words(2 * slots), mask: slots - 1, shape: AtomicU64::new(0) }
+        Table {
+            words: zeroed_words(4 * buckets),
+            mask: buckets - 1,
+            generation: AtomicU64::new(0),
+            shape: AtomicU64::new(0),
+        }
+    }
+
+    /// Starts a new solve: entries of earlier ones may now give way to it in a bucket's first slot.
+    pub fn new_solve(&self) {
+        self.generation.fetch_add(1, Relaxed);
     }
 
     pub fn megabytes(&self) -> usize {
@@ -66,25 +98,48 @@ impl Table {
         (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & self.mask
     }
 
-    pub fn get(&self, key: u64) -> Option<Entry> {
-        let i = 2 * self.index(key);
-        let (k, d) = (&self.words[i], &self.words[i + 1]);
-        let data = d.load(Relaxed);
-        (data != 0 && k.load(Relaxed) ^ data == key).then(|| unpack(data))
+    /// The data of the slot of `key`'s bucket that holds it, and that slot's first word.
+    fn find(&self, key: u64) -> (Option<u64>, usize) {
+        let b = 4 * self.index(key);
+        for i in [b, b + 2] {
+            let data = self.words[i + 1].load(Relaxed);
+            if data != 0 && self.words[i].load(Relaxed) ^ data == key {
+                return (Some(data), i);
+            }
+        }
+        (None, b)
     }
 
-    /// Records `entry` for `key`, keeping the tighter bounds of an earlier entry of the same key.
-    pub fn put(&self, key: u64, mut entry: Entry) {
-        if let Some(old) = self.get(key) {
-            entry.lower = entry.lower.max(old.lower);
-            entry.upper = entry.upper.min(old.upper);
-            entry.best = entry.best.or(old.best);
-        }
-        let data = pack(entry);
-        let i = 2 * self.index(key);
-        let (k, d) = (&self.words[i], &self.words[i + 1]);
-        k.store(key ^ data, Relaxed);
-        d.store(data, Relaxed);
+    pub fn get(&self, key: u64) -> Option<Entry> {
+        self.find(key).0.map(unpack)
+    }
+
+    /// Records `entry` for `key`, a position with `moves` stones, keeping the tighter bounds of
+    /// an earlier entry of the same key.
+    pub fn put(&self, key: u64, mut entry: Entry, moves: u32) {
+        let generation = self.generation.load(Relaxed);
+        let (old, found) = self.find(key);
+        let i = match old {
+            Some(data) => {
+                let old = unpack(data);
+                entry.lower = entry.lower.max(old.lower);
+                entry.upper = entry.upper.min(old.upper);
+                entry.best = entry.best.or(old.best);
+                found
+            }
+            None => {
+                let first = self.words[found + 1].load(Relaxed);
+                let keep_first = first != 0 && generation_of(first) == generation & 0xff && moves_of(first) < moves;
+                if keep_first {
+                    found + 2
+                } else {
+                    found
+                }
+            }
+        };
+        let data = pack(entry, moves, generation);
+        self.words[i].store(key ^ data, Relaxed);
+        self.words[i + 1].store(data, Relaxed);
     }
 
     /// Makes the table ready for positions of `shape`: cleared if it held another board's.
@@ -114,9 +169,9 @@ mod tests {
     fn bounds_tighten_and_round_trip() {
         let t = Table::new(1);
         assert_eq!(t.get(42), None);
-        t.put(42, Entry { lower: -3, upper: 18, best: Some(6) });
+        t.put(42, Entry { lower: -3, upper: 18, best: Some(6) }, 10);
         assert_eq!(t.get(42), Some(Entry { lower: -3, upper: 18, best: Some(6) }));
-        t.put(42, Entry { lower: -18, upper: 5, best: None });
+        t.put(42, Entry { lower: -18, upper: 5, best: None }, 10);
         assert_eq!(t.get(42), Some(Entry { lower: -3, upper: 5, best: Some(6) }));
         assert_eq!(t.get(43), None);
         assert_eq!(t.megabytes(), 1);
