@@ -6,7 +6,7 @@
 //! the time; at the end the means. `--weak` gives only the sign (1 win, 0 draw, -1 loss);
 //! `--analyze` gives the score of every column instead.
 
-use crate::game::connectx::solver::{Position, Shape, Solver, Table};
+use crate::game::connectx::solver::{solve_parallel, Position, Shape, Solver, Table};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::{BufRead, Write};
@@ -27,6 +27,9 @@ pub struct SolveArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256)]
     hash: usize,
+    /// Solver threads sharing the table (Lazy SMP); not with --analyze.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Empties the table before each position (each is timed as if solved alone).
     #[arg(long)]
     fresh: bool,
@@ -54,6 +57,9 @@ fn parse_moves(text: &str, cols: usize) -> Result<Vec<usize>, String> {
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let shape = shape_of(&args.game)?;
+    if args.threads == 0 || (args.threads > 1 && args.analyze) {
+        bail!("--threads must be at least 1, and 1 with --analyze");
+    }
     if shape.cols() > 35 {
         bail!("positions name columns by one digit or letter: at most 35 columns");
     }
@@ -84,7 +90,13 @@ pub fn run(args: SolveArgs) -> Result<()> {
             let scores = solver.analyze(&p, args.weak).expect("no deadline");
             scores.iter().map(|s| s.map_or("-".to_string(), |v| v.to_string())).collect::<Vec<_>>().join(" ")
         } else {
-            let score = solver.solve(&p, args.weak).expect("no deadline");
+            let score = if args.threads > 1 {
+                let (score, nodes) = solve_parallel(&table, &p, args.weak, args.threads, None);
+                solver.nodes = nodes;
+                score.expect("no deadline")
+            } else {
+                solver.solve(&p, args.weak).expect("no deadline")
+            };
             let expected = expected.map(|e| if args.weak { e.signum() } else { e });
             match expected {
                 Some(e) if e != score => {

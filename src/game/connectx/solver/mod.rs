@@ -15,7 +15,7 @@ pub mod search;
 pub mod table;
 
 pub use bitboard::{Position, Shape};
-pub use search::{Aborted, Solver};
+pub use search::{solve_parallel, Aborted, Solver};
 pub use table::Table;
 
 #[cfg(test)]

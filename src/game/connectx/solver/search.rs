@@ -28,11 +28,14 @@ pub struct Solver<'a> {
     deadline: Option<Instant>,
     stop: Option<&'a AtomicBool>,
     aborted: bool,
+    /// 0, or the state of a random generator that perturbs move ordering near the root (the
+    /// helper threads of [`solve_parallel`], so that they do not all search the same tree).
+    noise: u64,
 }
 
 impl<'a> Solver<'a> {
     pub fn new(table: &'a Table) -> Solver<'a> {
-        Solver { table, nodes: 0, deadline: None, stop: None, aborted: false }
+        Solver { table, nodes: 0, deadline: None, stop: None, aborted: false, noise: 0 }
     }
 
     /// Gives up at `deadline` (the solve then returns [`Aborted`]).
@@ -140,6 +143,14 @@ impl<'a> Solver<'a> {
         self.aborted
     }
 
+    /// A xorshift step of the ordering noise.
+    fn next_noise(&mut self) -> u64 {
+        self.noise ^= self.noise << 13;
+        self.noise ^= self.noise >> 7;
+        self.noise ^= self.noise << 17;
+        self.noise
+    }
+
     /// The table's entry for `p`, its best move in `p`'s orientation. A position and its mirror
     /// image have the same score and share one entry (measured on 2 Test_L1_R3 positions: 6.66M
     /// nodes without, 4.02M with, together with the transposition cutoffs).
@@ -197,7 +208,8 @@ impl<'a> Solver<'a> {
             }
         }
 
-        let ordered = order_moves(p, next, entry.and_then(|e| e.best));
+        let noise = if self.noise != 0 && moves < cells - NOISE_MIN_EMPTY { self.next_noise() } else { 0 };
+        let ordered = order_moves(p, next, entry.and_then(|e| e.best), noise);
         if moves < cells - ETC_MIN_EMPTY {
             // Enhanced transposition cutoff: a child already known to be bad enough for the
             // opponent cuts here without a search.
@@ -237,6 +249,8 @@ impl<'a> Solver<'a> {
     }
 }
 
+/// Helper threads perturb the move order at nodes with more empty cells than this.
+const NOISE_MIN_EMPTY: i32 = 12;
 /// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
 const ETC_MIN_EMPTY: i32 = 8;
 
@@ -249,6 +263,48 @@ fn table_key(p: &Position) -> (u64, bool) {
     } else {
         (key, false)
     }
+}
+
+/// Solves `p` (as [`Solver::solve`]) with `threads` threads sharing `table` (Lazy SMP): each
+/// runs the whole solve, the helpers with a perturbed move order, and the proved bounds each
+/// stores cut the others' searches; the first to finish gives the answer and stops the rest.
+/// Returns the score (or [`Aborted`] at `deadline`) and the nodes of all threads.
+pub fn solve_parallel(
+    table: &Table,
+    p: &Position,
+    weak: bool,
+    threads: usize,
+    deadline: Option<Instant>,
+) -> (Result<i32, Aborted>, u64) {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads.max(1))
+            .map(|t| {
+                let done = &done;
+                scope.spawn(move || {
+                    let mut s = Solver::new(table).with_deadline(deadline).with_stop(done);
+                    s.noise = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(t as u64) | 1;
+                    let r = s.solve(p, weak);
+                    if r.is_ok() {
+                        done.store(true, Relaxed);
+                    }
+                    (r, s.nodes)
+                })
+            })
+            .collect();
+        let mut main = Solver::new(table).with_deadline(deadline).with_stop(&done);
+        let mut result = main.solve(p, weak);
+        done.store(true, Relaxed);
+        let mut nodes = main.nodes;
+        for h in helpers {
+            let (r, n) = h.join().expect("a solver thread does not panic");
+            nodes += n;
+            if result.is_err() {
+                result = r;
+            }
+        }
+        (result, nodes)
+    })
 }
 
 /// The widest possible score range of `p` (for the side to move).
@@ -288,7 +344,7 @@ impl Ordered {
 
 /// The moves in `next`: the table's move first, then by the winning cells they create, then
 /// nearer the centre first.
-fn order_moves(p: &Position, next: u64, tt_best: Option<usize>) -> Ordered {
+fn order_moves(p: &Position, next: u64, tt_best: Option<usize>, mut noise: u64) -> Ordered {
     let cols = p.shape().cols();
     let mut packed = [0u64; 32];
     let mut len = 0;
@@ -301,7 +357,9 @@ fn order_moves(p: &Position, next: u64, tt_best: Option<usize>) -> Ordered {
         let priority = if Some(col) == tt_best {
             u32::MAX as u64
         } else {
-            64 + (p.threats_after(cell) as u64) * 64 - centre_distance(col, cols) as u64
+            let jitter = noise % 96;
+            noise = noise.rotate_right(7);
+            64 + (p.threats_after(cell) as u64) * 64 - centre_distance(col, cols) as u64 + jitter
         };
         let m = priority << 8 | (255 - col) as u64;
         // Insertion sort: the lists are short.

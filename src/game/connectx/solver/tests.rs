@@ -126,3 +126,16 @@ fn aborts_at_a_deadline() {
     let past = std::time::Instant::now();
     assert_eq!(Solver::new(&table).with_deadline(Some(past)).solve(&p, false), Err(Aborted));
 }
+
+#[test]
+fn parallel_solves_agree() {
+    let shape = Shape::new(6, 7, 4).unwrap();
+    let table = Table::new(64);
+    for line in include_str!("../../../../tests/data/connect4/Test_L1_R2.head12").lines().take(6) {
+        let (moves, score) = line.split_once(' ').unwrap();
+        let p = Position::from_moves(shape, &columns(moves)).unwrap();
+        let (got, nodes) = solve_parallel(&table, &p, false, 2, None);
+        assert_eq!(got, Ok(score.parse().unwrap()), "{moves}");
+        assert!(nodes > 0);
+    }
+}
