@@ -9,6 +9,7 @@
 //! usage: cargo run --release --example l1_odds -- [mnk|cx] M N K
 
 use ahash::AHashMap;
+use boardbot::bot::players::safe_moves;
 use boardbot::game::connectx::ConnectX;
 use boardbot::game::mnk::Mnk;
 use boardbot::game::{Outcome, Side};
@@ -58,17 +59,7 @@ impl Solver {
         } else if g.winning_move().is_some() {
             (0.0, 1.0)
         } else {
-            let me = g.to_move();
-            let safe: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|&mv| {
-                    g.play(mv);
-                    let gives = g.outcome().is_none() && g.to_move() != me && g.winning_move().is_some();
-                    g.undo();
-                    !gives
-                })
-                .collect();
+            let safe = safe_moves(g, &moves);
             let pool = if safe.is_empty() { &moves } else { &safe };
             let (mut w, mut l) = (0.0, 0.0);
             for &mv in pool {

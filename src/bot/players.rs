@@ -15,10 +15,17 @@ pub fn l1_move<G: Searchable, R: Rng>(game: &mut G, rng: &mut R) -> Option<G::Mo
     if let Some(mv) = game.winning_move() {
         return Some(mv);
     }
-    let me = game.to_move();
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
-    let safe: Vec<G::Move> = moves
+    let safe = safe_moves(game, &moves);
+    safe.choose(rng).or(moves.choose(rng)).copied()
+}
+
+/// The moves among `moves` that do not hand the opponent an immediate win (L1's choices when it
+/// cannot win at once; if none, it picks among all moves).
+pub fn safe_moves<G: Searchable>(game: &mut G, moves: &[G::Move]) -> Vec<G::Move> {
+    let me = game.to_move();
+    moves
         .iter()
         .copied()
         .filter(|&mv| {
@@ -27,6 +34,5 @@ pub fn l1_move<G: Searchable, R: Rng>(game: &mut G, rng: &mut R) -> Option<G::Mo
             game.undo();
             !gives_win
         })
-        .collect();
-    safe.choose(rng).or(moves.choose(rng)).copied()
+        .collect()
 }
