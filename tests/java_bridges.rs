@@ -14,10 +14,18 @@ const CX: &str = "boardbot.CXBridge";
 const FIRST_FREE: &str = "mnkgame.FirstFreePlayer";
 const FIRST_COLUMN: &str = "connectx.FirstColumnPlayer";
 
-/// A fresh directory under the system's temporary directory.
+/// A fresh directory for this test run's files, under cargo's temporary directory for tests
+/// (inside `target/`, so nothing is left in the system's temporary directory); the previous
+/// run's files are removed when the first one is made.
 fn scratch_dir(tag: &str) -> PathBuf {
+    static BASE: OnceLock<PathBuf> = OnceLock::new();
+    let base = BASE.get_or_init(|| {
+        let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("java-bridges");
+        let _ = std::fs::remove_dir_all(&base);
+        base
+    });
     let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
-    let dir = std::env::temp_dir().join(format!("boardbot-java-{tag}-{}-{nanos}", std::process::id()));
+    let dir = base.join(format!("{tag}-{nanos}"));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

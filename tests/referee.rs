@@ -38,9 +38,13 @@ fn run_match_logged(args: &[&str], log: &Path) -> Match {
     Match { table: String::from_utf8_lossy(&out.stdout).into_owned(), games }
 }
 
-/// A fresh path in the temporary directory.
+/// A fresh path in cargo's temporary directory for tests (inside `target/`).
 fn temp_path(what: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("boardbot-referee-test-{}-{}.{what}", std::process::id(), rand_suffix()))
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "boardbot-referee-test-{}-{}.{what}",
+        std::process::id(),
+        rand_suffix()
+    ))
 }
 
 fn rand_suffix() -> u128 {
