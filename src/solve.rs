@@ -2,7 +2,7 @@
 //!
 //! Input: one position a line, the moves from the empty board as 1-based column digits (the
 //! format of Pons' benchmark sets and of `shared/connect4/`), optionally followed by an expected
-//! score, which is then checked. Output: per line the position, its score, the nodes searched and
+//! score, which is then checked; `.` is the empty board. Output: per line the position, its score, the nodes searched and
 //! the time; at the end the means. `--weak` gives only the sign (1 win, 0 draw, -1 loss);
 //! `--analyze` gives the score of every column instead.
 
@@ -78,8 +78,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
         let line = line?;
         let mut words = line.split_whitespace();
         let Some(moves) = words.next() else { continue };
+        // `.` stands for the empty board (no moves).
+        let played = if moves == "." { "" } else { moves };
         let expected = words.next().map(str::parse::<i32>).transpose().ok().flatten();
-        let cols = parse_moves(moves, shape.cols()).map_err(|e| anyhow::anyhow!("line {}: {e}", n + 1))?;
+        let cols = parse_moves(played, shape.cols()).map_err(|e| anyhow::anyhow!("line {}: {e}", n + 1))?;
         let p = Position::from_moves(shape, &cols).map_err(|e| anyhow::anyhow!("line {}: {e}", n + 1))?;
         if args.fresh {
             table.clear();

@@ -60,6 +60,11 @@ fn other_boards_and_bad_input() {
     assert!(stdout(&o).starts_with("1 0 nodes "), "{}", stdout(&o));
     let o = solve(&["--game", "cx", "5", "4", "3", "--weak"], "12\n");
     assert!(stdout(&o).starts_with("12 1 nodes "), "{}", stdout(&o));
+    // `.` is the empty board: 4x4x4 is a draw, 4x5x3 a first-player win.
+    let o = solve(&["--game", "cx", "4", "4", "4"], ".\n");
+    assert!(stdout(&o).starts_with(". 0 nodes "), "{}", stdout(&o));
+    let o = solve(&["--game", "cx", "4", "5", "3", "--weak"], ". 1\n");
+    assert!(stdout(&o).starts_with(". 1 nodes ") && o.status.success(), "{}", stdout(&o));
 
     let wrong = solve(&[], "5554224333234511764415115 3\n");
     assert!(!wrong.status.success());

@@ -68,6 +68,7 @@ fn agrees_with_plain_minimax_on_small_boards() {
     for &(rows, cols, x, prefix) in &[
         (4, 4, 4, 0),
         (4, 4, 3, 0),
+        (4, 5, 3, 0),
         (5, 4, 3, 0),
         (3, 5, 3, 0),
         (4, 5, 4, 6),
