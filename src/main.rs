@@ -24,6 +24,8 @@ enum Mode {
     Replay(boardbot::referee::ReplayArgs),
     /// Exact scores of Connect-X positions (Pons' format: 1-based column digits, one a line).
     Solve(boardbot::solve::SolveArgs),
+    /// Generates a Connect-X opening book with the exact solver (the first player's moves).
+    Book(boardbot::solve::BookArgs),
     /// Search speed: time and nodes to each depth on fixed positions of several sizes.
     Bench {
         /// Search time per position, in milliseconds.
@@ -82,6 +84,7 @@ fn main() -> Result<()> {
         Some(Mode::Match(args)) => return boardbot::referee::cli::run(args, &std::env::current_exe()?),
         Some(Mode::Replay(args)) => return boardbot::referee::replay::run(args),
         Some(Mode::Solve(args)) => return boardbot::solve::run(args),
+        Some(Mode::Book(args)) => return boardbot::solve::run_book(args),
         Some(Mode::Bench { ms, hash, threads }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
             boardbot::bench::run(Duration::from_millis(ms), hash, threads, report).map_err(anyhow::Error::msg)?;

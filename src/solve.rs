@@ -1,4 +1,4 @@
-//! `boardbot solve`: exact scores of Connect-X positions.
+//! `boardbot solve`: exact scores of Connect-X positions; `boardbot book`: opening books.
 //!
 //! Input: one position a line, the moves from the empty board as 1-based column digits (the
 //! format of Pons' benchmark sets and of `shared/connect4/`), optionally followed by an expected
@@ -6,6 +6,7 @@
 //! the time; at the end the means. `--weak` gives only the sign (1 win, 0 draw, -1 loss);
 //! `--analyze` gives the score of every column instead.
 
+use crate::game::connectx::book::Book;
 use crate::game::connectx::solver::{solve_parallel, Position, Shape, Solver, Table};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -125,5 +126,56 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if wrong > 0 {
         bail!("{wrong} position(s) disagree with their expected score");
     }
+    Ok(())
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct BookArgs {
+    /// The game: `cx M N X` (M rows, N columns, X in a row; (M + 1) x N <= 64).
+    #[arg(long, num_args = 4, value_names = ["KIND", "M", "N", "X"], default_values = ["cx", "6", "7", "4"])]
+    game: Vec<String>,
+    /// The most stones of a book position (even: the book is the first player's).
+    #[arg(long, default_value_t = 10)]
+    plies: u32,
+    /// Solver threads (each solves its own positions; they share the table).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 4096)]
+    hash: usize,
+    /// Where to write the book.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Generates an opening book (see [`Book`]) and reports each level's positions, nodes and time.
+pub fn run_book(args: BookArgs) -> Result<()> {
+    let shape = shape_of(&args.game)?;
+    if args.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let table = Table::new(args.hash);
+    table.clear();
+    let start = Instant::now();
+    let book = Book::generate(shape, args.plies, &table, args.threads, |l| {
+        println!(
+            "stones {:2} positions {:6} nodes {:12} max nodes {:10} time {:9.1} s",
+            l.stones,
+            l.positions,
+            l.nodes,
+            l.max_nodes,
+            l.time.as_secs_f64()
+        );
+    });
+    let bytes = book.to_bytes();
+    std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
+    println!(
+        "book {} positions {} bytes {} plies {} time {:.1} s",
+        args.out.display(),
+        book.len(),
+        bytes.len(),
+        book.plies(),
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }

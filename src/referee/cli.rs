@@ -33,6 +33,10 @@ pub struct MatchArgs {
     /// Rounds per board; a round is two games, one with each engine moving first.
     #[arg(long, default_value_t = 1)]
     rounds: usize,
+    /// Who moves first: `alternate` (each engine once per round), `1` (engine 1 in every game)
+    /// or `2` (engine 2 in every game).
+    #[arg(long, default_value = "alternate", value_parser = ["alternate", "1", "2"])]
+    first: String,
     /// Engine 1: self (this binary, full strength), l1, random, levelN, any of these followed
     /// by engine flags, or a command line (quoted as in a shell).
     #[arg(long, value_name = "ENGINE", default_value = "self", allow_hyphen_values = true)]
@@ -94,7 +98,13 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     if args.rounds == 0 {
         bail!("--rounds must be at least 1");
     }
-    let plan = MatchPlan { boards, rounds: args.rounds, timeout: seconds(args.timeout, "--timeout")?, seed: args.seed };
+    let first = match args.first.as_str() {
+        "1" => Some(0),
+        "2" => Some(1),
+        _ => None,
+    };
+    let plan =
+        MatchPlan { boards, rounds: args.rounds, timeout: seconds(args.timeout, "--timeout")?, seed: args.seed, first };
     let setup_timeout = seconds(args.setup_timeout, "--setup-timeout")?;
     let config = |text: &str| {
         engine_config(text, self_exe, args.seed, setup_timeout, args.engine_stderr)
@@ -121,13 +131,14 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     writeln!(out, "engine2: {} [{}]", names[1], configs[1].argv.join(" "))?;
     writeln!(
         out,
-        "timeout {} s per move; {} board(s), {} round(s) = {} games per board; seed {}; {} job(s)",
+        "timeout {} s per move; {} board(s), {} round(s) = {} games per board; seed {}; {} job(s){}",
         plan.timeout.as_secs_f64(),
         plan.boards.len(),
         plan.rounds,
         games_per_board,
         plan.seed,
-        jobs
+        jobs,
+        plan.first.map_or(String::new(), |e| format!("; engine{} moves first in every game", e + 1))
     )?;
     out.flush()?;
 

@@ -33,8 +33,8 @@ pub use score::Tally;
 use crate::bot::GameSpec;
 use std::time::Duration;
 
-/// What to play: every board `rounds` times with each engine moving first once per round (see
-/// [`runner::schedule`]).
+/// What to play: every board `rounds` times two games, with each engine moving first once per
+/// round unless `first` names the engine that always does (see [`runner::schedule`]).
 #[derive(Clone, Debug)]
 pub struct MatchPlan {
     pub boards: Vec<GameSpec>,
@@ -43,6 +43,8 @@ pub struct MatchPlan {
     pub timeout: Duration,
     /// Game `i` of the match (from 0) is played with seed `seed + i`.
     pub seed: u64,
+    /// The engine that moves first in every game (0: engine1), or None to alternate.
+    pub first: Option<usize>,
 }
 
 /// The results of a match.

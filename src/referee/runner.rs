@@ -27,14 +27,15 @@ pub struct Scheduled {
 }
 
 /// Every game of `plan`, in order: each board `rounds` times two games, engine1 first in game
-/// `2r` of the board and engine2 in game `2r + 1`, so the colours are balanced exactly.
+/// `2r` of the board and engine2 in game `2r + 1`, so the colours are balanced exactly (unless
+/// the plan fixes who moves first).
 pub fn schedule(plan: &MatchPlan) -> Vec<Scheduled> {
     let per_board = 2 * plan.rounds;
     (0..plan.boards.len() * per_board)
         .map(|number| Scheduled {
             number,
             board: number / per_board,
-            first: number % 2,
+            first: plan.first.unwrap_or(number % 2),
             seed: plan.seed.wrapping_add(number as u64),
         })
         .collect()
@@ -155,7 +156,7 @@ mod tests {
 
     fn plan(boards: usize, rounds: usize) -> MatchPlan {
         let spec = GameSpec::ConnectX { rows: 4, cols: 4, x: 3 };
-        MatchPlan { boards: vec![spec; boards], rounds, timeout: Duration::from_secs(1), seed: 10 }
+        MatchPlan { boards: vec![spec; boards], rounds, timeout: Duration::from_secs(1), seed: 10, first: None }
     }
 
     #[test]
@@ -165,6 +166,8 @@ mod tests {
         assert_eq!(s.iter().map(|g| g.board).collect::<Vec<_>>(), [0, 0, 0, 0, 1, 1, 1, 1]);
         assert_eq!(s.iter().map(|g| g.first).collect::<Vec<_>>(), [0, 1, 0, 1, 0, 1, 0, 1]);
         assert_eq!(s[5], Scheduled { number: 5, board: 1, first: 1, seed: 15 });
+        let fixed = schedule(&MatchPlan { first: Some(1), ..plan(1, 2) });
+        assert_eq!(fixed.iter().map(|g| g.first).collect::<Vec<_>>(), [1, 1, 1, 1]);
     }
 
     #[test]

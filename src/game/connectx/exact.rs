@@ -1,6 +1,7 @@
 //! The exact solver in play: when the board is in its range and it finishes within its share of
 //! the move's time, the search plays by its verdict (see [`Searchable::solve_exactly`]).
 
+use super::book::Book;
 use super::solver::{Position, Shape, Solver};
 use super::{Column, ConnectX};
 use crate::search::{Proof, Score, WIN};
@@ -9,19 +10,46 @@ use std::time::Instant;
 
 impl ConnectX {
     /// See [`Searchable::solve_exactly`](crate::search::Searchable::solve_exactly).
+    ///
+    /// Only with a table given ([`ConnectX::use_solver`]). In order: the opening book; then a weak solve (win, draw or loss: the cheapest proof),
+    /// which for a draw already tells the moves that keep it; for a win, a winning move, and
+    /// then, if time allows, the fastest win (a strong solve); for a loss, the strong solve (the
+    /// move that loses slowest), or nothing if it does not finish.
     pub(super) fn exact_proof(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Column>> {
-        let table = self.solver.as_ref()?;
         let shape = Shape::new(self.rows(), self.cols(), self.lines.k()).ok()?;
         let cols: Vec<usize> = self.history.iter().map(|&c| c as usize).collect();
         let p = Position::from_moves(shape, &cols).ok()?;
+        let table = self.solver.as_ref()?;
+        if let Some((col, score)) = Book::built_in(&shape).and_then(|b| b.lookup(&p)) {
+            return Some(Proof { score: search_score(score, &p), moves: vec![col as Column] });
+        }
         let mut solver = Solver::new(table).with_deadline(Some(deadline));
         if let Some(stop) = stop {
             solver = solver.with_stop(stop);
         }
-        let (best, score) = solver.best_move(&p).ok()?;
-        // Every move that reaches the same score, the best one first.
-        let mut moves = vec![best as Column];
-        for col in (0..self.cols()).filter(|&c| c != best && p.can_play(c)) {
+        let value = solver.solve(&p, true).ok()?;
+        let mut order: Vec<usize> = (0..self.cols()).filter(|&c| p.can_play(c)).collect();
+        order.sort_by_key(|&c| (2 * c).abs_diff(self.cols() - 1));
+        if value > 0 {
+            let mut winning = None;
+            for &col in &order {
+                if solver.reaches(&p, col, 1).ok()? {
+                    winning = Some(col);
+                    break;
+                }
+            }
+            let winning = winning.expect("a won position has a winning move");
+            return Some(match solver.best_move(&p) {
+                Ok((best, score)) => Proof { score: search_score(score, &p), moves: vec![best as Column] },
+                // A win at the latest with the last cell: the search still plays it at once.
+                Err(_) => Proof { score: search_score(1, &p), moves: vec![winning as Column] },
+            });
+        }
+        let (best, score) =
+            if value == 0 { (None, 0) } else { solver.best_move(&p).ok().map(|(b, s)| (Some(b), s))? };
+        // Every move that reaches the score, the best one first.
+        let mut moves: Vec<Column> = best.iter().map(|&b| b as Column).collect();
+        for col in order.into_iter().filter(|&c| Some(c) != best) {
             if solver.reaches(&p, col, score).ok()? {
                 moves.push(col as Column);
             }
@@ -93,12 +121,32 @@ mod tests {
         )
         .unwrap();
         let scores = Solver::new(&table).analyze(&p, false).unwrap();
+        assert_eq!(proof.moves.len(), 1);
+        assert_eq!(scores[proof.moves[0] as usize], Some(4), "the fastest win: {scores:?}");
+        // A drawn position: every move that keeps the draw, and only those.
+        let mut g = game("52677675164321472411331752454");
+        g.use_solver(table.clone());
+        let proof = g.solve_exactly(deadline, None).unwrap();
+        assert_eq!(proof.score, 0);
+        let p = Position::from_moves(
+            Shape::new(6, 7, 4).unwrap(),
+            &g.history.iter().map(|&c| c as usize).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let scores = Solver::new(&table).analyze(&p, false).unwrap();
         for mv in 0..7 {
-            assert_eq!(proof.moves.contains(&(mv as Column)), scores[mv] == Some(4), "column {mv}: {scores:?}");
+            assert_eq!(proof.moves.contains(&(mv as Column)), scores[mv] == Some(0), "column {mv}: {scores:?}");
         }
         let past = Instant::now();
+        let mut g = game("4");
+        g.use_solver(table.clone());
+        assert_eq!(g.solve_exactly(past, None), None, "the second move is not solved in no time");
+        // The opening book answers at once.
         let mut g = game("");
+        assert_eq!(g.solve_exactly(past, None), None, "no table given");
         g.use_solver(table);
-        assert_eq!(g.solve_exactly(past, None), None, "the empty board is not solved in no time");
+        let proof = g.solve_exactly(past, None).unwrap();
+        assert_eq!(proof.moves, [3]);
+        assert_eq!(proof.score, WIN - 41);
     }
 }

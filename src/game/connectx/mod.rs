@@ -2,6 +2,7 @@
 //! lowest free cell, which is the highest row index (row 0 is the top, as in the CXGame
 //! referee). X in a row wins; a full board is a draw. Connect-4 is 6 x 7 x 4.
 
+pub mod book;
 mod exact;
 mod knowledge;
 pub mod solver;

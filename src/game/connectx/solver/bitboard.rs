@@ -93,7 +93,16 @@ impl Shape {
     #[inline(always)]
     pub fn completions(&self, stones: u64) -> u64 {
         // One copy of the loop per line length, so that each is unrolled with constant shifts.
-        match self.x {
+        match (self.x, self.h1) {
+            // Connect-4 (6x7, 7 bits a column) with every shift a constant.
+            (4, 7) => self.completions_fixed::<3, 7>(stones),
+            (x, _) => self.completions_any(x, stones),
+        }
+    }
+
+    #[inline(always)]
+    fn completions_any(&self, x: u32, stones: u64) -> u64 {
+        match x {
             1 => self.board,
             2 => self.completions_of::<1>(stones),
             3 => self.completions_of::<2>(stones),
@@ -122,6 +131,27 @@ impl Shape {
             for a in 0..=K {
                 if a > 0 {
                     behind &= shl(stones, a as u32 * s);
+                }
+                result |= behind & ahead[K - a];
+            }
+        }
+        result & self.board
+    }
+
+    /// [`Shape::completions_of`] with the column height a constant too: every shift is a
+    /// constant below 64.
+    #[inline(always)]
+    fn completions_fixed<const K: usize, const H1: u32>(&self, stones: u64) -> u64 {
+        let mut result = (1..=K).fold(u64::MAX, |run, a| run & (stones << a));
+        for s in [H1, H1 - 1, H1 + 1] {
+            let mut ahead = [u64::MAX; 8];
+            for b in 1..=K {
+                ahead[b] = ahead[b - 1] & (stones >> (b as u32 * s));
+            }
+            let mut behind = u64::MAX;
+            for a in 0..=K {
+                if a > 0 {
+                    behind &= stones << (a as u32 * s);
                 }
                 result |= behind & ahead[K - a];
             }
@@ -261,6 +291,17 @@ impl Position {
     /// The key of the position mirrored left to right.
     pub fn mirrored_key(&self) -> u64 {
         self.mirror_current + self.mirror_mask
+    }
+
+    /// The key shared by the position and its mirror image (the smaller of the two), and whether
+    /// it is the mirror image's.
+    pub fn canonical_key(&self) -> (u64, bool) {
+        let (key, mirrored) = (self.key(), self.mirrored_key());
+        if mirrored < key {
+            (mirrored, true)
+        } else {
+            (key, false)
+        }
     }
 
     /// The score of a win by the side to move with its next stone, in Pons' convention: the

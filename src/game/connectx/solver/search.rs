@@ -155,7 +155,7 @@ impl<'a> Solver<'a> {
     /// image have the same score and share one entry (measured on 2 Test_L1_R3 positions: 6.66M
     /// nodes without, 4.02M with, together with the transposition cutoffs).
     fn probe(&self, p: &Position) -> Option<Entry> {
-        let (key, mirrored) = table_key(p);
+        let (key, mirrored) = p.canonical_key();
         let mut e = self.table.get(key)?;
         if mirrored {
             e.best = e.best.map(|c| p.shape().cols() - 1 - c);
@@ -164,7 +164,7 @@ impl<'a> Solver<'a> {
     }
 
     fn store(&self, p: &Position, mut e: Entry) {
-        let (key, mirrored) = table_key(p);
+        let (key, mirrored) = p.canonical_key();
         if mirrored {
             e.best = e.best.map(|c| p.shape().cols() - 1 - c);
         }
@@ -253,17 +253,6 @@ impl<'a> Solver<'a> {
 const NOISE_MIN_EMPTY: i32 = 12;
 /// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
 const ETC_MIN_EMPTY: i32 = 8;
-
-/// The key a position is stored under (the smaller of its own and its mirror image's), and
-/// whether it is the mirror image's.
-fn table_key(p: &Position) -> (u64, bool) {
-    let (key, mirrored) = (p.key(), p.mirrored_key());
-    if mirrored < key {
-        (mirrored, true)
-    } else {
-        (key, false)
-    }
-}
 
 /// Solves `p` (as [`Solver::solve`]) with `threads` threads sharing `table` (Lazy SMP): each
 /// runs the whole solve, the helpers with a perturbed move order, and the proved bounds each
