@@ -115,6 +115,7 @@ fn a_whole_session_with_every_command() {
     }
     // A bad BOARD: its whole block gets one error.
     e.send("BOARD");
+    e.send("");
     e.send("1,2");
     e.send("3,3,1");
     let reply = e.ask("DONE");

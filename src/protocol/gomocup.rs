@@ -105,7 +105,7 @@ impl Session {
                 let block = self.board.take().expect("inside a block");
                 return Some(reply(block.and_then(|stones| self.board_move(&stones, start, stop))));
             }
-            if let Ok(stones) = block {
+            if let (Ok(stones), false) = (&mut *block, line.is_empty()) {
                 match parse_stone(line) {
                     Ok(stone) => stones.push(stone),
                     Err(e) => *block = Err(e),
