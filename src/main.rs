@@ -1,4 +1,5 @@
-//! The command line: protocol mode by default; `boardbot match ...` referees a match;
+//! The command line: protocol mode by default (`--protocol gomocup`: the Gomocup protocol);
+//! `boardbot match ...` referees a match;
 //! `boardbot replay LOG` checks a match's game log; `boardbot bench` measures search speed.
 
 use anyhow::Result;
@@ -14,6 +15,17 @@ struct Cli {
     command: Option<Mode>,
     #[command(flatten)]
     engine: EngineArgs,
+    /// The protocol spoken on stdin/stdout: boardbot (protocol.md) or gomocup (the pbrain protocol
+    /// of gomoku managers such as Piskvork: free-style gomoku, five or more in a row wins).
+    #[arg(long, value_enum, default_value_t = Protocol::Boardbot)]
+    protocol: Protocol,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+enum Protocol {
+    Boardbot,
+    #[value(alias = "pbrain")]
+    Gomocup,
 }
 
 #[derive(Subcommand)]
@@ -93,5 +105,9 @@ fn main() -> Result<()> {
         None => {}
     }
     let engine = Engine::new(cli.engine.options()?);
-    boardbot::protocol::serve(BufReader::new(std::io::stdin()), std::io::stdout(), engine)
+    let input = BufReader::new(std::io::stdin());
+    match cli.protocol {
+        Protocol::Boardbot => boardbot::protocol::serve(input, std::io::stdout(), engine),
+        Protocol::Gomocup => boardbot::protocol::gomocup::serve(input, std::io::stdout(), engine),
+    }
 }

@@ -295,6 +295,11 @@ impl Engine {
         Ok(())
     }
 
+    /// Sets the time allowed per move from now on (the Gomocup protocol sets it before each move).
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
     pub fn spec(&self) -> Option<&GameSpec> {
         self.spec.as_ref()
     }

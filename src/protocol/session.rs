@@ -1,6 +1,6 @@
 //! The session loop. A reader thread takes each line off the input with the instant it was read
 //! (a move's time budget counts from then) and raises the stop flag on `quit` or end of input, so
-//! that a running search ends at once.
+//! that a running search ends at once. The Gomocup session ([`super::gomocup`]) shares the reader.
 
 use super::command::{parse, Command};
 use crate::bot::{Engine, NAME, VERSION};
@@ -12,12 +12,44 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Instant;
 
-enum Input {
+pub(super) enum Input {
     Line(String, Instant),
     /// A line that cannot be a command: answered with this error.
     Bad(&'static str),
-    /// `quit` or end of input.
+    /// The quit command or end of input.
     End,
+}
+
+/// The input side of a session, read by its own thread.
+pub(super) struct Reader {
+    pub lines: mpsc::Receiver<Input>,
+    /// Raised on the quit command or at end of input: a running search stops at once.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl Reader {
+    /// Starts the reader thread; `is_quit` tells the quit command (which is not passed on).
+    pub fn spawn<R: BufRead + Send + 'static>(input: R, is_quit: fn(&str) -> bool) -> Reader {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, lines) = mpsc::channel();
+        let reader_stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut input = input;
+            while let Some(line) = read_line(&mut input) {
+                let item = match line {
+                    Ok(line) if is_quit(&line) => break,
+                    Ok(line) => Input::Line(line, Instant::now()),
+                    Err(reason) => Input::Bad(reason),
+                };
+                if tx.send(item).is_err() {
+                    return;
+                }
+            }
+            reader_stop.store(true, Ordering::SeqCst);
+            let _ = tx.send(Input::End);
+        });
+        Reader { lines, stop }
+    }
 }
 
 /// Longest line read; the rest of a longer one is skipped.
@@ -66,24 +98,7 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel();
-    let reader_stop = stop.clone();
-    std::thread::spawn(move || {
-        let mut input = input;
-        while let Some(line) = read_line(&mut input) {
-            let item = match line {
-                Ok(line) if line.trim().eq_ignore_ascii_case("quit") => break,
-                Ok(line) => Input::Line(line, Instant::now()),
-                Err(reason) => Input::Bad(reason),
-            };
-            if tx.send(item).is_err() {
-                return;
-            }
-        }
-        reader_stop.store(true, Ordering::SeqCst);
-        let _ = tx.send(Input::End);
-    });
+    let Reader { lines: rx, stop, .. } = Reader::spawn(input, |line| line.trim().eq_ignore_ascii_case("quit"));
     loop {
         let (line, start) = match rx.recv() {
             Ok(Input::Line(line, start)) => (line, start),

@@ -1,7 +1,8 @@
 //! `boardbot match`: the command line of the referee.
 
 use super::game::{GameEnd, GameRecord};
-use super::process::{ProcessConfig, ProcessEngine};
+use super::pbrain;
+use super::process::{ProcessConfig, ProcessEngine, Protocol};
 use super::progress::Progress;
 use super::report::{game_line, log_line, moves_text, result_text, table, LEGEND, LOG_HEADER};
 use super::runner::{run_match, EnginePair};
@@ -38,7 +39,10 @@ pub struct MatchArgs {
     #[arg(long, default_value = "alternate", value_parser = ["alternate", "1", "2"])]
     first: String,
     /// Engine 1: self (this binary, full strength), l1, random, levelN, any of these followed
-    /// by engine flags, or a command line (quoted as in a shell).
+    /// by engine flags, or a command line (quoted as in a shell) of an engine speaking boardbot's
+    /// protocol; or pbrain:CMD ARGS, an engine speaking the Gomocup (pbrain) protocol (free-style
+    /// gomoku: m,n,k boards with K = 5 only), e.g. 'pbrain:pbrain-figrid' or
+    /// 'pbrain:boardbot --protocol gomocup'.
     #[arg(long, value_name = "ENGINE", default_value = "self", allow_hyphen_values = true)]
     engine1: String,
     /// Engine 2, as engine 1.
@@ -50,7 +54,7 @@ pub struct MatchArgs {
     /// Writes one line per game (board, players, result, reason, moves) to FILE.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
-    /// Time allowed to answer `init` (and start up), in seconds.
+    /// Time allowed to answer `init` (`START` for pbrain engines) and start up, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     setup_timeout: f64,
     /// Shows the engines' stderr (prefixed with their names).
@@ -111,6 +115,13 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
             .map_err(|e| anyhow!("engine '{text}': {e}"))
     };
     let configs = [config(&args.engine1)?, config(&args.engine2)?];
+    for (c, text) in configs.iter().zip([&args.engine1, &args.engine2]) {
+        if c.protocol == Protocol::Pbrain {
+            for board in &plan.boards {
+                pbrain::check_board(board).map_err(|e| anyhow!("engine '{text}': {e}"))?;
+            }
+        }
+    }
     let names = [configs[0].name.as_str(), configs[1].name.as_str()];
     let total_games = plan.boards.len() * 2 * plan.rounds;
     let jobs = jobs(args.jobs, total_games)?;

@@ -266,12 +266,13 @@ mod tests {
 #[cfg(all(test, unix))]
 mod process_tests {
     use super::*;
-    use crate::referee::process::{ProcessConfig, ProcessEngine};
+    use crate::referee::process::{ProcessConfig, ProcessEngine, Protocol};
 
     fn sh(script: &str) -> ProcessEngine {
         ProcessEngine::new(ProcessConfig {
             name: "sh".into(),
             argv: vec!["sh".into(), "-c".into(), script.into()],
+            protocol: Protocol::Boardbot,
             seeded: false,
             setup_timeout: Duration::from_secs(5),
             echo_stderr: false,
@@ -330,5 +331,41 @@ mod process_tests {
                 assert!(good.is_running());
             }
         }
+    }
+
+    /// A fake pbrain engine: `script` runs on every line `$l` it reads.
+    fn pbrain(script: &str) -> ProcessEngine {
+        let config = sh(&format!("while read l; do {script}; done")).config().clone();
+        ProcessEngine::new(ProcessConfig { protocol: Protocol::Pbrain, ..config })
+    }
+
+    #[test]
+    fn a_pbrain_engine_is_driven_in_its_own_protocol() {
+        let gomoku = GameSpec::Mnk { rows: 7, cols: 7, k: 5, blocked: vec![] };
+        // Second player: chatter, then answers TURN x,y with x,y+1 (one row down); it fails on
+        // anything but START (OK), INFO (nothing) and TURN.
+        let mut mirror = pbrain(
+            r#"case "$l" in START\ 7) echo MESSAGE hi; echo OK;; INFO*) ;; TURN\ *) xy=${l#TURN }; echo DEBUG thinking; echo ${xy%,*},$((${xy#*,} + 1));; *) echo ERROR "$l";; esac"#,
+        );
+        // First player, boardbot's protocol: row 0, columns 0, 1, 2...
+        let row0 =
+            || sh(r#"i=0; while read l; do case "$l" in init*) echo ok;; *) echo "0 $i"; i=$((i + 1));; esac; done"#);
+        let r = play(&gomoku, &mut row0(), &mut mirror, 0, 5000);
+        assert_eq!(r.end, GameEnd::Played(Outcome::Win(Side::First)), "{r:?}");
+        assert_eq!(r.moves, ["0 0", "1 0", "0 1", "1 1", "0 2", "1 2", "0 3", "1 3", "0 4"]);
+        // First player in pbrain: BEGIN, then x,y is column x of row y.
+        let mut begin = pbrain(
+            r#"case "$l" in START*) echo OK;; INFO*) ;; BEGIN) i=0; echo 0,6;; TURN*) i=$((i + 1)); echo MESSAGE x; echo $i,6;; *) echo ERROR;; esac"#,
+        );
+        let r = play(&gomoku, &mut row0(), &mut begin, 1, 5000);
+        assert_eq!(r.end, GameEnd::Played(Outcome::Win(Side::First)), "{r:?}");
+        assert_eq!(r.moves[..4], ["6 0", "0 0", "6 1", "0 1"]);
+        // A reply that is not x,y forfeits.
+        let mut garbled = pbrain(r#"case "$l" in START*) echo OK;; INFO*) ;; *) echo 3 4;; esac"#);
+        let r = play(&gomoku, &mut row0(), &mut garbled, 0, 5000);
+        assert!(
+            matches!(r.end, GameEnd::Forfeit { loser: Side::Second, ref fault } if fault.kind == FaultKind::Garbled),
+            "{r:?}"
+        );
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! - [`adapter`]: what the referee needs of a player ([`EngineAdapter`]) and how players fail
 //!   ([`Fault`]).
-//! - [`process`]: the one kind of player so far, a child process speaking boardbot's protocol.
-//!   The built-in players (`self`, `l1`, `random`) are this same binary run as such a process.
+//! - [`process`]: the one kind of player so far, a child process speaking boardbot's protocol
+//!   or, given as `pbrain:CMD`, the Gomocup protocol of gomoku engines ([`pbrain`]). The
+//!   built-in players (`self`, `l1`, `random`) are this same binary run as such a process.
 //! - [`game`]: one game, checked against the referee's own copy of the rules.
 //! - [`score`]: course points and the totals of a match; [`report`]: tables and logs.
 //! - [`runner`]: a match on one or more jobs (pairs of engines playing games in parallel).
@@ -14,6 +15,7 @@
 pub mod adapter;
 pub mod cli;
 pub mod game;
+pub mod pbrain;
 pub mod process;
 pub mod progress;
 pub mod replay;
@@ -25,7 +27,7 @@ pub mod spec;
 pub use adapter::{EngineAdapter, Fault, FaultKind, GameSetup, Reply};
 pub use cli::MatchArgs;
 pub use game::{play_game, GameEnd, GameRecord};
-pub use process::{ProcessConfig, ProcessEngine};
+pub use process::{ProcessConfig, ProcessEngine, Protocol};
 pub use replay::ReplayArgs;
 pub use runner::{run_match, EnginePair};
 pub use score::Tally;

@@ -1,9 +1,10 @@
-//! An engine run as a child process speaking boardbot's line protocol (protocol.md) on its
-//! stdin/stdout. A reader thread stamps every line of stdout with the instant it was read, so a
+//! An engine run as a child process speaking boardbot's line protocol (protocol.md) or the
+//! Gomocup (pbrain) protocol ([`super::pbrain`]) on its stdin/stdout. A reader thread stamps every line of stdout with the instant it was read, so a
 //! reply's time runs from the write of the request to the read of the reply; stderr is kept
 //! (its last lines explain a crash) and optionally echoed.
 
 use super::adapter::{EngineAdapter, Fault, FaultKind, GameSetup, Reply};
+use super::pbrain;
 use super::spec::blocked_text;
 use crate::bot::GameSpec;
 use std::collections::VecDeque;
@@ -18,12 +19,22 @@ const STDERR_TAIL: usize = 20;
 /// How long `quit` waits for the engine to exit before killing it.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
 
+/// The protocol an engine process speaks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// boardbot's line protocol (protocol.md).
+    Boardbot,
+    /// The Gomocup (pbrain) protocol of gomoku engines.
+    Pbrain,
+}
+
 /// How to run an engine process.
 #[derive(Clone, Debug)]
 pub struct ProcessConfig {
     pub name: String,
     /// Program and arguments.
     pub argv: Vec<String>,
+    pub protocol: Protocol,
     /// Send `set seed N` before each game (boardbot's own players, whose random choices take a seed).
     pub seeded: bool,
     /// Time allowed for the replies to `set` and `init` (including the start of the process).
@@ -145,28 +156,48 @@ impl ProcessEngine {
         Fault::new(FaultKind::Crash, detail)
     }
 
-    /// Sends `line` and waits up to `limit` for the reply line.
+    /// Whether `line` is chatter of the engine's protocol (pbrain's MESSAGE and DEBUG), not a reply.
+    fn is_chatter(&self, line: &str) -> bool {
+        self.config.protocol == Protocol::Pbrain && pbrain::is_chatter(line)
+    }
+
+    /// Writes `line` to the engine.
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        let running = self.running.as_mut().ok_or_else(|| Fault::new(FaultKind::Crash, "engine not running"))?;
+        let written = writeln!(running.stdin, "{line}").and_then(|_| running.stdin.flush());
+        written.map_err(|e| self.crash(&format!("writing '{line}' failed ({e})")))
+    }
+
+    /// Sends `line` and waits up to `limit` for the reply line (chatter skipped).
     fn request(&mut self, line: &str, limit: Duration) -> Result<Reply, Fault> {
         let running = self.running.as_mut().ok_or_else(|| Fault::new(FaultKind::Crash, "engine not running"))?;
         // Lines nobody asked for: note and drop them, so they are not taken for this reply.
         loop {
             match running.lines.try_recv() {
+                Ok(Line::Text(text, _)) if self.config.protocol == Protocol::Pbrain && pbrain::is_chatter(&text) => {
+                    log::debug!("{}: {text}", self.config.name)
+                }
                 Ok(Line::Text(text, _)) => log::warn!("{}: unsolicited line '{text}' ignored", self.config.name),
                 Ok(Line::Eof) | Err(TryRecvError::Disconnected) => return Err(self.crash("before a request")),
                 Err(TryRecvError::Empty) => break,
             }
         }
         let sent = Instant::now();
-        let written = writeln!(running.stdin, "{line}").and_then(|_| running.stdin.flush());
-        if let Err(e) = written {
-            return Err(self.crash(&format!("writing '{line}' failed ({e})")));
-        }
-        let received = match running.lines.recv_timeout(limit) {
-            Ok(line) => Some(line),
-            // A reply read just in time may reach the channel a moment after the wait ends: its
-            // time stamp decides.
-            Err(RecvTimeoutError::Timeout) => running.lines.try_recv().ok(),
-            Err(RecvTimeoutError::Disconnected) => Some(Line::Eof),
+        self.send(line)?;
+        let received = loop {
+            let running = self.running.as_mut().expect("running: checked above");
+            let left = limit.saturating_sub(sent.elapsed());
+            let received = match running.lines.recv_timeout(left) {
+                Ok(line) => Some(line),
+                // A reply read just in time may reach the channel a moment after the wait ends:
+                // its time stamp decides.
+                Err(RecvTimeoutError::Timeout) => running.lines.try_recv().ok(),
+                Err(RecvTimeoutError::Disconnected) => Some(Line::Eof),
+            };
+            match received {
+                Some(Line::Text(text, _)) if self.is_chatter(&text) => log::debug!("{}: {text}", self.config.name),
+                other => break other,
+            }
         };
         match received {
             Some(Line::Text(text, at)) => {
@@ -181,10 +212,10 @@ impl ProcessEngine {
         }
     }
 
-    /// A request whose only good answer is `ok`.
+    /// A request whose only good answer is `ok` (`OK` in pbrain).
     fn expect_ok(&mut self, line: &str) -> Result<(), Fault> {
         let reply = self.request(line, self.config.setup_timeout)?;
-        if reply.text.trim() == "ok" {
+        if reply.text.trim().eq_ignore_ascii_case("ok") {
             Ok(())
         } else {
             Err(Fault::new(FaultKind::Garbled, format!("'{}' answered '{line}' (expected 'ok')", reply.text.trim())))
@@ -242,6 +273,11 @@ impl EngineAdapter for ProcessEngine {
 
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), Fault> {
         self.start()?;
+        if self.config.protocol == Protocol::Pbrain {
+            let (start, info) = pbrain::setup_lines(setup.spec, setup.timeout)?;
+            self.expect_ok(&start)?;
+            return info.iter().try_for_each(|line| self.send(line));
+        }
         if self.config.seeded {
             self.expect_ok(&format!("set seed {}", setup.seed))?;
         }
@@ -249,12 +285,17 @@ impl EngineAdapter for ProcessEngine {
     }
 
     fn ask_move(&mut self, opponent_move: Option<&str>, limit: Duration) -> Result<Reply, Fault> {
-        let line = match opponent_move {
-            None => "go".to_string(),
-            Some(mv) => format!("move {mv}"),
+        let line = match (self.config.protocol, opponent_move) {
+            (Protocol::Pbrain, mv) => pbrain::move_request(mv)?,
+            (Protocol::Boardbot, None) => "go".to_string(),
+            (Protocol::Boardbot, Some(mv)) => format!("move {mv}"),
         };
         let reply = self.request(&line, limit)?;
-        let text = move_reply(&reply.text).map_err(|f| Fault { elapsed: Some(reply.elapsed), ..f })?.to_string();
+        let text = match self.config.protocol {
+            Protocol::Pbrain => pbrain::move_reply(&reply.text),
+            Protocol::Boardbot => move_reply(&reply.text).map(str::to_string),
+        };
+        let text = text.map_err(|f| Fault { elapsed: Some(reply.elapsed), ..f })?;
         Ok(Reply { text, elapsed: reply.elapsed })
     }
 
@@ -264,7 +305,8 @@ impl EngineAdapter for ProcessEngine {
 
     fn quit(&mut self) {
         let Some(mut running) = self.running.take() else { return };
-        let _ = writeln!(running.stdin, "quit").and_then(|_| running.stdin.flush());
+        let quit = if self.config.protocol == Protocol::Pbrain { "END" } else { "quit" };
+        let _ = writeln!(running.stdin, "{quit}").and_then(|_| running.stdin.flush());
         let deadline = Instant::now() + QUIT_GRACE;
         while Instant::now() < deadline {
             match running.child.try_wait() {

@@ -2,7 +2,8 @@
 //! specs (a command line, or a built-in player of this binary).
 
 use super::game::check_spec;
-use super::process::ProcessConfig;
+use super::pbrain;
+use super::process::{ProcessConfig, Protocol};
 use crate::bot::GameSpec;
 use std::path::Path;
 use std::time::Duration;
@@ -179,7 +180,8 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
 }
 
 /// An engine spec: a built-in player of this binary (`self`: full strength, `l1`, `random`,
-/// `levelN`: strength N, each optionally followed by more engine flags) or a command line. The
+/// `levelN`: strength N, each optionally followed by more engine flags), a command line, or
+/// `pbrain:` and the command line of an engine speaking the Gomocup (pbrain) protocol. The
 /// built-in players are this binary run as a process like any other engine; they get `--seed
 /// SEED` and, before each game, `set seed` with that game's seed.
 pub fn engine_config(
@@ -189,6 +191,13 @@ pub fn engine_config(
     setup_timeout: Duration,
     echo_stderr: bool,
 ) -> Result<ProcessConfig, String> {
+    if let Some(command) = text.get(..pbrain::PREFIX.len()).filter(|p| p.eq_ignore_ascii_case(pbrain::PREFIX)) {
+        let command = &text[command.len()..];
+        let argv = split_command(command)?;
+        let head = argv.first().ok_or("empty pbrain engine command")?;
+        let name = format!("{}{}", pbrain::PREFIX, short_name(command, head));
+        return Ok(ProcessConfig { name, argv, protocol: Protocol::Pbrain, seeded: false, setup_timeout, echo_stderr });
+    }
     let words = split_command(text)?;
     let (head, rest) = words.split_first().ok_or("empty engine spec")?;
     let exe = self_exe.to_string_lossy().into_owned();
@@ -208,12 +217,19 @@ pub fn engine_config(
         }
         None => (words.clone(), false),
     };
-    let name = if builtin_name(head) || text.len() <= 24 {
+    let name =
+        if builtin_name(head) { text.split_whitespace().collect::<Vec<_>>().join(" ") } else { short_name(text, head) };
+    Ok(ProcessConfig { name, argv, protocol: Protocol::Boardbot, seeded, setup_timeout, echo_stderr })
+}
+
+/// The name of an engine run as the command line `text` with program `head`: the command line
+/// if it is short, else the program's file name.
+fn short_name(text: &str, head: &str) -> String {
+    if text.len() <= 24 {
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     } else {
-        Path::new(head).file_name().map_or_else(|| head.clone(), |f| f.to_string_lossy().into_owned())
-    };
-    Ok(ProcessConfig { name, argv, seeded, setup_timeout, echo_stderr })
+        Path::new(head).file_name().map_or_else(|| head.to_string(), |f| f.to_string_lossy().into_owned())
+    }
 }
 
 fn builtin_name(word: &str) -> bool {
@@ -283,6 +299,13 @@ mod tests {
         assert_eq!(c.argv.len(), 3);
         assert!(!c.seeded);
         assert_eq!(c.name, "sh");
+        assert_eq!(c.protocol, Protocol::Boardbot);
         assert!(engine_config("  ", exe, 0, t, false).is_err());
+        let c = engine_config("pbrain:/opt/gomoku/pbrain-figrid --threads 1", exe, 3, t, false).unwrap();
+        assert_eq!(c.argv, ["/opt/gomoku/pbrain-figrid", "--threads", "1"]);
+        assert_eq!((c.protocol, c.seeded, c.name.as_str()), (Protocol::Pbrain, false, "pbrain:pbrain-figrid"));
+        let c = engine_config("PBRAIN:'my engine' -x", exe, 3, t, false).unwrap();
+        assert_eq!((c.argv.len(), c.name.as_str()), (2, "pbrain:'my engine' -x"));
+        assert!(engine_config("pbrain:", exe, 0, t, false).is_err());
     }
 }
