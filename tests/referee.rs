@@ -333,3 +333,31 @@ fn replay_accepts_logged_forfeits() {
     assert!(out.contains("game 1 (line 2): ok: forfeit by second after 1 legal moves (accepted as logged)"), "{out}");
     assert!(out.contains("game 2 (line 3): ok: forfeit by first after 0 legal moves (accepted as logged)"), "{out}");
 }
+
+#[test]
+fn as_first_player_on_connect4_the_bot_wins_against_l1_and_itself() {
+    // The opening book and then the exact solver: every game is a win, with both opponents
+    // (L1 plays differently in each game: its seed is the game's).
+    for opponent in ["l1", "self"] {
+        let m = run_match(&[
+            "--game",
+            "cx",
+            "6",
+            "7",
+            "4",
+            "--timeout",
+            "0.5",
+            "--rounds",
+            "2",
+            "--first",
+            "1",
+            "--engine2",
+            opponent,
+        ]);
+        assert_eq!(m.games.len(), 4, "{opponent}");
+        for g in &m.games {
+            assert!(g[2].starts_with("e1"), "engine1 moves first: {g:?}");
+            assert_eq!((g[4].as_str(), g[5].as_str()), ("1-0", "win"), "{opponent}: {g:?}");
+        }
+    }
+}
