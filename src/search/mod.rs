@@ -69,6 +69,13 @@ pub trait Searchable: Game {
     fn solve_exactly(&self, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<Self::Move>> {
         None
     }
+
+    /// When the opponent threatens a forced win (one it would have if it were to move), the
+    /// moves among `moves` that take it away (possibly none); None when it threatens none or the
+    /// game cannot tell before `deadline`.
+    fn threat_answers(&self, _moves: &[Self::Move], _deadline: Instant) -> Option<Vec<Self::Move>> {
+        None
+    }
 }
 
 #[cfg(test)]

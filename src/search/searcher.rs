@@ -10,7 +10,7 @@ use super::tt::{Bound, Tt, NO_MOVE, PROVEN};
 use super::{Candidate, Limits, Proof, Score, Searchable, MAX_PLY, WIN, WIN_BOUND};
 use crate::game::{Outcome, Side};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// One finished iteration: its depth, score, and the nodes and time spent so far.
 #[derive(Clone, Debug)]
@@ -45,6 +45,8 @@ pub struct Searcher {
 const INF: Score = WIN + 1;
 /// The share of a move's budget that a game's exact solver may take at the root.
 const SOLVER_SHARE: f64 = 0.4;
+/// The share of a move's budget that the search for answers to a threatened forced win may take.
+const DEFENCE_SHARE: f64 = 0.2;
 /// The swindle's slice of time: this share of the budget, and at most SWINDLE_MAX.
 const SWINDLE_SHARE: f64 = 0.25;
 const SWINDLE_MAX: Duration = Duration::from_millis(300);
@@ -193,6 +195,12 @@ impl<G: Searchable> Run<'_, G> {
             if root.is_empty() {
                 return decided(proof.moves[0], proof.score, true);
             }
+        } else if let Some(answers) = self.threat_defence(game, &root) {
+            // The opponent threatens a forced win: only the moves that stop it are searched
+            // (all of them if none does).
+            if !answers.is_empty() {
+                root.retain(|c| answers.contains(&c.mv));
+            }
         }
         let mut best = SearchResult {
             best: root[0].mv,
@@ -312,6 +320,17 @@ impl<G: Searchable> Run<'_, G> {
             proof.moves.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(", ")
         );
         Some(proof)
+    }
+
+    /// The root moves that stop the opponent's threatened forced win, if it has one, from the
+    /// game's threat search under the clock (the main thread, within DEFENCE_SHARE of the budget).
+    fn threat_defence(&mut self, game: &G, root: &[Candidate<G::Move>]) -> Option<Vec<G::Move>> {
+        let hard = self.limits.hard.filter(|_| self.thread == 0)?;
+        let deadline = Instant::now() + hard.mul_f64(DEFENCE_SHARE);
+        let moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
+        let answers = game.threat_answers(&moves, deadline)?;
+        log::info!("threat: {} of {} moves stop the opponent's forced win", answers.len(), moves.len());
+        Some(answers)
     }
 
     /// One root iteration over `moves` (ordered); returns the score and the best move.

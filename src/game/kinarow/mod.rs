@@ -300,6 +300,16 @@ impl Lines {
         self.empty += 1;
     }
 
+    /// How many of `side`'s windows a stone on `cell` would bring to one stone short of K with
+    /// no enemy stone: the threats ("fours" for K = 5) it would make.
+    pub fn fours_made(&self, cell: usize, side: Side) -> usize {
+        let (p, o) = (side.index(), side.other().index());
+        let k = self.k;
+        self.windows_through(cell)
+            .filter(|&(w, _, _)| self.valid[w] && self.count[w][o] == 0 && self.count[w][p] as usize + 2 == k)
+            .count()
+    }
+
     /// How much playing `cell` would change `side`'s evaluation (own windows grown plus enemy
     /// windows killed), with extra weight for making or blocking threats: a cheap, exact-to-the-
     /// evaluation measure of a move for ordering.

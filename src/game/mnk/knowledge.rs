@@ -3,10 +3,14 @@
 
 use super::{Cell, Mnk};
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Score, Searchable};
+use crate::search::{Candidate, Proof, Score, Searchable, WIN};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// Boards up to this many cells consider every empty cell, so that their search is exact.
 const SMALL_BOARD: usize = 64;
+/// Node budget of one threat-space search (VCF) in play.
+const VCF_NODES: u64 = 100_000;
 
 impl Mnk {
     fn is_small(&self) -> bool {
@@ -71,5 +75,15 @@ impl Searchable for Mnk {
 
     fn can_win(&self, side: Side) -> bool {
         self.lines.can_win(side)
+    }
+
+    /// A forced win by continuous fours (see [`super::threats`]).
+    fn solve_exactly(&self, deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
+        let win = self.vcf(self.to_move(), deadline, VCF_NODES)?;
+        Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first] })
+    }
+
+    fn threat_answers(&self, moves: &[Cell], deadline: Instant) -> Option<Vec<Cell>> {
+        self.vcf_answers(moves, deadline, VCF_NODES)
     }
 }

@@ -1,0 +1,295 @@
+//! Threat-space search for m,n,k-games: victory by continuous fours (VCF), for any K.
+//!
+//! A "four" is a stone that leaves one of the attacker's windows one stone short of K with its
+//! last cell empty: the defender must take that cell or lose. A VCF is a sequence of fours, each
+//! answered by the forced block, that ends in a five the defender cannot stop: a four with two
+//! completion cells at once (a double four), or a threat left open. The search is sound: it
+//! gives up on a line as soon as the defender has a four of its own (the attacker would have to
+//! answer it), so every win it reports is a forced win.
+//!
+//! Candidate fours are the empty cells near the stones (a cell that makes a four lies within two
+//! cells of a stone of its window), and near the stones the search itself placed. Positions
+//! already refuted are remembered by hash.
+
+use super::{Cell, Mnk};
+use crate::game::kinarow::Lines;
+use crate::game::{Game, Side};
+use ahash::AHashSet;
+use std::time::Instant;
+
+/// How often (in nodes) the clock is read.
+const CHECK_EVERY: u64 = 256;
+
+/// A forced win found by [`Mnk::vcf`]: the attacker's first move and the plies to the win
+/// (counting that move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForcedWin {
+    pub first: Cell,
+    pub plies: u32,
+}
+
+struct Vcf {
+    lines: Lines,
+    attacker: Side,
+    /// Cells near the stones at the start.
+    start_cells: Vec<u32>,
+    /// Stones the search placed, both sides.
+    placed: Vec<usize>,
+    /// Scratch: cells already listed at the current node.
+    listed: Vec<bool>,
+    refuted: AHashSet<u64>,
+    nodes: u64,
+    max_nodes: u64,
+    deadline: Instant,
+    aborted: bool,
+}
+
+impl Mnk {
+    /// A forced win of `attacker` by continuous fours, playing first from this position as if it
+    /// were to move, searched for at most `max_nodes` nodes and until `deadline`.
+    pub fn vcf(&self, attacker: Side, deadline: Instant, max_nodes: u64) -> Option<ForcedWin> {
+        self.vcf_search(attacker, deadline, max_nodes).0
+    }
+
+    /// [`Mnk::vcf`], and whether the search ran out of budget (a None then proves nothing).
+    fn vcf_search(&self, attacker: Side, deadline: Instant, max_nodes: u64) -> (Option<ForcedWin>, bool) {
+        if self.lines.winner().is_some() {
+            return (None, false);
+        }
+        let mut search = Vcf {
+            lines: self.lines.clone(),
+            attacker,
+            start_cells: self.near_empty.as_slice().to_vec(),
+            placed: Vec::new(),
+            listed: vec![false; self.lines.cell_count()],
+            refuted: AHashSet::new(),
+            nodes: 0,
+            max_nodes,
+            deadline,
+            aborted: false,
+        };
+        let win = search.attack().map(|(first, plies)| ForcedWin { first: first as Cell, plies });
+        (win, search.aborted)
+    }
+
+    /// When the opponent of the side to move has a VCF (as if it were to move), the moves among
+    /// `moves` after which it has none; None when it has no VCF or the budget ran out first.
+    /// A move that makes a four of our own counts as an answer (the opponent must block first):
+    /// the search then looks further.
+    pub fn vcf_answers(&self, moves: &[Cell], deadline: Instant, max_nodes: u64) -> Option<Vec<Cell>> {
+        let opponent = self.to_move().other();
+        self.vcf(opponent, deadline, max_nodes)?;
+        let mut g = self.clone();
+        let mut answers = Vec::new();
+        for &mv in moves {
+            g.play(mv);
+            let (win, aborted) = g.vcf_search(opponent, deadline, max_nodes);
+            g.undo();
+            if aborted {
+                return None;
+            }
+            if win.is_none() {
+                answers.push(mv);
+            }
+        }
+        Some(answers)
+    }
+}
+
+impl Vcf {
+    /// The attacker to move: its first move and the plies to a forced win, if it has one.
+    fn attack(&mut self) -> Option<(usize, u32)> {
+        let (a, d) = (self.attacker, self.attacker.other());
+        if let Some(&win) = self.lines.threats(a).first() {
+            return Some((win as usize, 1));
+        }
+        if !self.lines.threats(d).is_empty() || self.out_of_budget() {
+            return None;
+        }
+        if self.refuted.contains(&self.lines.hash()) {
+            return None;
+        }
+        for (cell, _) in self.fours() {
+            self.lines.place(cell, a);
+            let threats = self.lines.threats(a);
+            let found = if threats.len() >= 2 {
+                // A double four: the defender blocks one, the other wins.
+                Some(3)
+            } else {
+                let block = threats[0] as usize;
+                self.lines.place(block, d);
+                self.placed.extend([cell, block]);
+                let rest = self.attack();
+                self.placed.truncate(self.placed.len() - 2);
+                self.lines.remove(block, d);
+                rest.map(|(_, plies)| plies + 2)
+            };
+            self.lines.remove(cell, a);
+            if let Some(plies) = found {
+                return Some((cell, plies));
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+        self.refuted.insert(self.lines.hash());
+        None
+    }
+
+    /// The attacker's moves that make a four, with how many windows they bring to K - 1, most
+    /// first.
+    fn fours(&mut self) -> Vec<(usize, usize)> {
+        let (rows, cols) = (self.lines.rows(), self.lines.cols());
+        // The empty cells near the stones: those of the start, then those near placed stones.
+        let mut cells: Vec<usize> = Vec::new();
+        let near_placed = self.placed.iter().flat_map(|&stone| {
+            let (r, c) = (stone / cols, stone % cols);
+            (r.saturating_sub(2)..=(r + 2).min(rows - 1))
+                .flat_map(move |rr| (c.saturating_sub(2)..=(c + 2).min(cols - 1)).map(move |cc| rr * cols + cc))
+        });
+        for cell in self.start_cells.iter().map(|&c| c as usize).chain(near_placed) {
+            if !self.listed[cell] && self.lines.is_empty_cell(cell) {
+                self.listed[cell] = true;
+                cells.push(cell);
+            }
+        }
+        let mut out = Vec::new();
+        for &cell in &cells {
+            self.listed[cell] = false;
+            let n = self.lines.fours_made(cell, self.attacker);
+            if n > 0 {
+                out.push((cell, n));
+            }
+        }
+        out.sort_by_key(|&(cell, n)| (std::cmp::Reverse(n), cell));
+        out
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes || (self.nodes.is_multiple_of(CHECK_EVERY) && Instant::now() >= self.deadline) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::search::Searchable;
+    use std::time::Duration;
+
+    /// A game from "r c" pairs, alternating from the first player.
+    fn game(rows: usize, cols: usize, k: usize, moves: &[(usize, usize)]) -> Mnk {
+        let mut g = Mnk::new(rows, cols, k, &[]).unwrap();
+        for &(r, c) in moves {
+            g.play((r * cols + c) as Cell);
+        }
+        g
+    }
+
+    fn later() -> Instant {
+        Instant::now() + Duration::from_secs(10)
+    }
+
+    /// Plays out a VCF against every defence the rules allow (the defender blocks the four or
+    /// plays anything else) and checks that the attacker wins within the announced plies.
+    fn check_forced(g: &mut Mnk, attacker: Side, plies: u32) {
+        assert!(plies >= 1);
+        let win = g.vcf(attacker, later(), 1_000_000).expect("a forced win");
+        assert!(win.plies <= plies, "{} > {plies}", win.plies);
+        g.play(win.first);
+        if g.outcome().is_some() {
+            assert_eq!(g.lines.winner(), Some(attacker));
+            g.undo();
+            return;
+        }
+        // The defender's every reply; after it the attacker still has a forced win, shorter.
+        let mut replies = Vec::new();
+        g.legal_moves(&mut replies);
+        for r in replies {
+            g.play(r);
+            assert!(g.outcome().is_none(), "the defender cannot win at once");
+            check_forced(g, attacker, win.plies - 2);
+            g.undo();
+        }
+        g.undo();
+    }
+
+    #[test]
+    fn finds_and_proves_fours_sequences_for_several_k() {
+        // K = 4 on 7x7: X has two stones on a row and two on a column sharing an empty corner.
+        // X: (3,1) (3,2) (1,4) (2,4); O scattered far away. X to move.
+        let mut g = game(7, 7, 4, &[(3, 1), (0, 0), (3, 2), (6, 6), (1, 4), (0, 6), (2, 4), (6, 0)]);
+        assert_eq!(g.to_move(), Side::First);
+        let win = g.vcf(Side::First, later(), 100_000).expect("X wins by fours");
+        check_forced(&mut g, Side::First, win.plies);
+        // O, to move in X's place, has nothing.
+        assert_eq!(g.vcf(Side::Second, later(), 100_000), None);
+    }
+
+    #[test]
+    fn every_forced_win_found_in_random_positions_holds_against_every_defence() {
+        // Random positions on 8x8 with K = 4 and 9x9 with K = 5: whenever the VCF claims a win
+        // within 5 plies for the side to move, every defence loses within those plies.
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut checked = [0usize; 6];
+        for &(n, k) in &[(8usize, 4usize), (9, 5)] {
+            for _ in 0..300 {
+                let mut g = Mnk::new(n, n, k, &[]).unwrap();
+                let stones = 6 + (seed >> 60) as usize;
+                for _ in 0..stones {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let mut legal = Vec::new();
+                    g.legal_moves(&mut legal);
+                    if legal.is_empty() {
+                        break;
+                    }
+                    g.play(legal[(seed >> 33) as usize % legal.len()]);
+                }
+                if g.outcome().is_some() || g.winning_move().is_some() {
+                    continue;
+                }
+                let me = g.to_move();
+                if let Some(win) = g.vcf(me, later(), 100_000) {
+                    if win.plies <= 5 {
+                        checked[win.plies as usize] += 1;
+                        check_forced(&mut g, me, win.plies);
+                    }
+                }
+            }
+        }
+        assert!(checked[3] > 5 && checked[5] > 2, "wins checked by length: {checked:?}");
+    }
+
+    #[test]
+    fn a_defenders_four_stops_the_attack() {
+        // K = 4 on a 1x9 strip is too thin; use 5x9: X has an open line of two and O has three
+        // in a row with an open end: X to move must block, so no VCF for X.
+        let g = game(5, 9, 4, &[(2, 2), (0, 0), (2, 3), (0, 1), (4, 8), (0, 2)]);
+        assert_eq!(g.to_move(), Side::First);
+        assert_eq!(g.vcf(Side::First, later(), 100_000), None);
+        // For O the open three is an immediate win.
+        assert_eq!(g.vcf(Side::Second, later(), 100_000), Some(ForcedWin { first: 3, plies: 1 }));
+    }
+
+    #[test]
+    fn budget_and_no_stones() {
+        let g = game(15, 15, 5, &[]);
+        assert_eq!(g.vcf(Side::First, later(), 1000), None);
+        let g = game(15, 15, 5, &[(7, 7), (0, 0), (7, 8), (0, 14), (14, 0)]);
+        // Two in a row: no four can be made, so no VCF.
+        assert_eq!(g.vcf(Side::First, later(), 100_000), None);
+        // An open three, the attacker to move: the open four is a double four (3 plies).
+        let mut g = game(15, 15, 5, &[(7, 7), (0, 0), (7, 8), (0, 14), (7, 9), (14, 0)]);
+        assert_eq!(g.vcf(Side::First, later(), 100_000).map(|w| w.plies), Some(3));
+        g.play(7 * 15 + 10);
+        assert!(g.lines.threats(Side::First).len() == 2);
+        let past = Instant::now();
+        let g = game(15, 15, 5, &[(7, 7), (0, 0), (7, 8), (0, 14), (7, 9), (14, 0), (7, 10), (14, 14)]);
+        // An open four is an immediate win even with no time.
+        assert_eq!(g.vcf(Side::First, past, 0).map(|w| w.plies), Some(1));
+    }
+}
