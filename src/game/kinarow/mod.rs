@@ -310,6 +310,16 @@ impl Lines {
             .count()
     }
 
+    /// How many of `side`'s windows a stone on `cell` would bring to two stones short of K with
+    /// no enemy stone (the "threes" of K = 5, open or not).
+    pub fn threes_made(&self, cell: usize, side: Side) -> usize {
+        let (p, o) = (side.index(), side.other().index());
+        let k = self.k;
+        self.windows_through(cell)
+            .filter(|&(w, _, _)| self.valid[w] && self.count[w][o] == 0 && self.count[w][p] as usize + 3 == k)
+            .count()
+    }
+
     /// How much playing `cell` would change `side`'s evaluation (own windows grown plus enemy
     /// windows killed), with extra weight for making or blocking threats: a cheap, exact-to-the-
     /// evaluation measure of a move for ordering.

@@ -77,7 +77,8 @@ impl Searchable for Mnk {
         self.lines.can_win(side)
     }
 
-    /// A forced win by continuous fours (see [`super::threats`]).
+    /// A forced win by continuous fours (see [`super::threats`]). The search by threes (VCT)
+    /// is not used in play: two threes deep, it lost strength in a measured match (README).
     fn solve_exactly(&self, deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
         let win = self.vcf(self.to_move(), deadline, VCF_NODES)?;
         Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first] })

@@ -17,6 +17,8 @@ use crate::game::{Game, Side};
 use ahash::AHashSet;
 use std::time::Instant;
 
+/// The threes tried at one node of the search by threats, best first.
+const MAX_THREES: usize = 16;
 /// How often (in nodes) the clock is read.
 const CHECK_EVERY: u64 = 256;
 
@@ -56,7 +58,13 @@ impl Mnk {
         if self.lines.winner().is_some() {
             return (None, false);
         }
-        let mut search = Vcf {
+        let mut search = self.threat_search(attacker, deadline, max_nodes);
+        let win = search.attack().map(|(line, plies)| ForcedWin { first: line[0] as Cell, plies });
+        (win, search.aborted)
+    }
+
+    fn threat_search(&self, attacker: Side, deadline: Instant, max_nodes: u64) -> Vcf {
+        Vcf {
             lines: self.lines.clone(),
             attacker,
             start_cells: self.near_empty.as_slice().to_vec(),
@@ -67,9 +75,17 @@ impl Mnk {
             max_nodes,
             deadline,
             aborted: false,
-        };
-        let win = search.attack().map(|(first, plies)| ForcedWin { first: first as Cell, plies });
-        (win, search.aborted)
+        }
+    }
+
+    /// A forced win of `attacker` by continuous threats (fours, and threes up to `depth` deep),
+    /// playing first from this position as if it were to move; see [`Mnk::vcf`].
+    pub fn vct(&self, attacker: Side, depth: u32, deadline: Instant, max_nodes: u64) -> Option<ForcedWin> {
+        if self.lines.winner().is_some() {
+            return None;
+        }
+        let mut search = self.threat_search(attacker, deadline, max_nodes);
+        search.threat_attack(depth).map(|(line, plies)| ForcedWin { first: line[0] as Cell, plies })
     }
 
     /// When the opponent of the side to move has a VCF (as if it were to move), the moves among
@@ -97,11 +113,12 @@ impl Mnk {
 }
 
 impl Vcf {
-    /// The attacker to move: its first move and the plies to a forced win, if it has one.
-    fn attack(&mut self) -> Option<(usize, u32)> {
+    /// The attacker to move: its moves of a forced win by fours (the defender's blocks are
+    /// forced, so not listed) and the plies to the win, if it has one.
+    fn attack(&mut self) -> Option<(Vec<usize>, u32)> {
         let (a, d) = (self.attacker, self.attacker.other());
         if let Some(&win) = self.lines.threats(a).first() {
-            return Some((win as usize, 1));
+            return Some((vec![win as usize], 1));
         }
         if !self.lines.threats(d).is_empty() || self.out_of_budget() {
             return None;
@@ -114,7 +131,7 @@ impl Vcf {
             let threats = self.lines.threats(a);
             let found = if threats.len() >= 2 {
                 // A double four: the defender blocks one, the other wins.
-                Some(3)
+                Some((vec![cell], 3))
             } else {
                 let block = threats[0] as usize;
                 self.lines.place(block, d);
@@ -122,11 +139,14 @@ impl Vcf {
                 let rest = self.attack();
                 self.placed.truncate(self.placed.len() - 2);
                 self.lines.remove(block, d);
-                rest.map(|(_, plies)| plies + 2)
+                rest.map(|(mut line, plies)| {
+                    line.insert(0, cell);
+                    (line, plies + 2)
+                })
             };
             self.lines.remove(cell, a);
-            if let Some(plies) = found {
-                return Some((cell, plies));
+            if found.is_some() {
+                return found;
             }
             if self.aborted {
                 return None;
@@ -136,11 +156,108 @@ impl Vcf {
         None
     }
 
+    /// Whether the attacker, to move, still wins by playing the moves of `line` in order (each
+    /// a four, answered by its forced block). A cheap check that a defender's move left a
+    /// forced win intact.
+    fn replay(&mut self, line: &[usize]) -> bool {
+        let (a, d) = (self.attacker, self.attacker.other());
+        let mut undo = Vec::new();
+        let mut won = false;
+        for &cell in line {
+            if !self.lines.threats(a).is_empty() {
+                won = true;
+                break;
+            }
+            if !self.lines.threats(d).is_empty() || !self.lines.is_empty_cell(cell) {
+                break;
+            }
+            self.lines.place(cell, a);
+            undo.push((cell, a));
+            let threats = self.lines.threats(a);
+            if threats.len() >= 2 {
+                won = true;
+                break;
+            }
+            let Some(&block) = threats.first() else { break };
+            self.lines.place(block as usize, d);
+            undo.push((block as usize, d));
+        }
+        won = won || !self.lines.threats(a).is_empty() && self.lines.threats(d).is_empty();
+        for &(cell, side) in undo.iter().rev() {
+            self.lines.remove(cell, side);
+        }
+        won
+    }
+
+    /// Victory by continuous threats, `depth` threes deep: the attacker, to move, wins by fours,
+    /// or plays a "three" (a move after which it would win by fours if it moved again) such that
+    /// every reply of the defender leaves it a win (by fours, or by threats one level less deep).
+    /// A reply that makes a four for the defender counts as a defence (the search does not
+    /// follow the attacker's block), so a win found is forced.
+    fn threat_attack(&mut self, depth: u32) -> Option<(Vec<usize>, u32)> {
+        if let Some(win) = self.attack() {
+            return Some(win);
+        }
+        let (a, d) = (self.attacker, self.attacker.other());
+        if depth == 0 || self.aborted || !self.lines.threats(d).is_empty() {
+            return None;
+        }
+        let mut threes = self.candidates(|lines, cell| lines.threes_made(cell, a));
+        threes.truncate(MAX_THREES);
+        for (cell, _) in threes {
+            self.lines.place(cell, a);
+            self.placed.push(cell);
+            let mut result = None;
+            if let Some((line, plies)) = self.attack() {
+                let mut worst = plies;
+                let mut refuted = false;
+                for reply in 0..self.lines.cell_count() {
+                    if !self.lines.is_empty_cell(reply) {
+                        continue;
+                    }
+                    self.lines.place(reply, d);
+                    self.placed.push(reply);
+                    let holds = if !self.lines.threats(d).is_empty() {
+                        false
+                    } else if self.replay(&line) {
+                        true
+                    } else if let Some((_, p)) = self.threat_attack(depth - 1) {
+                        worst = worst.max(p);
+                        true
+                    } else {
+                        false
+                    };
+                    self.placed.pop();
+                    self.lines.remove(reply, d);
+                    if !holds || self.aborted {
+                        refuted = true;
+                        break;
+                    }
+                }
+                if !refuted {
+                    result = Some((vec![cell], worst + 2));
+                }
+            }
+            self.placed.pop();
+            self.lines.remove(cell, a);
+            if result.is_some() || self.aborted {
+                return result;
+            }
+        }
+        None
+    }
+
     /// The attacker's moves that make a four, with how many windows they bring to K - 1, most
     /// first.
     fn fours(&mut self) -> Vec<(usize, usize)> {
+        let a = self.attacker;
+        self.candidates(|lines, cell| lines.fours_made(cell, a))
+    }
+
+    /// The empty cells near the stones (those of the start, then those near the stones the
+    /// search placed) with a positive `score`, highest first.
+    fn candidates(&mut self, score: impl Fn(&Lines, usize) -> usize) -> Vec<(usize, usize)> {
         let (rows, cols) = (self.lines.rows(), self.lines.cols());
-        // The empty cells near the stones: those of the start, then those near placed stones.
         let mut cells: Vec<usize> = Vec::new();
         let near_placed = self.placed.iter().flat_map(|&stone| {
             let (r, c) = (stone / cols, stone % cols);
@@ -156,7 +273,7 @@ impl Vcf {
         let mut out = Vec::new();
         for &cell in &cells {
             self.listed[cell] = false;
-            let n = self.lines.fours_made(cell, self.attacker);
+            let n = score(&self.lines, cell);
             if n > 0 {
                 out.push((cell, n));
             }
@@ -262,6 +379,51 @@ mod tests {
             }
         }
         assert!(checked[3] > 5 && checked[5] > 2, "wins checked by length: {checked:?}");
+    }
+
+    #[test]
+    fn a_win_by_threes_holds_against_every_reply() {
+        // Random positions where fours alone do not win but threats one three deep do: after
+        // the three, every reply of the defender leaves the attacker a five, a VCF or again a
+        // win by threats.
+        let mut seed = 0x0bad_cafe_f00d_1234u64;
+        let mut checked = 0;
+        for &(n, k) in &[(9usize, 4usize), (11, 5)] {
+            for _ in 0..400 {
+                let mut g = Mnk::new(n, n, k, &[]).unwrap();
+                g.play((n / 2 * n + n / 2) as Cell);
+                let stones = 5 + (seed >> 61) as usize;
+                for _ in 0..stones {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let mut near = Vec::new();
+                    g.candidates(&mut near);
+                    if g.outcome().is_some() || near.is_empty() {
+                        break;
+                    }
+                    g.play(near[(seed >> 33) as usize % near.len()].mv);
+                }
+                if g.outcome().is_some() || g.winning_move().is_some() || !g.quiet() {
+                    continue;
+                }
+                let me = g.to_move();
+                if g.vcf(me, later(), 100_000).is_some() {
+                    continue;
+                }
+                let Some(win) = g.vct(me, 1, later(), 100_000) else { continue };
+                checked += 1;
+                g.play(win.first);
+                let mut replies = Vec::new();
+                g.legal_moves(&mut replies);
+                for r in replies {
+                    g.play(r);
+                    let holds = g.winning_move().is_some() || g.vct(me, 1, later(), 1_000_000).is_some();
+                    assert!(holds, "reply {r} refutes {} in {:?}", win.first, g.history());
+                    g.undo();
+                }
+                g.undo();
+            }
+        }
+        assert!(checked >= 5, "only {checked} wins by threes checked");
     }
 
     #[test]
