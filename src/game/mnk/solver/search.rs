@@ -16,7 +16,11 @@
 //!
 //! Moves are tried the table's move first, then by the ordering score: for every window free of
 //! the opponent's stones through the cell, a weight growing fourfold with the stones it holds, and
-//! the same (a little less) for the opponent's windows; then nearer the centre.
+//! the same for the opponent's windows; own windows weigh 3/2 as much when the node tries to win
+//! (beta > 0), the same when it only tries not to lose (measured on 5x5x5: 6.7M nodes against
+//! 8.1M with 3/2 everywhere; 6x5x4 takes 0.40M against 0.21M); then nearer the centre. Nodes with
+//! more than [`ETC_MIN_EMPTY`] empty cells first look their children up in the table (enhanced
+//! transposition cutoffs: 8.1M nodes against 9.5M on 5x5x5).
 
 use super::bitboard::{from_image, to_image, Board, Position};
 use crate::game::proof::table::{Entry, Table};
@@ -50,6 +54,9 @@ struct Scan {
     /// Move-ordering score of every cell.
     score: [u32; 64],
 }
+
+/// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
+const ETC_MIN_EMPTY: u32 = 12;
 
 /// Ordering weight of a window by the stones it holds: fourfold each.
 const WEIGHT: [u32; 9] = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536];
@@ -136,7 +143,7 @@ impl<'a> Solver<'a> {
                 return v;
             }
         }
-        let scan = self.scan(p, empty);
+        let scan = self.scan(p, empty, beta > 0);
         let (min, max) = (-(scan.can_win[1] as i32), scan.can_win[0] as i32);
         if let Some(v) = narrow(&mut alpha, &mut beta, min, max) {
             return v;
@@ -158,6 +165,21 @@ impl<'a> Solver<'a> {
         }
 
         let ordered = order(b, moves, &scan.score, entry.and_then(|e| e.best));
+        if empties > ETC_MIN_EMPTY {
+            // Enhanced transposition cutoff: a child already known to be bad enough for the
+            // opponent cuts here without a search.
+            for &m in &ordered.packed[..ordered.len] {
+                let cell = (m & 0xff) as u32;
+                let mut child = *p;
+                child.play(b, cell);
+                if let (Some(e), _, _) = self.probe(&child) {
+                    if -e.upper >= beta {
+                        self.store(key, sym, p, Entry { lower: -e.upper, upper: max, best: Some(cell as usize) });
+                        return -e.upper;
+                    }
+                }
+            }
+        }
         let alpha0 = alpha;
         let mut best = None;
         for &m in &ordered.packed[..ordered.len] {
@@ -183,8 +205,8 @@ impl<'a> Solver<'a> {
         alpha
     }
 
-    /// One pass over the windows (see [`Scan`]).
-    fn scan(&mut self, p: &Position, empty: u64) -> Scan {
+    /// One pass over the windows (see [`Scan`]); `attack`: the node tries to win.
+    fn scan(&mut self, p: &Position, empty: u64, attack: bool) -> Scan {
         let b = self.board;
         let k = b.k() as u32;
         let (own, opp) = (p.own(), p.opponent());
@@ -212,8 +234,8 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 s.can_win[side] |= k - n <= left[side];
-                // Attack weighs a little more than defence.
-                let weight = (3 - side as u32) * WEIGHT[n.min(8) as usize];
+                // Own windows weigh more when trying to win.
+                let weight = if side == 0 && attack { 3 } else { 2 } * WEIGHT[n.min(8) as usize];
                 let mut f = free;
                 while f != 0 {
                     s.score[f.trailing_zeros() as usize] += weight;
