@@ -1,14 +1,24 @@
-//! `boardbot solve`: exact scores of Connect-X positions; `boardbot book`: opening books.
+//! `boardbot solve`: exact values of Connect-X and m,n,k positions; `boardbot book`: opening
+//! books.
 //!
-//! Input: one position a line, the moves from the empty board as 1-based column digits (the
-//! format of Pons' benchmark sets and of `shared/connect4/`), optionally followed by an expected
-//! score, which is then checked; `.` is the empty board. Output: per line the position, its score, the nodes searched and
-//! the time; at the end the means. `--weak` gives only the sign (1 win, 0 draw, -1 loss);
-//! `--analyze` gives the score of every column instead.
+//! Connect-X (`--game cx M N X`): one position a line, the moves from the empty board as 1-based
+//! column digits (the format of Pons' benchmark sets and of `shared/connect4/`), optionally
+//! followed by an expected score, which is then checked; `.` is the empty board. `--weak` gives
+//! only the sign (1 win, 0 draw, -1 loss); `--analyze` gives the score of every column instead.
+//!
+//! m,n,k (`--game mnk M N K`): one position a line, the cells played from the empty board as
+//! 0-based `ROW,COL` pairs separated by spaces (`1,1 0,0 2,2`), `.` for the empty board,
+//! optionally followed by an expected value (1, 0 or -1), which is then checked. The value is
+//! always weak: 1 the side to move wins, 0 draw, -1 it loses; the line also says the first
+//! player's result in words.
+//!
+//! Output: per line the position, its value, the nodes searched and the time; at the end the
+//! means.
 
 use crate::game::connectx::book::Book;
 use crate::game::connectx::solver::{solve_parallel, Position, Shape, Solver, Table};
-use anyhow::{bail, Context, Result};
+use crate::game::mnk::solver as mnk;
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -16,33 +26,60 @@ use std::time::{Duration, Instant};
 
 #[derive(Args, Clone, Debug)]
 pub struct SolveArgs {
-    /// The game: `cx M N X` (M rows, N columns, X in a row; (M + 1) x N <= 64).
+    /// The game: `cx M N X` (Connect-X: M rows, N columns, X in a row; (M + 1) x N <= 64) or
+    /// `mnk M N K` (m,n,k: M rows, N columns, K or more in a row; M x (N + 1) <= 64). Connect-X
+    /// positions are 1-based column digits (`4453`); m,n,k positions are 0-based `ROW,COL` cells
+    /// separated by spaces (`1,1 0,0`); `.` is the empty board. A position may be followed by its
+    /// expected value, which is then checked. m,n,k values are weak (1 win, 0 draw, -1 loss for
+    /// the side to move), followed by the first player's result in words.
     #[arg(long, num_args = 4, value_names = ["KIND", "M", "N", "X"], default_values = ["cx", "6", "7", "4"])]
     game: Vec<String>,
-    /// Only win, draw or loss (1, 0, -1).
+    /// Only win, draw or loss (1, 0, -1); m,n,k values always are.
     #[arg(long)]
     weak: bool,
-    /// The score of every column (`-` for a full one) instead of the position's.
+    /// The score of every column (`-` for a full one) instead of the position's (Connect-X only).
     #[arg(long)]
     analyze: bool,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256)]
     hash: usize,
-    /// Solver threads sharing the table (Lazy SMP); not with --analyze.
+    /// Solver threads sharing the table (Lazy SMP); Connect-X only, not with --analyze.
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Empties the table before each position (each is timed as if solved alone).
     #[arg(long)]
     fresh: bool,
+    /// Gives up on a position after this many seconds and prints `unknown` as its value.
+    #[arg(long, value_name = "SECONDS")]
+    limit: Option<f64>,
     /// Positions file ('-' or nothing: standard input).
     file: Option<PathBuf>,
 }
 
-fn shape_of(words: &[String]) -> Result<Shape> {
+/// The board of `--game`.
+enum Game {
+    Cx(Shape),
+    /// Boxed: a board's symmetry tables are a few KiB.
+    Mnk(Box<mnk::Board>),
+}
+
+fn game_of(words: &[String]) -> Result<Game> {
     let num = |s: &String| s.parse::<usize>().with_context(|| format!("bad size '{s}'"));
     match words {
-        [kind, m, n, x] if kind == "cx" => Shape::new(num(m)?, num(n)?, num(x)?).map_err(anyhow::Error::msg),
-        _ => bail!("--game takes cx M N X (m,n,k proofs are not available yet)"),
+        [kind, m, n, x] if kind == "cx" => {
+            Ok(Game::Cx(Shape::new(num(m)?, num(n)?, num(x)?).map_err(anyhow::Error::msg)?))
+        }
+        [kind, m, n, k] if kind == "mnk" => {
+            Ok(Game::Mnk(Box::new(mnk::Board::new(num(m)?, num(n)?, num(k)?).map_err(anyhow::Error::msg)?)))
+        }
+        _ => bail!("--game takes cx M N X or mnk M N K"),
+    }
+}
+
+fn shape_of(words: &[String]) -> Result<Shape> {
+    match game_of(words)? {
+        Game::Cx(shape) => Ok(shape),
+        Game::Mnk(_) => bail!("opening books are for Connect-X only (--game cx M N X)"),
     }
 }
 
@@ -56,64 +93,162 @@ fn parse_moves(text: &str, cols: usize) -> Result<Vec<usize>, String> {
         .collect()
 }
 
+/// One position's line of output: its text up to the nodes, the nodes, the solve's time, and
+/// whether it disagreed with its expected value.
+struct Solved {
+    text: String,
+    nodes: u64,
+    time: Duration,
+    wrong: bool,
+}
+
+/// The value's text, checked against `expected`.
+fn checked(value: i32, expected: Option<i32>) -> (String, bool) {
+    match expected {
+        Some(e) if e != value => (format!("{value} WRONG (expected {e})"), true),
+        _ => (value.to_string(), false),
+    }
+}
+
 pub fn run(args: SolveArgs) -> Result<()> {
-    let shape = shape_of(&args.game)?;
+    let game = game_of(&args.game)?;
     if args.threads == 0 || (args.threads > 1 && args.analyze) {
         bail!("--threads must be at least 1, and 1 with --analyze");
     }
-    if shape.cols() > 35 {
-        bail!("positions name columns by one digit or letter: at most 35 columns");
+    let table = Table::new(args.hash);
+    // Touch every page now, so that no position's time includes mapping the table's memory.
+    table.clear();
+    let deadline = || args.limit.map(|s| Instant::now() + Duration::from_secs_f64(s));
+    match game {
+        Game::Cx(shape) => {
+            if shape.cols() > 35 {
+                bail!("positions name columns by one digit or letter: at most 35 columns");
+            }
+            drive(&args, |line| {
+                let mut words = line.split_whitespace();
+                let Some(moves) = words.next() else { return Ok(None) };
+                // `.` stands for the empty board (no moves).
+                let played = if moves == "." { "" } else { moves };
+                let expected = words.next().map(str::parse::<i32>).transpose().ok().flatten();
+                let p = Position::from_moves(shape, &parse_moves(played, shape.cols()).map_err(|e| anyhow!(e))?)
+                    .map_err(|e| anyhow!(e))?;
+                if args.fresh {
+                    table.clear();
+                }
+                let mut solver = Solver::new(&table).with_deadline(deadline());
+                let start = Instant::now();
+                let (result, wrong) = if args.analyze {
+                    let scores = solver.analyze(&p, args.weak);
+                    let text = scores.map(|s| {
+                        s.iter().map(|s| s.map_or("-".to_string(), |v| v.to_string())).collect::<Vec<_>>().join(" ")
+                    });
+                    (text.unwrap_or_else(|_| "unknown".into()), false)
+                } else {
+                    let score = if args.threads > 1 {
+                        let (score, nodes) = solve_parallel(&table, &p, args.weak, args.threads, deadline());
+                        solver.nodes = nodes;
+                        score
+                    } else {
+                        solver.solve(&p, args.weak)
+                    };
+                    let expected = expected.map(|e| if args.weak { e.signum() } else { e });
+                    score.map_or(("unknown".into(), false), |s| checked(s, expected))
+                };
+                let time = start.elapsed();
+                Ok(Some(Solved { text: format!("{moves} {result}"), nodes: solver.nodes, time, wrong }))
+            })
+        }
+        Game::Mnk(board) => {
+            if args.threads > 1 || args.analyze {
+                bail!("m,n,k proofs take neither --threads nor --analyze");
+            }
+            drive(&args, |line| {
+                let (cells, expected) = parse_cells(line)?;
+                let Some(cells) = cells else { return Ok(None) };
+                let p = mnk::Position::from_cells(&board, &cells).map_err(|e| anyhow!(e))?;
+                if args.fresh {
+                    table.clear();
+                }
+                let mut solver = mnk::Solver::new(&board, &table).with_deadline(deadline());
+                let start = Instant::now();
+                let value = solver.solve(&p);
+                let time = start.elapsed();
+                let shown = if cells.is_empty() {
+                    ".".to_string()
+                } else {
+                    cells.iter().map(|(r, c)| format!("{r},{c}")).collect::<Vec<_>>().join(" ")
+                };
+                let (result, wrong) = match value {
+                    Ok(v) => {
+                        // The first player's result: the side to move is the first after an
+                        // even number of stones.
+                        let first = if p.moves() % 2 == 0 { v } else { -v };
+                        let words = ["second player wins", "draw", "first player wins"][(first + 1) as usize];
+                        let (text, wrong) = checked(v, expected);
+                        (format!("{text} {words}"), wrong)
+                    }
+                    Err(_) => ("unknown".to_string(), false),
+                };
+                Ok(Some(Solved { text: format!("{shown} {result}"), nodes: solver.nodes, time, wrong }))
+            })
+        }
     }
+}
+
+/// An m,n,k line: its cells (None for a blank line) and its expected value.
+type MnkLine = (Option<Vec<(usize, usize)>>, Option<i32>);
+
+/// Parses an m,n,k line: `ROW,COL` cells or `.`, then optionally the expected value.
+fn parse_cells(line: &str) -> Result<MnkLine> {
+    let mut cells = Vec::new();
+    let mut expected = None;
+    let mut any = false;
+    for word in line.split_whitespace() {
+        if expected.is_some() {
+            bail!("'{word}' after the expected value");
+        }
+        let any_position = any;
+        any = true;
+        if word == "." {
+            continue;
+        }
+        match word.split_once(',') {
+            Some((r, c)) => {
+                let num =
+                    |s: &str| crate::game::mnk::parse_index(s).ok_or_else(|| anyhow!("'{word}' is not a cell ROW,COL"));
+                cells.push((num(r)?, num(c)?));
+            }
+            None => {
+                // A value follows a position (`.` at least).
+                let v = word.parse::<i32>().ok().filter(|v| (-1..=1).contains(v) && any_position);
+                expected = Some(v.ok_or_else(|| anyhow!("'{word}' is neither a cell ROW,COL nor a value (1, 0, -1)"))?);
+            }
+        }
+    }
+    Ok((any.then_some(cells), expected))
+}
+
+/// Reads the positions of `args.file` (or stdin) a line at a time, prints each one's result from
+/// `solve_line` (None: a blank line, skipped) and at the end the means; fails if any disagreed
+/// with its expected value.
+fn drive(args: &SolveArgs, mut solve_line: impl FnMut(&str) -> Result<Option<Solved>>) -> Result<()> {
     let input: Box<dyn BufRead> = match &args.file {
         Some(p) if p.as_os_str() != "-" => Box::new(std::io::BufReader::new(
             std::fs::File::open(p).with_context(|| format!("opening {}", p.display()))?,
         )),
         _ => Box::new(std::io::stdin().lock()),
     };
-    let table = Table::new(args.hash);
-    // Touch every page now, so that no position's time includes mapping the table's memory.
-    table.clear();
     let mut out = std::io::stdout().lock();
     let (mut count, mut total_nodes, mut total_time, mut wrong) = (0u64, 0u64, Duration::ZERO, 0u64);
     for (n, line) in input.lines().enumerate() {
         let line = line?;
-        let mut words = line.split_whitespace();
-        let Some(moves) = words.next() else { continue };
-        // `.` stands for the empty board (no moves).
-        let played = if moves == "." { "" } else { moves };
-        let expected = words.next().map(str::parse::<i32>).transpose().ok().flatten();
-        let cols = parse_moves(played, shape.cols()).map_err(|e| anyhow::anyhow!("line {}: {e}", n + 1))?;
-        let p = Position::from_moves(shape, &cols).map_err(|e| anyhow::anyhow!("line {}: {e}", n + 1))?;
-        if args.fresh {
-            table.clear();
-        }
-        let mut solver = Solver::new(&table);
-        let start = Instant::now();
-        let result = if args.analyze {
-            let scores = solver.analyze(&p, args.weak).expect("no deadline");
-            scores.iter().map(|s| s.map_or("-".to_string(), |v| v.to_string())).collect::<Vec<_>>().join(" ")
-        } else {
-            let score = if args.threads > 1 {
-                let (score, nodes) = solve_parallel(&table, &p, args.weak, args.threads, None);
-                solver.nodes = nodes;
-                score.expect("no deadline")
-            } else {
-                solver.solve(&p, args.weak).expect("no deadline")
-            };
-            let expected = expected.map(|e| if args.weak { e.signum() } else { e });
-            match expected {
-                Some(e) if e != score => {
-                    wrong += 1;
-                    format!("{score} WRONG (expected {e})")
-                }
-                _ => score.to_string(),
-            }
-        };
-        let elapsed = start.elapsed();
-        writeln!(out, "{moves} {result} nodes {} time {:.1} us", solver.nodes, elapsed.as_secs_f64() * 1e6)?;
+        let Some(solved) = solve_line(&line).map_err(|e| anyhow!("line {}: {e}", n + 1))? else { continue };
+        writeln!(out, "{} nodes {} time {:.1} us", solved.text, solved.nodes, solved.time.as_secs_f64() * 1e6)?;
+        out.flush()?;
         count += 1;
-        total_nodes += solver.nodes;
-        total_time += elapsed;
+        total_nodes += solved.nodes;
+        total_time += solved.time;
+        wrong += solved.wrong as u64;
     }
     if count > 0 {
         writeln!(

@@ -1,5 +1,5 @@
 //! `boardbot solve` as a user runs it: Pons' position format in, scores and means out, wrong
-//! expectations and bad input reported with a failing status.
+//! expectations and bad input reported with a failing status; m,n,k positions as `ROW,COL` cells.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -74,11 +74,59 @@ fn other_boards_and_bad_input() {
         (&[][..], "1111111\n", "line 1: move 7: column 0 is full"),
         (&[][..], "19\n", "line 1: '9' is not a column (1..7)"),
         (&["--game", "cx", "8", "8", "4"][..], "1\n", "does not fit"),
-        (&["--game", "mnk", "3", "3", "3"][..], "1\n", "cx M N X"),
+        (&["--game", "mnk", "3", "3", "3"][..], "1\n", "line 1: '1' is neither a cell ROW,COL nor a value"),
+        (&["--game", "mnk", "3", "3", "3"][..], "0,0 0,0\n", "line 1: move 2: cell 0,0 is taken"),
+        (&["--game", "mnk", "3", "3", "3"][..], "3,0\n", "line 1: move 1: cell 3,0 is off the 3x3 board"),
+        (&["--game", "mnk", "3", "3", "3"][..], "0,0 1 2,2\n", "'2,2' after the expected value"),
+        (&["--game", "mnk", "8", "8", "5"][..], ".\n", "does not fit"),
+        (&["--game", "go", "9", "9", "5"][..], ".\n", "cx M N X or mnk M N K"),
+        (&["--game", "mnk", "3", "3", "3", "--threads", "2"][..], ".\n", "neither --threads nor --analyze"),
     ] {
         let o = solve(args, input);
         assert!(!o.status.success(), "{input}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(message), "{args:?} {input}: {err}");
     }
+}
+
+#[test]
+fn mnk_values_of_empty_boards_and_positions() {
+    // ../shared/README.md: 3x3x3 draw, 3x4x3 and 4x4x3 first-player wins, 4x4x4 draw.
+    for (game, expected) in [
+        (["3", "3", "3"], ". 0 draw nodes "),
+        (["3", "4", "3"], ". 1 first player wins nodes "),
+        (["4", "4", "3"], ". 1 first player wins nodes "),
+        (["4", "4", "4"], ". 0 draw nodes "),
+    ] {
+        let o = solve(&["--game", "mnk", game[0], game[1], game[2]], ".\n");
+        assert!(o.status.success(), "{game:?}: {}", String::from_utf8_lossy(&o.stderr));
+        let out = stdout(&o);
+        assert!(out.starts_with(expected), "{game:?}: {out}");
+        assert!(out.lines().nth(1).unwrap().starts_with("positions 1 mean time "), "{out}");
+    }
+    // Tic-tac-toe positions, values from the side to move, with expected values checked:
+    // centre then edge wins for the first player (to move); after a third stone in a corner the
+    // second player (to move) loses; a finished game is lost for the side to move.
+    let input = "1,1 0,1 1\n1,1  0,1 0,0 -1\n\n0,0 1,1 0\n0,0 1,0 0,1 1,1 0,2\n";
+    let o = solve(&["--game", "mnk", "3", "3", "3", "--fresh"], input);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert!(lines[0].starts_with("1,1 0,1 1 first player wins nodes "), "{out}");
+    assert!(lines[1].starts_with("1,1 0,1 0,0 -1 first player wins nodes "), "{out}");
+    assert!(lines[2].starts_with("0,0 1,1 0 draw nodes "), "{out}");
+    assert!(lines[3].starts_with("0,0 1,0 0,1 1,1 0,2 -1 first player wins nodes 0 "), "{out}");
+    assert!(lines[4].starts_with("positions 4 mean time ") && lines[4].ends_with("wrong 0"), "{out}");
+
+    let wrong = solve(&["--game", "mnk", "3", "3", "3"], ". 1\n");
+    assert!(!wrong.status.success());
+    assert!(stdout(&wrong).starts_with(". 0 WRONG (expected 1) draw nodes "), "{}", stdout(&wrong));
+}
+
+#[test]
+fn a_limit_gives_up_with_unknown() {
+    let o = solve(&["--game", "mnk", "7", "7", "5", "--limit", "0.2"], ".\n");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).starts_with(". unknown nodes "), "{}", stdout(&o));
 }

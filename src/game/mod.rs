@@ -8,6 +8,7 @@
 pub mod connectx;
 pub mod kinarow;
 pub mod mnk;
+pub mod proof;
 pub mod zobrist;
 
 use std::fmt::Debug;

@@ -3,6 +3,7 @@
 //! board is a draw. Tic-tac-toe is 3,3,3; free-style gomoku is 15,15,5.
 
 mod knowledge;
+pub mod solver;
 pub mod threats;
 
 use super::kinarow::{CellSet, Lines};

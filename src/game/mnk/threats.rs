@@ -19,8 +19,9 @@ use std::time::Instant;
 
 /// The threes tried at one node of the search by threats, best first.
 const MAX_THREES: usize = 16;
-/// How often (in nodes) the clock is read.
-const CHECK_EVERY: u64 = 256;
+/// Positions with more empty cells near the stones than this are not searched (each node scans
+/// them all): only an immediate win is reported.
+const MAX_CANDIDATES: usize = 5000;
 
 /// A forced win found by [`Mnk::vcf`]: the attacker's first move and the plies to the win
 /// (counting that move).
@@ -58,6 +59,11 @@ impl Mnk {
         if self.lines.winner().is_some() {
             return (None, false);
         }
+        if self.near_empty.len() > MAX_CANDIDATES {
+            // Only an open five-to-be is looked at: every node would scan too many cells.
+            let win = self.lines.threats(attacker).first().map(|&c| ForcedWin { first: c, plies: 1 });
+            return (win, win.is_none());
+        }
         let mut search = self.threat_search(attacker, deadline, max_nodes);
         let win = search.attack().map(|(line, plies)| ForcedWin { first: line[0] as Cell, plies });
         (win, search.aborted)
@@ -81,7 +87,7 @@ impl Mnk {
     /// A forced win of `attacker` by continuous threats (fours, and threes up to `depth` deep),
     /// playing first from this position as if it were to move; see [`Mnk::vcf`].
     pub fn vct(&self, attacker: Side, depth: u32, deadline: Instant, max_nodes: u64) -> Option<ForcedWin> {
-        if self.lines.winner().is_some() {
+        if self.lines.winner().is_some() || self.near_empty.len() > MAX_CANDIDATES {
             return None;
         }
         let mut search = self.threat_search(attacker, deadline, max_nodes);
@@ -93,15 +99,22 @@ impl Mnk {
     /// A move that makes a four of our own counts as an answer (the opponent must block first):
     /// the search then looks further.
     pub fn vcf_answers(&self, moves: &[Cell], deadline: Instant, max_nodes: u64) -> Option<Vec<Cell>> {
-        let opponent = self.to_move().other();
-        self.vcf(opponent, deadline, max_nodes)?;
-        let mut g = self.clone();
+        let (me, opponent) = (self.to_move(), self.to_move().other());
+        if self.lines.winner().is_some() || self.near_empty.len() > MAX_CANDIDATES {
+            return None;
+        }
+        // One search for every move: its refuted positions stay true from move to move.
+        let mut search = self.threat_search(opponent, deadline, max_nodes);
+        search.attack()?;
         let mut answers = Vec::new();
         for &mv in moves {
-            g.play(mv);
-            let (win, aborted) = g.vcf_search(opponent, deadline, max_nodes);
-            g.undo();
-            if aborted {
+            let cell = mv as usize;
+            search.lines.place(cell, me);
+            search.placed.push(cell);
+            let win = search.attack();
+            search.placed.pop();
+            search.lines.remove(cell, me);
+            if search.aborted {
                 return None;
             }
             if win.is_none() {
@@ -284,7 +297,8 @@ impl Vcf {
 
     fn out_of_budget(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes > self.max_nodes || (self.nodes.is_multiple_of(CHECK_EVERY) && Instant::now() >= self.deadline) {
+        // A node scans the cells near the stones, which costs far more than reading the clock.
+        if self.nodes > self.max_nodes || Instant::now() >= self.deadline {
             self.aborted = true;
         }
         self.aborted

@@ -2,7 +2,8 @@
 //! <= 64) and any X: Connect-4 (6x7x4), 4x4x4, 5x5x4, 6x6x5, 7x7x5, 8x7x4 ...
 //!
 //! - [`bitboard`]: positions as bitboards; lines of any length by shifts.
-//! - [`table`]: a lock-free table of proved score bounds and best moves.
+//! - [`Table`] (shared with the m,n,k solver, in [`crate::game::proof`]): a lock-free table of
+//!   proved score bounds and best moves.
 //! - [`search`]: negamax with alpha-beta, null-window narrowing, move ordering.
 //!
 //! Scores follow Pascal Pons' convention (the one of the shared benchmark positions), from the
@@ -12,11 +13,10 @@
 
 pub mod bitboard;
 pub mod search;
-pub mod table;
 
+pub use crate::game::proof::{table::Table, Aborted};
 pub use bitboard::{Position, Shape};
-pub use search::{solve_parallel, Aborted, Solver};
-pub use table::Table;
+pub use search::{solve_parallel, Solver};
 
 #[cfg(test)]
 mod tests;

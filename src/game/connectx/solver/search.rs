@@ -11,23 +11,15 @@
 //!   the weak solve (win, draw or loss) as the window [-1, 1].
 
 use super::bitboard::Position;
-use super::table::{Entry, Table};
+use crate::game::proof::table::{Entry, Table};
+use crate::game::proof::{narrow, Aborted, Limits};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
-
-/// How often (in nodes) the clock and the stop flag are looked at.
-const CHECK_EVERY: u64 = 4096;
-
-/// Why a solve gave up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Aborted;
 
 pub struct Solver<'a> {
     table: &'a Table,
     pub nodes: u64,
-    deadline: Option<Instant>,
-    stop: Option<&'a AtomicBool>,
-    aborted: bool,
+    limits: Limits<'a>,
     /// 0, or the state of a random generator that perturbs move ordering near the root (the
     /// helper threads of [`solve_parallel`], so that they do not all search the same tree).
     noise: u64,
@@ -35,25 +27,25 @@ pub struct Solver<'a> {
 
 impl<'a> Solver<'a> {
     pub fn new(table: &'a Table) -> Solver<'a> {
-        Solver { table, nodes: 0, deadline: None, stop: None, aborted: false, noise: 0 }
+        Solver { table, nodes: 0, limits: Limits::default(), noise: 0 }
     }
 
     /// Gives up at `deadline` (the solve then returns [`Aborted`]).
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
-        self.deadline = deadline;
+        self.limits.deadline = deadline;
         self
     }
 
     /// Gives up when `stop` is set.
     pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
-        self.stop = Some(stop);
+        self.limits.stop = Some(stop);
         self
     }
 
     /// The exact score of `p` for the side to move (strong), or only its sign (weak: 1 win, 0
     /// draw, -1 loss).
     pub fn solve(&mut self, p: &Position, weak: bool) -> Result<i32, Aborted> {
-        self.table.prepare(p.shape());
+        self.table.prepare(p.shape().id());
         self.table.new_solve();
         let (lo, hi) = if weak { (-1, 1) } else { score_range(p) };
         self.solve_within(p, lo, hi)
@@ -74,7 +66,7 @@ impl<'a> Solver<'a> {
                 med = max / 2;
             }
             let r = self.negamax(p, med, med + 1);
-            if self.aborted {
+            if self.limits.aborted {
                 return Err(Aborted);
             }
             if r <= med {
@@ -125,7 +117,7 @@ impl<'a> Solver<'a> {
 
     /// Whether playing `col` in `p` reaches `score` (exactly or better) for the side to move.
     pub fn reaches(&mut self, p: &Position, col: usize, score: i32) -> Result<bool, Aborted> {
-        self.table.prepare(p.shape());
+        self.table.prepare(p.shape().id());
         if p.is_winning_move(col) {
             return Ok(p.win_score() >= score);
         }
@@ -133,14 +125,6 @@ impl<'a> Solver<'a> {
         child.play_col(col);
         // The move reaches `score` iff the child is worth at most -score to the opponent.
         Ok(self.solve_within(&child, -score, -score + 1)? <= -score)
-    }
-
-    fn out_of_time(&mut self) -> bool {
-        if !self.aborted && self.nodes.is_multiple_of(CHECK_EVERY) {
-            self.aborted =
-                self.stop.is_some_and(|s| s.load(Relaxed)) || self.deadline.is_some_and(|d| Instant::now() >= d);
-        }
-        self.aborted
     }
 
     /// A xorshift step of the ordering noise.
@@ -175,7 +159,7 @@ impl<'a> Solver<'a> {
     /// once (the caller has checked it).
     fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.out_of_time() {
+        if self.limits.reached(self.nodes) {
             return alpha;
         }
         let next = p.non_losing_moves();
@@ -195,17 +179,8 @@ impl<'a> Solver<'a> {
         let max = (cells - 1 - moves) / 2;
         let entry = self.probe(p);
         let (lower, upper) = entry.map_or((min, max), |e| (e.lower.max(min), e.upper.min(max)));
-        if alpha < lower {
-            alpha = lower;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        if beta > upper {
-            beta = upper;
-            if alpha >= beta {
-                return beta;
-            }
+        if let Some(v) = narrow(&mut alpha, &mut beta, lower, upper) {
+            return v;
         }
 
         let noise = if self.noise != 0 && moves < cells - NOISE_MIN_EMPTY { self.next_noise() } else { 0 };
@@ -230,7 +205,7 @@ impl<'a> Solver<'a> {
             let mut child = *p;
             child.play(col, next & p.shape().column_mask(col));
             let score = -self.negamax(&child, -beta, -alpha);
-            if self.aborted {
+            if self.limits.aborted {
                 return alpha;
             }
             if score >= beta {

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::game::connectx::ConnectX;
+use crate::game::proof::testing::random_moves;
 use crate::game::{Game, Outcome};
 use ahash::AHashMap;
 
@@ -80,19 +81,8 @@ fn agrees_with_plain_minimax_on_small_boards() {
         let table = Table::new(16);
         for _ in 0..if prefix == 0 { 1 } else { 6 } {
             let mut g = ConnectX::new(rows, cols, x).unwrap();
-            let mut played = Vec::new();
-            while played.len() < prefix {
-                let mut moves = Vec::new();
-                g.legal_moves(&mut moves);
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                let mv = moves[(seed >> 33) as usize % moves.len()];
-                g.play(mv);
-                if g.outcome().is_some() {
-                    g.undo();
-                    break;
-                }
-                played.push(mv as usize);
-            }
+            let played: Vec<usize> =
+                random_moves(&mut g, prefix, &mut seed).into_iter().map(|mv| mv as usize).collect();
             let mut memo = AHashMap::new();
             let expected = plain_score(&mut g, &mut memo);
             let p = Position::from_moves(shape, &played).unwrap();

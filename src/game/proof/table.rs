@@ -1,4 +1,5 @@
-//! The solver's transposition table: exact bounds on a position's score and its best move.
+//! The exact solvers' transposition table: proved bounds on a position's score and its best move
+//! (a column of Connect-X, a cell of an m,n,k board).
 //!
 //! Scores of an exact solver do not depend on a search depth, so a bound once proved stays true:
 //! a store tightens whatever the slot already knew of the same position. Slots are two atomic
@@ -9,7 +10,6 @@
 //! stones: the largest subtree saved), unless it comes from an earlier solve; the second takes
 //! everything else.
 
-use super::bitboard::Shape;
 use crate::memory::zeroed_words;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 pub struct Entry {
     pub lower: i32,
     pub upper: i32,
-    /// Column of the best move found, if any.
+    /// The best move found (below 255), if any.
     pub best: Option<usize>,
 }
 
@@ -37,12 +37,8 @@ pub struct Table {
     /// The current solve's number (8 bits), stored with the entries it writes.
     generation: AtomicU64,
     /// The board the entries belong to (keys of different boards collide: the empty board's
-    /// key is 0 on all of them), as [`shape_id`]; 0 while the table is empty.
-    shape: AtomicU64,
-}
-
-fn shape_id(s: &Shape) -> u64 {
-    (1 + s.rows() as u64) | ((s.cols() as u64) << 16) | ((s.x() as u64) << 32)
+    /// key is 0 on all of them), as the solver's nonzero board id; 0 while the table is empty.
+    board: AtomicU64,
 }
 
 /// Bits of a slot's data: lower bound, upper bound, best move + 1 (0: none), stones on the
@@ -80,7 +76,7 @@ impl Table {
             words: zeroed_words(4 * buckets),
             mask: buckets - 1,
             generation: AtomicU64::new(0),
-            shape: AtomicU64::new(0),
+            board: AtomicU64::new(0),
         }
     }
 
@@ -142,19 +138,19 @@ impl Table {
         self.words[i + 1].store(data, Relaxed);
     }
 
-    /// Makes the table ready for positions of `shape`: cleared if it held another board's.
-    pub fn prepare(&self, shape: &Shape) {
-        let id = shape_id(shape);
-        let old = self.shape.swap(id, Relaxed);
+    /// Makes the table ready for positions of the board `id` (nonzero, unique to a game and its
+    /// size): cleared if it held another board's.
+    pub fn prepare(&self, id: u64) {
+        let old = self.board.swap(id, Relaxed);
         if old != id && old != 0 {
             self.clear();
-            self.shape.store(id, Relaxed);
+            self.board.store(id, Relaxed);
         }
     }
 
     /// Empties the table (it then takes positions of any board).
     pub fn clear(&self) {
-        self.shape.store(0, Relaxed);
+        self.board.store(0, Relaxed);
         for w in &self.words {
             w.store(0, Relaxed);
         }

@@ -1,0 +1,17 @@
+//! An exact (weak) solver for m,n,k-games on boards of M rows and N columns with
+//! M x (N + 1) <= 64 (up to 7x7 and 8x7), any K, K or more in a row winning, no blocked cells:
+//! whether the side to move wins, draws or loses with perfect play.
+//!
+//! - [`bitboard`]: positions as bitboards in every orientation of the board; lines by shifts.
+//! - [`search`]: negamax with null windows, forced blocks, double threats, the windows' scan.
+//! - The table of proved bounds is the Connect-X solver's ([`crate::game::proof::table`]).
+
+pub mod bitboard;
+pub mod search;
+
+pub use crate::game::proof::{table::Table, Aborted};
+pub use bitboard::{Board, Position};
+pub use search::Solver;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,118 @@
+//! The solver against the known values of small boards and against a plain minimax.
+
+use super::*;
+use crate::game::mnk::Mnk;
+use crate::game::proof::testing::random_moves;
+use crate::game::{Game, Outcome};
+use ahash::AHashMap;
+
+fn solve(rows: usize, cols: usize, k: usize, cells: &[(usize, usize)]) -> i32 {
+    let board = Board::new(rows, cols, k).unwrap();
+    let table = Table::new(16);
+    let p = Position::from_cells(&board, cells).unwrap();
+    Solver::new(&board, &table).solve(&p).unwrap()
+}
+
+#[test]
+fn known_values_of_empty_boards() {
+    // ../shared/README.md: 3x3x3 draw; 3x4x3 and 4x4x3 first-player wins; 4x4x4 draw.
+    assert_eq!(solve(3, 3, 3, &[]), 0);
+    assert_eq!(solve(3, 4, 3, &[]), 1);
+    assert_eq!(solve(4, 3, 3, &[]), 1);
+    assert_eq!(solve(4, 4, 3, &[]), 1);
+    assert_eq!(solve(4, 4, 4, &[]), 0);
+    // K = 1 and 2 win wherever a line fits; no line fits: a draw.
+    assert_eq!(solve(1, 1, 1, &[]), 1);
+    assert_eq!(solve(1, 3, 2, &[]), 1);
+    assert_eq!(solve(2, 2, 3, &[]), 0);
+    assert_eq!(solve(1, 2, 2, &[]), 0, "the second player blocks the only line");
+}
+
+#[test]
+fn known_values_of_k4_boards() {
+    // 5x5x4 draw, 6x5x4 first-player win (a few seconds in release mode).
+    assert_eq!(solve(5, 5, 4, &[]), 0);
+    assert_eq!(solve(6, 5, 4, &[]), 1);
+}
+
+#[test]
+fn finished_and_won_positions() {
+    // The first player has three in a row: the side to move (second) has lost.
+    assert_eq!(solve(3, 3, 3, &[(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]), -1);
+    // The first player to move completes its row.
+    assert_eq!(solve(3, 3, 3, &[(0, 0), (1, 0), (0, 1), (1, 1)]), 1);
+    // Tic-tac-toe: after a corner and the centre, a draw; after the centre and an edge, a win.
+    assert_eq!(solve(3, 3, 3, &[(0, 0), (1, 1)]), 0);
+    assert_eq!(solve(3, 3, 3, &[(1, 1), (0, 1)]), 1);
+}
+
+/// The value of the position for the side to move by plain minimax over the game's rules (no
+/// bitboards, no pruning), memoized by the rules' hash.
+fn plain_value(g: &mut Mnk, memo: &mut AHashMap<u64, i32>) -> i32 {
+    if let Some(&v) = memo.get(&g.hash()) {
+        return v;
+    }
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let mut best = -1;
+    for mv in moves {
+        g.play(mv);
+        let v = match g.outcome() {
+            Some(Outcome::Win(_)) => 1,
+            Some(Outcome::Draw) => 0,
+            None => -plain_value(g, memo),
+        };
+        g.undo();
+        best = best.max(v);
+        if best == 1 {
+            break;
+        }
+    }
+    memo.insert(g.hash(), best);
+    best
+}
+
+#[test]
+fn agrees_with_plain_minimax() {
+    // Whole tiny boards, then random positions of larger ones.
+    let mut seed = 11u64;
+    for &(rows, cols, k, prefix, count) in &[
+        (3, 3, 3, 0, 1),
+        (3, 4, 3, 0, 1),
+        (4, 3, 3, 0, 1),
+        (2, 5, 2, 0, 1),
+        (2, 4, 3, 0, 1),
+        (3, 3, 2, 0, 1),
+        (3, 3, 3, 2, 20),
+        (3, 4, 3, 3, 20),
+        (4, 4, 3, 5, 20),
+        (4, 4, 4, 6, 25),
+        (4, 5, 4, 8, 20),
+        (3, 5, 3, 4, 20),
+        (5, 4, 5, 8, 10),
+        (2, 6, 2, 3, 10),
+    ] {
+        let board = Board::new(rows, cols, k).unwrap();
+        let table = Table::new(16);
+        for _ in 0..count {
+            let mut g = Mnk::new(rows, cols, k, &[]).unwrap();
+            let cells: Vec<(usize, usize)> = random_moves(&mut g, prefix, &mut seed)
+                .into_iter()
+                .map(|mv| (mv as usize / cols, mv as usize % cols))
+                .collect();
+            let expected = plain_value(&mut g, &mut AHashMap::new());
+            let p = Position::from_cells(&board, &cells).unwrap();
+            let got = Solver::new(&board, &table).solve(&p).unwrap();
+            assert_eq!(got, expected, "{rows}x{cols}x{k} after {cells:?}");
+        }
+    }
+}
+
+#[test]
+fn aborts_at_a_deadline() {
+    let board = Board::new(7, 7, 5).unwrap();
+    let table = Table::new(16);
+    let past = std::time::Instant::now();
+    let mut solver = Solver::new(&board, &table).with_deadline(Some(past));
+    assert_eq!(solver.solve(&Position::new()), Err(Aborted));
+}
