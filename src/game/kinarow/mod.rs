@@ -303,20 +303,22 @@ impl Lines {
     /// How many of `side`'s windows a stone on `cell` would bring to one stone short of K with
     /// no enemy stone: the threats ("fours" for K = 5) it would make.
     pub fn fours_made(&self, cell: usize, side: Side) -> usize {
-        let (p, o) = (side.index(), side.other().index());
-        let k = self.k;
-        self.windows_through(cell)
-            .filter(|&(w, _, _)| self.valid[w] && self.count[w][o] == 0 && self.count[w][p] as usize + 2 == k)
-            .count()
+        self.windows_brought_short(cell, side, 1)
     }
 
     /// How many of `side`'s windows a stone on `cell` would bring to two stones short of K with
     /// no enemy stone (the "threes" of K = 5, open or not).
     pub fn threes_made(&self, cell: usize, side: Side) -> usize {
+        self.windows_brought_short(cell, side, 2)
+    }
+
+    /// How many of `side`'s windows free of enemy stones a stone on `cell` would bring to
+    /// exactly `short` stones short of K.
+    fn windows_brought_short(&self, cell: usize, side: Side, short: usize) -> usize {
         let (p, o) = (side.index(), side.other().index());
         let k = self.k;
         self.windows_through(cell)
-            .filter(|&(w, _, _)| self.valid[w] && self.count[w][o] == 0 && self.count[w][p] as usize + 3 == k)
+            .filter(|&(w, _, _)| self.valid[w] && self.count[w][o] == 0 && self.count[w][p] as usize + 1 + short == k)
             .count()
     }
 
