@@ -16,7 +16,7 @@
 //! means.
 
 use crate::game::connectx::book::Book;
-use crate::game::connectx::solver::{solve_parallel, Position, Shape, Solver, Table};
+use crate::game::connectx::solver::{solve_parallel, Geometry, Position, Shape, Solver, Table};
 use crate::game::mnk::solver as mnk;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;

@@ -9,7 +9,7 @@
 //! the score (i8, Pons' convention: see [`super::solver`]). PLIES is the most stones a position of
 //! the book has. Positions where the side to move wins at once are left out.
 
-use super::solver::{Position, Shape, Solver, Table};
+use super::solver::{Geometry, Position, Shape, Solver, Table};
 use ahash::AHashSet;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};

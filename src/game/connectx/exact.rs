@@ -2,7 +2,7 @@
 //! the move's time, the search plays by its verdict (see [`Searchable::solve_exactly`]).
 
 use super::book::Book;
-use super::solver::{Position, Shape, Solver};
+use super::solver::{Geometry, Position, Shape, Solver};
 use super::{Column, ConnectX};
 use crate::search::{Proof, Score, WIN};
 use std::sync::atomic::AtomicBool;

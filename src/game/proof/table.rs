@@ -89,12 +89,14 @@ impl Table {
         (self.words.len() * 8) >> 20
     }
 
+    #[inline(always)]
     fn index(&self, key: u64) -> usize {
         // Keys are sparse bit patterns: mix them before taking the low bits.
         (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & self.mask
     }
 
     /// The data of the slot of `key`'s bucket that holds it, and that slot's first word.
+    #[inline(always)]
     fn find(&self, key: u64) -> (Option<u64>, usize) {
         let b = 4 * self.index(key);
         for i in [b, b + 2] {
@@ -106,6 +108,23 @@ impl Table {
         (None, b)
     }
 
+    /// Starts loading `key`'s bucket into the cache, so that a later [`Table::get`] or
+    /// [`Table::put`] of it does not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket = &self.words[4 * self.index(key)];
+            // SAFETY: a prefetch is a hint that reads no memory (it cannot fault); SSE, which it
+            // needs, is part of every x86-64 processor.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket as *const AtomicU64 as *const i8) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    #[inline(always)]
     pub fn get(&self, key: u64) -> Option<Entry> {
         self.find(key).0.map(unpack)
     }

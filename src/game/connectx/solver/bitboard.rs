@@ -7,7 +7,7 @@
 
 use crate::game::proof::lines::{completions_along, completions_long, has_line, shl};
 
-/// The geometry of a board: its size, X, and the masks derived from them.
+/// The geometry of a board known at run time: its size, X, and the masks derived from them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     rows: u32,
@@ -41,104 +41,198 @@ impl Shape {
         Ok(Shape { rows, cols, x, h1, bottom, board })
     }
 
-    pub fn rows(&self) -> usize {
-        self.rows as usize
+    /// Whether this is Connect-4's board, 6x7 with four in a row ([`Connect4`]).
+    pub fn is_connect4(&self) -> bool {
+        (self.rows, self.cols, self.x) == (6, 7, 4)
     }
-    pub fn cols(&self) -> usize {
-        self.cols as usize
+}
+
+impl Geometry for Shape {
+    #[inline(always)]
+    fn rows_u32(&self) -> u32 {
+        self.rows
     }
-    pub fn x(&self) -> usize {
-        self.x as usize
+    #[inline(always)]
+    fn cols_u32(&self) -> u32 {
+        self.cols
+    }
+    #[inline(always)]
+    fn x_u32(&self) -> u32 {
+        self.x
+    }
+    #[inline(always)]
+    fn bottom(&self) -> u64 {
+        self.bottom
+    }
+    #[inline(always)]
+    fn board(&self) -> u64 {
+        self.board
+    }
+}
+
+/// Connect-4's board (6 rows, 7 columns, four in a row) as a type: its size and masks are
+/// constants, so that the solver's code for it folds them into its instructions (the solver
+/// switches to it on that board: measured in [`super::search`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Connect4;
+
+/// The bottom cell of each of Connect-4's 7 columns of 7 bits.
+const C4_BOTTOM: u64 = {
+    let mut bottom = 0;
+    let mut c = 0;
+    while c < 7 {
+        bottom |= 1 << (7 * c);
+        c += 1;
+    }
+    bottom
+};
+
+impl Geometry for Connect4 {
+    #[inline(always)]
+    fn rows_u32(&self) -> u32 {
+        6
+    }
+    #[inline(always)]
+    fn cols_u32(&self) -> u32 {
+        7
+    }
+    #[inline(always)]
+    fn x_u32(&self) -> u32 {
+        4
+    }
+    #[inline(always)]
+    fn bottom(&self) -> u64 {
+        C4_BOTTOM
+    }
+    #[inline(always)]
+    fn board(&self) -> u64 {
+        C4_BOTTOM * 0x3f
+    }
+}
+
+/// The geometry of a board: its size, X, and the masks derived from them; either a [`Shape`]
+/// known at run time or a board known at compile time ([`Connect4`]).
+pub trait Geometry: Copy + std::fmt::Debug + PartialEq + Eq {
+    fn rows_u32(&self) -> u32;
+    fn cols_u32(&self) -> u32;
+    fn x_u32(&self) -> u32;
+    /// The bottom cell of every column.
+    fn bottom(&self) -> u64;
+    /// Every cell of the board.
+    fn board(&self) -> u64;
+
+    /// Bits per column: rows + 1.
+    #[inline(always)]
+    fn h1(&self) -> u32 {
+        self.rows_u32() + 1
+    }
+    fn rows(&self) -> usize {
+        self.rows_u32() as usize
+    }
+    #[inline(always)]
+    fn cols(&self) -> usize {
+        self.cols_u32() as usize
+    }
+    fn x(&self) -> usize {
+        self.x_u32() as usize
     }
     /// A number unique to the board among all the solvers' boards (for [`crate::game::proof::table::Table::prepare`]).
-    pub fn id(&self) -> u64 {
-        (1 + self.rows as u64) | ((self.cols as u64) << 16) | ((self.x as u64) << 32)
+    fn id(&self) -> u64 {
+        (1 + self.rows_u32() as u64) | ((self.cols_u32() as u64) << 16) | ((self.x_u32() as u64) << 32)
     }
-    pub fn cells(&self) -> u32 {
-        self.rows * self.cols
+    #[inline(always)]
+    fn cells(&self) -> u32 {
+        self.rows_u32() * self.cols_u32()
     }
-    pub fn column_mask(&self, col: usize) -> u64 {
-        ((1u64 << self.rows) - 1) << (col as u32 * self.h1)
+    #[inline(always)]
+    fn column_mask(&self, col: usize) -> u64 {
+        ((1u64 << self.rows_u32()) - 1) << (col as u32 * self.h1())
     }
+    /// The column of a cell of the board.
+    #[inline(always)]
+    fn column_of(&self, cell: u64) -> usize {
+        (cell.trailing_zeros() / self.h1()) as usize
+    }
+    #[inline(always)]
     fn top_cell(&self, col: usize) -> u64 {
-        1u64 << (self.rows - 1 + col as u32 * self.h1)
+        1u64 << (self.rows_u32() - 1 + col as u32 * self.h1())
     }
 
     /// Shifts between neighbours along the four line directions: vertical, horizontal and the two
     /// diagonals.
     fn directions(&self) -> [u32; 4] {
-        [1, self.h1, self.h1 - 1, self.h1 + 1]
+        let h1 = self.h1();
+        [1, h1, h1 - 1, h1 + 1]
     }
 
     /// Whether `stones` hold X in a row.
-    pub fn has_line(&self, stones: u64) -> bool {
-        has_line(stones, self.x, &self.directions())
+    fn has_line(&self, stones: u64) -> bool {
+        has_line(stones, self.x_u32(), &self.directions())
     }
 
     /// The cells (occupied or not) that would complete X in a row with `stones`: for each
     /// direction, a cell with `a` stones in a row behind it and X - 1 - a ahead of it.
     #[inline(always)]
-    pub fn completions(&self, stones: u64) -> u64 {
+    fn completions(&self, stones: u64) -> u64 {
         // One copy of the loop per line length, so that each is unrolled with constant shifts.
-        match (self.x, self.h1) {
+        match (self.x_u32(), self.h1()) {
             // Connect-4 (6x7, 7 bits a column) with every shift a constant.
-            (4, 7) => self.completions_fixed::<3, 7>(stones),
-            (x, _) => self.completions_any(x, stones),
+            (4, 7) => completions_fixed::<3, 7>(stones) & self.board(),
+            (x, h1) => completions_any(x, h1, stones, self.board()),
         }
     }
+}
 
-    #[inline(always)]
-    fn completions_any(&self, x: u32, stones: u64) -> u64 {
-        match x {
-            1 => self.board,
-            2 => self.completions_of::<1>(stones),
-            3 => self.completions_of::<2>(stones),
-            4 => self.completions_of::<3>(stones),
-            5 => self.completions_of::<4>(stones),
-            6 => self.completions_of::<5>(stones),
-            7 => self.completions_of::<6>(stones),
-            8 => self.completions_of::<7>(stones),
-            _ => completions_long(stones, x, &self.directions()) & self.board,
+#[inline(always)]
+fn completions_any(x: u32, h1: u32, stones: u64, board: u64) -> u64 {
+    match x {
+        1 => board,
+        2 => completions_of::<1>(h1, stones) & board,
+        3 => completions_of::<2>(h1, stones) & board,
+        4 => completions_of::<3>(h1, stones) & board,
+        5 => completions_of::<4>(h1, stones) & board,
+        6 => completions_of::<5>(h1, stones) & board,
+        7 => completions_of::<6>(h1, stones) & board,
+        8 => completions_of::<7>(h1, stones) & board,
+        _ => completions_long(stones, x, &[1, h1, h1 - 1, h1 + 1]) & board,
+    }
+}
+
+/// [`Geometry::completions`] for X = K + 1 (off the board too).
+#[inline(always)]
+fn completions_of<const K: usize>(h1: u32, stones: u64) -> u64 {
+    // Vertically only the cells below matter: above an empty cell every cell is empty.
+    let vertical = (1..=K).fold(u64::MAX, |run, a| run & shl(stones, a as u32));
+    let others = [h1, h1 - 1, h1 + 1].iter().fold(0, |r, &s| r | completions_along::<K>(stones, s));
+    vertical | others
+}
+
+/// [`completions_of`] with the column height a constant too: every shift is a constant below 64.
+#[inline(always)]
+fn completions_fixed<const K: usize, const H1: u32>(stones: u64) -> u64 {
+    // The loop of [`completions_along`] again, with plain shifts: the compiler does not fold
+    // that function's guarded shifts for constant amounts (measured: 70% more instructions).
+    let mut result = (1..=K).fold(u64::MAX, |run, a| run & (stones << a));
+    for s in [H1, H1 - 1, H1 + 1] {
+        let mut ahead = [u64::MAX; 8];
+        for b in 1..=K {
+            ahead[b] = ahead[b - 1] & (stones >> (b as u32 * s));
         }
-    }
-
-    /// [`Shape::completions`] for X = K + 1.
-    #[inline(always)]
-    fn completions_of<const K: usize>(&self, stones: u64) -> u64 {
-        // Vertically only the cells below matter: above an empty cell every cell is empty.
-        let vertical = (1..=K).fold(u64::MAX, |run, a| run & shl(stones, a as u32));
-        let others = [self.h1, self.h1 - 1, self.h1 + 1].iter().fold(0, |r, &s| r | completions_along::<K>(stones, s));
-        (vertical | others) & self.board
-    }
-
-    /// [`Shape::completions_of`] with the column height a constant too: every shift is a
-    /// constant below 64.
-    #[inline(always)]
-    fn completions_fixed<const K: usize, const H1: u32>(&self, stones: u64) -> u64 {
-        // The loop of [`completions_along`] again, with plain shifts: the compiler does not fold
-        // that function's guarded shifts for constant amounts (measured: 70% more instructions).
-        let mut result = (1..=K).fold(u64::MAX, |run, a| run & (stones << a));
-        for s in [H1, H1 - 1, H1 + 1] {
-            let mut ahead = [u64::MAX; 8];
-            for b in 1..=K {
-                ahead[b] = ahead[b - 1] & (stones >> (b as u32 * s));
+        let mut behind = u64::MAX;
+        for a in 0..=K {
+            if a > 0 {
+                behind &= stones << (a as u32 * s);
             }
-            let mut behind = u64::MAX;
-            for a in 0..=K {
-                if a > 0 {
-                    behind &= stones << (a as u32 * s);
-                }
-                result |= behind & ahead[K - a];
-            }
+            result |= behind & ahead[K - a];
         }
-        result & self.board
     }
+    result
 }
 
 /// A position: the stones of the side to move, all stones, and the number of moves played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Position {
-    shape: Shape,
+pub struct Position<G = Shape> {
+    shape: G,
     current: u64,
     mask: u64,
     /// `current` and `mask` of the mirror image (columns reversed), kept as moves are played.
@@ -147,14 +241,23 @@ pub struct Position {
     moves: u32,
 }
 
-impl Position {
-    pub fn new(shape: Shape) -> Position {
+impl Position<Shape> {
+    /// The same position on a board known at compile time, which must be this one's.
+    pub fn with_geometry<G: Geometry>(&self, g: G) -> Position<G> {
+        debug_assert_eq!(g.id(), self.shape.id());
+        let Position { shape: _, current, mask, mirror_current, mirror_mask, moves } = *self;
+        Position { shape: g, current, mask, mirror_current, mirror_mask, moves }
+    }
+}
+
+impl<G: Geometry> Position<G> {
+    pub fn new(shape: G) -> Position<G> {
         Position { shape, current: 0, mask: 0, mirror_current: 0, mirror_mask: 0, moves: 0 }
     }
 
     /// The position after `cols` (0-based columns) from the empty board. Fails on a full or
     /// missing column and on a move after the game was won.
-    pub fn from_moves(shape: Shape, cols: &[usize]) -> Result<Position, String> {
+    pub fn from_moves(shape: G, cols: &[usize]) -> Result<Position<G>, String> {
         let mut p = Position::new(shape);
         for (i, &c) in cols.iter().enumerate() {
             if c >= shape.cols() {
@@ -171,9 +274,11 @@ impl Position {
         Ok(p)
     }
 
-    pub fn shape(&self) -> &Shape {
+    #[inline(always)]
+    pub fn shape(&self) -> &G {
         &self.shape
     }
+    #[inline(always)]
     pub fn moves(&self) -> u32 {
         self.moves
     }
@@ -182,20 +287,22 @@ impl Position {
         (self.current, self.mask)
     }
 
+    #[inline(always)]
     pub fn can_play(&self, col: usize) -> bool {
         self.mask & self.shape.top_cell(col) == 0
     }
     /// The cells where a piece can land now, one per non-full column.
+    #[inline(always)]
     pub fn playable(&self) -> u64 {
-        (self.mask + self.shape.bottom) & self.shape.board
+        (self.mask + self.shape.bottom()) & self.shape.board()
     }
     /// Plays in `col`, whose landing cell is `cell` (one bit of [`Position::playable`]).
+    #[inline(always)]
     pub fn play(&mut self, col: usize, cell: u64) {
         self.current ^= self.mask;
         self.mask |= cell;
         // The same cell in the mirrored column.
-        let (from, to) = (col as u32 * self.shape.h1, (self.shape.cols - 1 - col as u32) * self.shape.h1);
-        let mirrored = if to >= from { cell << (to - from) } else { cell >> (from - to) };
+        let mirrored = self.mirror_cell(col, cell);
         self.mirror_current ^= self.mirror_mask;
         self.mirror_mask |= mirrored;
         self.moves += 1;
@@ -205,9 +312,11 @@ impl Position {
     }
 
     /// Empty cells that would complete a line of the side to move (or of its opponent).
+    #[inline(always)]
     pub fn own_wins(&self) -> u64 {
         self.shape.completions(self.current) & !self.mask
     }
+    #[inline(always)]
     pub fn enemy_wins(&self) -> u64 {
         self.shape.completions(self.current ^ self.mask) & !self.mask
     }
@@ -221,6 +330,7 @@ impl Position {
     /// The landing cells of the moves that do not let the opponent win at once (assuming the
     /// side to move cannot win at once): the single block when the opponent threatens one cell,
     /// nothing when it threatens two, and never the cell right under an opponent's win.
+    #[inline(always)]
     pub fn non_losing_moves(&self) -> u64 {
         let mut possible = self.playable();
         let enemy = self.enemy_wins();
@@ -235,6 +345,7 @@ impl Position {
     }
 
     /// How many empty cells would complete a line of the side to move after it plays `cell`.
+    #[inline(always)]
     pub fn threats_after(&self, cell: u64) -> u32 {
         let stones = self.current | cell;
         (self.shape.completions(stones) & !(self.mask | cell)).count_ones()
@@ -243,23 +354,49 @@ impl Position {
     /// A number unique to the position: the stones of the side to move plus all stones. Per
     /// column that sum lies in [2^h - 1, 2^(h+1) - 2] for a column of height h, so it never
     /// carries into the next column and tells both the height and the stones apart.
+    #[inline(always)]
     pub fn key(&self) -> u64 {
         self.current + self.mask
     }
 
     /// The key of the position mirrored left to right.
+    #[inline(always)]
     pub fn mirrored_key(&self) -> u64 {
         self.mirror_current + self.mirror_mask
     }
 
     /// The key shared by the position and its mirror image (the smaller of the two), and whether
     /// it is the mirror image's.
+    #[inline(always)]
     pub fn canonical_key(&self) -> (u64, bool) {
         let (key, mirrored) = (self.key(), self.mirrored_key());
         if mirrored < key {
             (mirrored, true)
         } else {
             (key, false)
+        }
+    }
+
+    /// The canonical key ([`Position::canonical_key`]) of the position after the move in `col`
+    /// that lands on `cell`, without playing it. The key of a child is `2 mask - current +
+    /// cell` (its stones to move are `mask - current`, all its stones `mask + cell`); the same
+    /// holds for the mirror image with the mirrored cell.
+    #[inline(always)]
+    pub fn child_key(&self, col: usize, cell: u64) -> u64 {
+        let key = (2 * self.mask - self.current) + cell;
+        let mirrored = (2 * self.mirror_mask - self.mirror_current) + self.mirror_cell(col, cell);
+        key.min(mirrored)
+    }
+
+    /// The cell in the mirrored column of `cell`, a cell of `col`.
+    #[inline(always)]
+    fn mirror_cell(&self, col: usize, cell: u64) -> u64 {
+        let h1 = self.shape.h1();
+        let (from, to) = (col as u32 * h1, (self.shape.cols_u32() - 1 - col as u32) * h1);
+        if to >= from {
+            cell << (to - from)
+        } else {
+            cell >> (from - to)
         }
     }
 
@@ -276,6 +413,27 @@ mod tests {
 
     fn cols(text: &str) -> Vec<usize> {
         text.bytes().map(|b| (b - b'1') as usize).collect()
+    }
+
+    #[test]
+    fn connect4_is_its_shape() {
+        let s = Shape::new(6, 7, 4).unwrap();
+        assert!(s.is_connect4());
+        let parts = |g: &dyn Fn() -> (u64, u64, u32, u32, u64)| g();
+        assert_eq!(
+            parts(&|| (s.bottom(), s.board(), s.h1(), s.cells(), s.id())),
+            parts(&|| (Connect4.bottom(), Connect4.board(), Connect4.h1(), Connect4.cells(), Connect4.id()))
+        );
+        let p = Position::from_moves(s, &cols("4453")).unwrap();
+        let q = Position::from_moves(Connect4, &cols("4453")).unwrap();
+        assert_eq!(p.with_geometry(Connect4), q);
+        assert_eq!((p.own_wins(), p.enemy_wins(), p.key()), (q.own_wins(), q.enemy_wins(), q.key()));
+        for col in 0..7 {
+            let mut child = p;
+            child.play_col(col);
+            let cell = p.playable() & s.column_mask(col);
+            assert_eq!(p.child_key(col, cell), child.canonical_key().0);
+        }
     }
 
     #[test]

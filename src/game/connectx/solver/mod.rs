@@ -15,7 +15,7 @@ pub mod bitboard;
 pub mod search;
 
 pub use crate::game::proof::{table::Table, Aborted};
-pub use bitboard::{Position, Shape};
+pub use bitboard::{Connect4, Geometry, Position, Shape};
 pub use search::{solve_parallel, Solver};
 
 #[cfg(test)]

@@ -7,10 +7,14 @@
 //!   looks its children up in the table (enhanced transposition cutoffs).
 //! - Moves are tried: the table's best move, then by the number of winning cells they create,
 //!   then centre first.
+//! - A node starts loading its children's table entries (prefetch) before it reads its own,
+//!   so that the memory latency of the children's probes overlaps the node's own work.
+//! - On Connect-4's board the search runs with the board's size a compile-time constant
+//!   ([`Connect4`]).
 //! - The root narrows the score range with null-window searches (Pons' scheme), which also gives
 //!   the weak solve (win, draw or loss) as the window [-1, 1].
 
-use super::bitboard::Position;
+use super::bitboard::{Connect4, Geometry, Position};
 use crate::game::proof::table::{Entry, Table};
 use crate::game::proof::{narrow, Aborted, Limits};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -53,6 +57,15 @@ impl<'a> Solver<'a> {
 
     /// The score of `p` clamped to [lo, hi]: exact if it lies inside.
     fn solve_within(&mut self, p: &Position, lo: i32, hi: i32) -> Result<i32, Aborted> {
+        if p.shape().is_connect4() {
+            // The same search with the board's size a compile-time constant.
+            self.narrow_down(&p.with_geometry(Connect4), lo, hi)
+        } else {
+            self.narrow_down(p, lo, hi)
+        }
+    }
+
+    fn narrow_down<G: Geometry>(&mut self, p: &Position<G>, lo: i32, hi: i32) -> Result<i32, Aborted> {
         if let Some(s) = terminal(p) {
             return Ok(s.clamp(lo, hi));
         }
@@ -138,7 +151,8 @@ impl<'a> Solver<'a> {
     /// The table's entry for `p`, its best move in `p`'s orientation. A position and its mirror
     /// image have the same score and share one entry (measured on 2 Test_L1_R3 positions: 6.66M
     /// nodes without, 4.02M with, together with the transposition cutoffs).
-    fn probe(&self, p: &Position) -> Option<Entry> {
+    #[inline(always)]
+    fn probe<G: Geometry>(&self, p: &Position<G>) -> Option<Entry> {
         let (key, mirrored) = p.canonical_key();
         let mut e = self.table.get(key)?;
         if mirrored {
@@ -147,7 +161,8 @@ impl<'a> Solver<'a> {
         Some(e)
     }
 
-    fn store(&self, p: &Position, mut e: Entry) {
+    #[inline(always)]
+    fn store<G: Geometry>(&self, p: &Position<G>, mut e: Entry) {
         let (key, mirrored) = p.canonical_key();
         if mirrored {
             e.best = e.best.map(|c| p.shape().cols() - 1 - c);
@@ -157,7 +172,7 @@ impl<'a> Solver<'a> {
 
     /// Negamax with alpha-beta (fail-hard) on a position where the side to move cannot win at
     /// once (the caller has checked it).
-    fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax<G: Geometry>(&mut self, p: &Position<G>, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if self.limits.reached(self.nodes) {
             return alpha;
@@ -177,6 +192,18 @@ impl<'a> Solver<'a> {
         let min = -(cells - 2 - moves) / 2;
         // We cannot win with this stone, so not before the next one.
         let max = (cells - 1 - moves) / 2;
+        if let Some(v) = narrow(&mut alpha, &mut beta, min, max) {
+            return v;
+        }
+        // The children's keys, in column order. Their table buckets start loading now, to be
+        // read by the transposition cutoffs below and by each child's own probe: the loads run
+        // while this node reads its own entry and orders its moves.
+        for col in 0..p.shape().cols() {
+            let cell = next & p.shape().column_mask(col);
+            if cell != 0 {
+                self.table.prefetch(p.child_key(col, cell));
+            }
+        }
         let entry = self.probe(p);
         let (lower, upper) = entry.map_or((min, max), |e| (e.lower.max(min), e.upper.min(max)));
         if let Some(v) = narrow(&mut alpha, &mut beta, lower, upper) {
@@ -184,37 +211,38 @@ impl<'a> Solver<'a> {
         }
 
         let noise = if self.noise != 0 && moves < cells - NOISE_MIN_EMPTY { self.next_noise() } else { 0 };
-        let ordered = order_moves(p, next, entry.and_then(|e| e.best), noise);
-        if moves < cells - ETC_MIN_EMPTY {
+        // The table's move is tried first; the others are ordered only if it does not cut
+        // (ordering costs a line count per move), except at nodes with transposition cutoffs:
+        // there ordering first gives the children's entries time to arrive from memory.
+        let tt_best = entry.and_then(|e| e.best).filter(|&c| next & p.shape().column_mask(c) != 0);
+        let rest = next & !tt_best.map_or(0, |c| p.shape().column_mask(c));
+        let etc = moves < cells - ETC_MIN_EMPTY;
+        let mut ordered = etc.then(|| order_moves(p, rest, noise));
+        if etc {
             // Enhanced transposition cutoff: a child already known to be bad enough for the
             // opponent cuts here without a search.
-            for col in ordered.columns() {
-                let mut child = *p;
-                child.play(col, next & p.shape().column_mask(col));
-                if let Some(e) = self.probe(&child) {
-                    if -e.upper >= beta {
-                        self.store(p, Entry { lower: -e.upper, upper: max, best: Some(col) });
-                        return -e.upper;
+            for col in 0..p.shape().cols() {
+                let cell = next & p.shape().column_mask(col);
+                if cell != 0 {
+                    if let Some(e) = self.table.get(p.child_key(col, cell)) {
+                        if -e.upper >= beta {
+                            self.store(p, Entry { lower: -e.upper, upper: max, best: Some(col) });
+                            return -e.upper;
+                        }
                     }
                 }
             }
         }
         let mut best = None;
         let alpha0 = alpha;
-        for col in ordered.columns() {
-            let mut child = *p;
-            child.play(col, next & p.shape().column_mask(col));
-            let score = -self.negamax(&child, -beta, -alpha);
-            if self.limits.aborted {
-                return alpha;
+        if let Some(col) = tt_best {
+            if let Some(v) = self.try_move(p, next, col, &mut alpha, beta, max, &mut best) {
+                return v;
             }
-            if score >= beta {
-                self.store(p, Entry { lower: score, upper: max, best: Some(col) });
-                return score;
-            }
-            if score > alpha {
-                alpha = score;
-                best = Some(col);
+        }
+        for col in ordered.get_or_insert_with(|| order_moves(p, rest, noise)).columns() {
+            if let Some(v) = self.try_move(p, next, col, &mut alpha, beta, max, &mut best) {
+                return v;
             }
         }
         // Every move failed low: alpha is an upper bound; if one rose above alpha0 it is exact.
@@ -222,12 +250,44 @@ impl<'a> Solver<'a> {
         self.store(p, Entry { lower, upper: alpha, best });
         alpha
     }
+
+    /// Searches the move in `col` of a node with the window [alpha, beta], raising alpha and
+    /// `best` when it does better: the node's value if that ends the node (a cutoff, stored in
+    /// the table, or an abort).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn try_move<G: Geometry>(
+        &mut self,
+        p: &Position<G>,
+        next: u64,
+        col: usize,
+        alpha: &mut i32,
+        beta: i32,
+        max: i32,
+        best: &mut Option<usize>,
+    ) -> Option<i32> {
+        let mut child = *p;
+        child.play(col, next & p.shape().column_mask(col));
+        let score = -self.negamax(&child, -beta, -*alpha);
+        if self.limits.aborted {
+            return Some(*alpha);
+        }
+        if score >= beta {
+            self.store(p, Entry { lower: score, upper: max, best: Some(col) });
+            return Some(score);
+        }
+        if score > *alpha {
+            *alpha = score;
+            *best = Some(col);
+        }
+        None
+    }
 }
 
 /// Helper threads perturb the move order at nodes with more empty cells than this.
 const NOISE_MIN_EMPTY: i32 = 12;
 /// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
-const ETC_MIN_EMPTY: i32 = 8;
+const ETC_MIN_EMPTY: i32 = 14;
 
 /// Solves `p` (as [`Solver::solve`]) with `threads` threads sharing `table` (Lazy SMP): each
 /// runs the whole solve, the helpers with a perturbed move order, and the proved bounds each
@@ -272,14 +332,14 @@ pub fn solve_parallel(
 }
 
 /// The widest possible score range of `p` (for the side to move).
-fn score_range(p: &Position) -> (i32, i32) {
+fn score_range<G: Geometry>(p: &Position<G>) -> (i32, i32) {
     let cells = p.shape().cells() as i32;
     let moves = p.moves() as i32;
     (-(cells - moves) / 2, (cells + 1 - moves) / 2)
 }
 
 /// The score of a position decided without search: a win with the next stone, or a full board.
-fn terminal(p: &Position) -> Option<i32> {
+fn terminal<G: Geometry>(p: &Position<G>) -> Option<i32> {
     if p.can_win_next() {
         Some(p.win_score())
     } else if p.moves() >= p.shape().cells() {
@@ -289,6 +349,19 @@ fn terminal(p: &Position) -> Option<i32> {
     }
 }
 
+/// The columns of the landing cells `next` of `p`, with each cell, left to right.
+#[inline(always)]
+fn cells_of<G: Geometry>(p: &Position<G>, next: u64) -> impl Iterator<Item = (usize, u64)> + '_ {
+    let mut rest = next;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let cell = rest & rest.wrapping_neg();
+            rest ^= cell;
+            (p.shape().column_of(cell), cell)
+        })
+    })
+}
+
 fn centre_distance(col: usize, cols: usize) -> usize {
     (2 * col).abs_diff(cols - 1)
 }
@@ -296,7 +369,7 @@ fn centre_distance(col: usize, cols: usize) -> usize {
 /// The moves of a node, best first: up to 32 columns (a 64-bit board has at most 32), each
 /// packed as `priority << 8 | (255 - column)` so that sorting stays a compare of plain integers.
 struct Ordered {
-    packed: [u64; 32],
+    packed: [u32; 32],
     len: usize,
 }
 
@@ -306,26 +379,27 @@ impl Ordered {
     }
 }
 
-/// The moves in `next`: the table's move first, then by the winning cells they create, then
-/// nearer the centre first.
-fn order_moves(p: &Position, next: u64, tt_best: Option<usize>, mut noise: u64) -> Ordered {
+/// The moves in `next` by the winning cells they create, then nearer the centre first.
+#[inline(always)]
+fn order_moves<G: Geometry>(p: &Position<G>, next: u64, mut noise: u64) -> Ordered {
     let cols = p.shape().cols();
-    let mut packed = [0u64; 32];
+    let mut packed = [0u32; 32];
+    if next & next.wrapping_sub(1) == 0 {
+        // No move or a single one (often a forced block): nothing to order.
+        let len = cells_of(p, next).map(|(col, _)| packed[0] = (255 - col) as u32).count();
+        return Ordered { packed, len };
+    }
     let mut len = 0;
-    for col in 0..cols {
-        let cell = next & p.shape().column_mask(col);
-        if cell == 0 {
-            continue;
-        }
-        // Priorities are positive: up to 64 threats, minus a centre distance below 64.
-        let priority = if Some(col) == tt_best {
-            u32::MAX as u64
-        } else {
-            let jitter = noise % 96;
+    for (col, cell) in cells_of(p, next) {
+        // Priorities are positive and below 2^24: up to 64 threats, minus a centre distance
+        // below 64, plus a jitter below 96.
+        let mut jitter = 0;
+        if noise != 0 {
+            jitter = (noise % 96) as u32;
             noise = noise.rotate_right(7);
-            64 + (p.threats_after(cell) as u64) * 64 - centre_distance(col, cols) as u64 + jitter
-        };
-        let m = priority << 8 | (255 - col) as u64;
+        }
+        let priority = 64 + p.threats_after(cell) * 64 - centre_distance(col, cols) as u32 + jitter;
+        let m = priority << 8 | (255 - col) as u32;
         // Insertion sort: the lists are short.
         let mut i = len;
         while i > 0 && packed[i - 1] < m {
