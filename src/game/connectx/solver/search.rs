@@ -51,8 +51,20 @@ impl<'a> Solver<'a> {
     pub fn solve(&mut self, p: &Position, weak: bool) -> Result<i32, Aborted> {
         self.table.prepare(p.shape().id());
         self.table.new_solve();
-        let (lo, hi) = if weak { (-1, 1) } else { score_range(p) };
-        self.solve_within(p, lo, hi)
+        let (lo, hi) = score_range(p);
+        if !weak {
+            return self.solve_within(p, lo, hi);
+        }
+        // A win in at most half the moves left is often far cheaper to prove than any win (a
+        // search for any win can wander down slow ones): with more than a few empty cells,
+        // that is tried first. Measured in mean nodes per position, --weak, over the shared
+        // sets: Test_L1_R1 21,537 -> 8,167, Test_L2_R1 687 -> 407, Test_L2_R2 20,373 -> 21,004,
+        // the first 150 of Test_L1_R2 434,377 -> 437,045.
+        let quick = hi / 2;
+        if p.shape().cells() - p.moves() > QUICK_WIN_MIN_EMPTY && self.solve_within(p, quick, quick + 1)? > quick {
+            return Ok(1);
+        }
+        self.solve_within(p, -1, 1)
     }
 
     /// The score of `p` clamped to [lo, hi]: exact if it lies inside.
@@ -286,6 +298,8 @@ impl<'a> Solver<'a> {
 
 /// Helper threads perturb the move order at nodes with more empty cells than this.
 const NOISE_MIN_EMPTY: i32 = 12;
+/// A weak solve tries to prove a quick win first at positions with more empty cells than this.
+const QUICK_WIN_MIN_EMPTY: u32 = 14;
 /// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
 const ETC_MIN_EMPTY: i32 = 14;
 
