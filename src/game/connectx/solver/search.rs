@@ -182,7 +182,7 @@ impl<'a> Solver<'a> {
         self.table.put(key, e, p.moves());
     }
 
-    /// Negamax with alpha-beta (fail-hard) on a position where the side to move cannot win at
+    /// Negamax with alpha-beta (fail-soft) on a position where the side to move cannot win at
     /// once (the caller has checked it).
     fn negamax<G: Geometry>(&mut self, p: &Position<G>, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
@@ -245,55 +245,62 @@ impl<'a> Solver<'a> {
                 }
             }
         }
-        let mut best = None;
         let alpha0 = alpha;
+        let mut node = Node { alpha, beta, max, best: None, score: i32::MIN };
         if let Some(col) = tt_best {
-            if let Some(v) = self.try_move(p, next, col, &mut alpha, beta, max, &mut best) {
+            if let Some(v) = self.try_move(p, next, col, &mut node) {
                 return v;
             }
         }
         for col in ordered.get_or_insert_with(|| order_moves(p, rest, noise)).columns() {
-            if let Some(v) = self.try_move(p, next, col, &mut alpha, beta, max, &mut best) {
+            if let Some(v) = self.try_move(p, next, col, &mut node) {
                 return v;
             }
         }
-        // Every move failed low: alpha is an upper bound; if one rose above alpha0 it is exact.
-        let lower = if alpha > alpha0 { alpha } else { min };
-        self.store(p, Entry { lower, upper: alpha, best });
-        alpha
+        if node.alpha > alpha0 {
+            // A move scored inside the window: its score is exact.
+            self.store(p, Entry { lower: node.alpha, upper: node.alpha, best: node.best });
+            return node.alpha;
+        }
+        // Every move failed low: the best of their scores (each an upper bound, fail-soft) bounds
+        // the node's, often below alpha, which narrows the root's window faster than alpha.
+        let upper = node.score.max(min);
+        self.store(p, Entry { lower: min, upper, best: None });
+        upper
     }
 
-    /// Searches the move in `col` of a node with the window [alpha, beta], raising alpha and
-    /// `best` when it does better: the node's value if that ends the node (a cutoff, stored in
-    /// the table, or an abort).
+    /// Searches the move in `col` of a node, raising the node's alpha, best move and best score
+    /// when it does better: the node's value if that ends the node (a cutoff, stored in the
+    /// table, or an abort).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn try_move<G: Geometry>(
-        &mut self,
-        p: &Position<G>,
-        next: u64,
-        col: usize,
-        alpha: &mut i32,
-        beta: i32,
-        max: i32,
-        best: &mut Option<usize>,
-    ) -> Option<i32> {
+    fn try_move<G: Geometry>(&mut self, p: &Position<G>, next: u64, col: usize, node: &mut Node) -> Option<i32> {
         let mut child = *p;
         child.play(col, next & p.shape().column_mask(col));
-        let score = -self.negamax(&child, -beta, -*alpha);
+        let score = -self.negamax(&child, -node.beta, -node.alpha);
         if self.limits.aborted {
-            return Some(*alpha);
+            return Some(node.alpha);
         }
-        if score >= beta {
-            self.store(p, Entry { lower: score, upper: max, best: Some(col) });
+        if score >= node.beta {
+            self.store(p, Entry { lower: score, upper: node.max, best: Some(col) });
             return Some(score);
         }
-        if score > *alpha {
-            *alpha = score;
-            *best = Some(col);
+        node.score = node.score.max(score);
+        if score > node.alpha {
+            node.alpha = score;
+            node.best = Some(col);
         }
         None
     }
+}
+
+/// The state of a node's move loop: its window [alpha, beta], its upper bound, and the best
+/// move and score so far.
+struct Node {
+    alpha: i32,
+    beta: i32,
+    max: i32,
+    best: Option<usize>,
+    score: i32,
 }
 
 /// Helper threads perturb the move order at nodes with more empty cells than this.
