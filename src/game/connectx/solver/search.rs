@@ -230,9 +230,14 @@ impl<'a> Solver<'a> {
         let rest = next & !tt_best.map_or(0, |c| p.shape().column_mask(c));
         let etc = moves < cells - ETC_MIN_EMPTY;
         let mut ordered = etc.then(|| order_moves(p, rest, noise));
+        let alpha0 = alpha;
+        let mut node = Node { alpha, beta, max, best: None, score: i32::MIN };
+        // Moves whose child's entry already proves they fail low: not searched.
+        let mut skip = 0;
         if etc {
             // Enhanced transposition cutoff: a child already known to be bad enough for the
-            // opponent cuts here without a search.
+            // opponent cuts here without a search; one known to be good enough for it needs no
+            // search either (its bound counts towards the node's).
             for col in 0..p.shape().cols() {
                 let cell = next & p.shape().column_mask(col);
                 if cell != 0 {
@@ -241,20 +246,26 @@ impl<'a> Solver<'a> {
                             self.store(p, Entry { lower: -e.upper, upper: max, best: Some(col) });
                             return -e.upper;
                         }
+                        if -e.lower <= alpha {
+                            skip |= cell;
+                            node.score = node.score.max(-e.lower);
+                        }
                     }
                 }
             }
         }
-        let alpha0 = alpha;
-        let mut node = Node { alpha, beta, max, best: None, score: i32::MIN };
         if let Some(col) = tt_best {
-            if let Some(v) = self.try_move(p, next, col, &mut node) {
-                return v;
+            if skip & p.shape().column_mask(col) == 0 {
+                if let Some(v) = self.try_move(p, next, col, &mut node) {
+                    return v;
+                }
             }
         }
         for col in ordered.get_or_insert_with(|| order_moves(p, rest, noise)).columns() {
-            if let Some(v) = self.try_move(p, next, col, &mut node) {
-                return v;
+            if skip & p.shape().column_mask(col) == 0 {
+                if let Some(v) = self.try_move(p, next, col, &mut node) {
+                    return v;
+                }
             }
         }
         if node.alpha > alpha0 {
