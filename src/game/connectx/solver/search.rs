@@ -207,6 +207,24 @@ impl<'a> Solver<'a> {
         if let Some(v) = narrow(&mut alpha, &mut beta, min, max) {
             return v;
         }
+        // After a move that leaves the opponent a reply that does not lose at once, we cannot
+        // win before our third stone from now: such a move scores at most `cap`. When alpha is
+        // already there, only a move that leaves no such reply can do better (it wins with our
+        // next stone but one, the best score left): look for one without searching.
+        let cap = (cells - 3 - moves) / 2;
+        if alpha >= cap {
+            for col in 0..p.shape().cols() {
+                let cell = next & p.shape().column_mask(col);
+                if cell != 0 {
+                    let mut child = *p;
+                    child.play(col, cell);
+                    if child.non_losing_moves() == 0 {
+                        return max;
+                    }
+                }
+            }
+            return cap;
+        }
         // The children's keys, in column order. Their table buckets start loading now, to be
         // read by the transposition cutoffs below and by each child's own probe: the loads run
         // while this node reads its own entry and orders its moves.
