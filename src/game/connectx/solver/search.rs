@@ -225,9 +225,9 @@ impl<'a> Solver<'a> {
             }
             return cap;
         }
-        // The children's keys, in column order. Their table buckets start loading now, to be
-        // read by the transposition cutoffs below and by each child's own probe: the loads run
-        // while this node reads its own entry and orders its moves.
+        // The children's table buckets start loading now, to be read by the transposition
+        // cutoffs below and by each child's own probe: the loads run while this node reads its
+        // own entry and orders its moves.
         for col in 0..p.shape().cols() {
             let cell = next & p.shape().column_mask(col);
             if cell != 0 {
