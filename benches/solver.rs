@@ -8,6 +8,10 @@
 //! - `LIMIT`: positions per set (default 500, but 50 for Test_L1_R3 as in Pons' figure);
 //! - `MODES`: comma list of `strong`, `weak` (default both);
 //! - `HASH_MB`: boardbot's table size in MiB (default 256);
+//! - `REPEAT`: passes over each set and mode per solver (default 1), alternating the solvers;
+//!   the table shows the pass with the median time (the machine's speed drifts by tens of
+//!   percent from one second to the next);
+//! - `CFA=0`: boardbot only (connect-four-ai's columns then read n/a);
 //! - `EMPTY=1`: also solve the empty board with boardbot's solver (weak and strong as in
 //!   `MODES`; many minutes on 6x7), `EMPTY_SHAPE=rows,cols,x` (default 6,7,4) for another board.
 //!
@@ -46,6 +50,9 @@ struct Config {
     /// false: strong, true: weak.
     modes: Vec<bool>,
     hash_mb: usize,
+    repeat: usize,
+    /// Whether connect-four-ai runs too.
+    cfa: bool,
     empty: bool,
     empty_shape: (usize, usize, usize),
 }
@@ -75,6 +82,13 @@ fn config() -> Result<Config, String> {
         .collect::<Result<Vec<_>, _>>()?;
     let hash_mb =
         env("HASH_MB").map(|h| h.parse().map_err(|e| format!("HASH_MB={h}: {e}"))).transpose()?.unwrap_or(256);
+    let repeat = match env("REPEAT") {
+        None => 1,
+        Some(r) => {
+            r.parse::<usize>().ok().filter(|&r| r > 0).ok_or(format!("REPEAT={r}: want a count of at least 1"))?
+        }
+    };
+    let cfa = env("CFA").is_none_or(|c| c != "0");
     let empty = env("EMPTY").is_some_and(|e| e != "0");
     let empty_shape = match env("EMPTY_SHAPE") {
         None => (6, 7, 4),
@@ -83,7 +97,7 @@ fn config() -> Result<Config, String> {
             _ => return Err(format!("EMPTY_SHAPE={s}: want rows,cols,x")),
         },
     };
-    Ok(Config { dir, sets, limit, modes, hash_mb, empty, empty_shape })
+    Ok(Config { dir, sets, limit, modes, hash_mb, repeat, cfa, empty, empty_shape })
 }
 
 struct Case {
@@ -170,6 +184,16 @@ fn run_boardbot(table: &Table, shape: Shape, cases: &[Case], weak: bool, progres
         run.check(case, weak, score);
     }
     progress.done();
+    run
+}
+
+/// The run with the median time (of an even count, the faster of the middle two); every run's
+/// wrong scores are kept.
+fn median(mut runs: Vec<Run>) -> Run {
+    runs.sort_by_key(|r| r.time);
+    let wrong: Vec<String> = runs.iter().flat_map(|r| r.wrong.iter().cloned()).collect();
+    let mut run = runs.swap_remove((runs.len() - 1) / 2);
+    run.wrong = wrong;
     run
 }
 
@@ -263,6 +287,12 @@ fn main() {
         println!(
             "Each solver keeps its table across the positions of a set and mode; both are emptied before each set and mode (and pre-touched: no page faults in the timings)."
         );
+        if cfg.repeat > 1 {
+            println!(
+                "Each set and mode ran {} times per solver, alternating, each pass with emptied tables; shown: the pass with the median time.",
+                cfg.repeat
+            );
+        }
         println!(
             "Pons: his C++ solver as in shared/README.md (no book, 64 MiB-class table; mean over the full 1000-line sets, Test_L1_R3 its first 50)."
         );
@@ -296,9 +326,16 @@ fn main() {
             let pons = PONS.iter().find(|r| r.0 == set);
             for &weak in &cfg.modes {
                 let mode = if weak { "weak" } else { "strong" };
-                let bb = run_boardbot(&table, shape, &cases, weak, &progress, &format!("{set} {mode} boardbot"));
-                let cfa_run =
-                    (!weak).then(|| run_cfa(&mut cfa_solver, &cases, &progress, &format!("{set} {mode} cfa")));
+                let (mut bbs, mut cfas) = (Vec::new(), Vec::new());
+                for pass in 1..=cfg.repeat {
+                    let label = |who: &str| format!("{set} {mode} {who} pass {pass}/{}", cfg.repeat);
+                    bbs.push(run_boardbot(&table, shape, &cases, weak, &progress, &label("boardbot")));
+                    if !weak && cfg.cfa {
+                        cfas.push(run_cfa(&mut cfa_solver, &cases, &progress, &label("cfa")));
+                    }
+                }
+                let bb = median(bbs);
+                let cfa_run = (!cfas.is_empty()).then(|| median(cfas));
                 let (pons_time, pons_nodes) = match pons {
                     Some(&(_, st, sn, wt)) => (Some(if weak { wt } else { st }), (!weak).then_some(sn)),
                     None => (None, None),
