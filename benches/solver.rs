@@ -7,7 +7,8 @@
 //! - `SETS`: comma list of set names (default all six; `none` for no set);
 //! - `LIMIT`: positions per set (default 500, but 50 for Test_L1_R3 as in Pons' figure);
 //! - `MODES`: comma list of `strong`, `weak` (default both);
-//! - `HASH_MB`: boardbot's table size in MiB (default 256);
+//! - `HASH_MB`: boardbot's table size in MiB (default 64, the size of connect-four-ai's table
+//!   and of Pons' "64 MiB-class" one);
 //! - `REPEAT`: passes over each set and mode per solver (default 1), alternating the solvers;
 //!   the table shows the pass with the median time (the machine's speed drifts by tens of
 //!   percent from one second to the next);
@@ -16,8 +17,9 @@
 //!   `MODES`; many minutes on 6x7), `EMPTY_SHAPE=rows,cols,x` (default 6,7,4) for another board.
 //!
 //! Each solver keeps its table across the positions of one set and mode, as `boardbot solve`
-//! does by default; both tables are emptied before each set and mode. Only the solve call is
-//! timed. A wrong score (weak: a wrong sign) makes the bench exit with status 1.
+//! does by default; both tables are emptied before each set and mode, and the processor's caches
+//! flushed after that. Only the solve call is timed. A wrong score (weak: a wrong sign) makes
+//! the bench exit with status 1.
 
 use boardbot::game::connectx::solver::{Position, Shape, Solver, Table};
 use connect_four_ai as cfa;
@@ -81,7 +83,7 @@ fn config() -> Result<Config, String> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let hash_mb =
-        env("HASH_MB").map(|h| h.parse().map_err(|e| format!("HASH_MB={h}: {e}"))).transpose()?.unwrap_or(256);
+        env("HASH_MB").map(|h| h.parse().map_err(|e| format!("HASH_MB={h}: {e}"))).transpose()?.unwrap_or(64);
     let repeat = match env("REPEAT") {
         None => 1,
         Some(r) => {
@@ -169,8 +171,21 @@ impl Progress {
     }
 }
 
+/// Evicts the processor's caches (32 MiB of L3 here) by writing a buffer twice that size, so that
+/// a pass does not start with part of its freshly emptied table in the cache.
+fn evict_caches() {
+    static SCRATCH: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
+    let mut buf = SCRATCH.lock().expect("one thread");
+    buf.resize(64 << 17, 0);
+    for w in buf.iter_mut() {
+        *w = w.wrapping_add(1);
+    }
+    std::hint::black_box(&*buf);
+}
+
 fn run_boardbot(table: &Table, shape: Shape, cases: &[Case], weak: bool, progress: &Progress, label: &str) -> Run {
     table.clear();
+    evict_caches();
     let mut run = Run::default();
     for (i, case) in cases.iter().enumerate() {
         progress.show(label, i, cases.len());
@@ -200,6 +215,7 @@ fn median(mut runs: Vec<Run>) -> Run {
 /// connect-four-ai solves strongly only (it has no weak solve).
 fn run_cfa(solver: &mut cfa::Solver, cases: &[Case], progress: &Progress, label: &str) -> Run {
     solver.reset();
+    evict_caches();
     let mut run = Run::default();
     for (i, case) in cases.iter().enumerate() {
         progress.show(label, i, cases.len());
@@ -285,7 +301,7 @@ fn main() {
             std::mem::size_of::<cfa::TTEntry>()
         );
         println!(
-            "Each solver keeps its table across the positions of a set and mode; both are emptied before each set and mode (and pre-touched: no page faults in the timings)."
+            "Each solver keeps its table across the positions of a set and mode; both are emptied before each set and mode (and pre-touched: no page faults in the timings), then the caches are flushed."
         );
         if cfg.repeat > 1 {
             println!(
