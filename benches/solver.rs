@@ -82,8 +82,7 @@ fn config() -> Result<Config, String> {
             other => Err(format!("MODES: '{other}' is neither strong nor weak")),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let hash_mb =
-        env("HASH_MB").map(|h| h.parse().map_err(|e| format!("HASH_MB={h}: {e}"))).transpose()?.unwrap_or(64);
+    let hash_mb = env("HASH_MB").map(|h| h.parse().map_err(|e| format!("HASH_MB={h}: {e}"))).transpose()?.unwrap_or(64);
     let repeat = match env("REPEAT") {
         None => 1,
         Some(r) => {

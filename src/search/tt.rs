@@ -10,8 +10,8 @@
 //! boards, game kinds and blocked cells. So a new game does not clear the table.
 
 use super::{Score, WIN_BOUND};
-use crate::memory::zeroed_words;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use crate::memory::{zeroed_words, Words};
+use std::sync::atomic::Ordering::Relaxed;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -68,7 +68,7 @@ fn generation_of(s: &Slot) -> u8 {
 }
 
 pub struct Tt {
-    words: Vec<AtomicU64>,
+    words: Words,
     generation: u8,
 }
 

@@ -10,7 +10,7 @@
 //! stones: the largest subtree saved), unless it comes from an earlier solve; the second takes
 //! everything else.
 
-use crate::memory::zeroed_words;
+use crate::memory::{zeroed_words, Words};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What the table knows of a position: lower <= score <= upper, and the move that proved a bound.
@@ -31,7 +31,7 @@ impl std::fmt::Debug for Table {
 pub struct Table {
     /// Slot i is words 2i (the key XOR the data) and 2i + 1 (the data); bucket b is slots 2b
     /// and 2b + 1.
-    words: Vec<AtomicU64>,
+    words: Words,
     /// Buckets - 1.
     mask: usize,
     /// The current solve's number (8 bits), stored with the entries it writes.
@@ -173,7 +173,7 @@ impl Table {
     /// Empties the table (it then takes positions of any board).
     pub fn clear(&self) {
         self.board.store(0, Relaxed);
-        for w in &self.words {
+        for w in self.words.iter() {
             w.store(0, Relaxed);
         }
     }
