@@ -43,6 +43,13 @@ pub struct Lines {
     /// For each side and cell: how many of the side's windows miss only this cell.
     threat_count: [Vec<u16>; 2],
     threats: [CellSet; 2],
+    /// For each side and cell: how many of the side's windows free of enemy stones, with K - 2
+    /// of its stones, hold the cell (K >= 3; for smaller K these stay empty).
+    three_count: [Vec<u16>; 2],
+    /// For each side: the empty cells where a stone of the side would bring two windows to
+    /// K - 1 (three_count >= 2): an open four or a double four, a win next move unless the
+    /// opponent has a four of its own ("makers" of a double threat).
+    makers: [CellSet; 2],
     winner: Option<Side>,
     keys: [Vec<u64>; 2],
     hash: u64,
@@ -88,6 +95,8 @@ impl Lines {
             live: [0, 0],
             threat_count: [vec![0u16; n], vec![0u16; n]],
             threats: [CellSet::new(n), CellSet::new(n)],
+            three_count: [vec![0u16; n], vec![0u16; n]],
+            makers: [CellSet::new(n), CellSet::new(n)],
             winner: None,
             hash: start_hash(&keys, blocked, rows, cols, k, game),
             keys,
@@ -165,6 +174,49 @@ impl Lines {
     pub fn is_threat(&self, side: Side, cell: usize) -> bool {
         self.threat_count[side.index()][cell] > 0
     }
+    /// Empty cells where a stone of `side` would make two threats at once (an open four or a
+    /// double four, for K = 5): it wins with its next stone unless the opponent can answer
+    /// with a four. Two windows brought to K - 1 whose missing cell is the same count too (a
+    /// K + 1 line in the making, a single threat): rare, and it only over-states the danger.
+    pub fn makers(&self, side: Side) -> &[u32] {
+        self.makers[side.index()].as_slice()
+    }
+    /// How many of `side`'s windows a stone on `cell` would bring to K - 1 (the fours it
+    /// would make), read from the incremental counts (K >= 3).
+    pub fn fours_at(&self, side: Side, cell: usize) -> usize {
+        self.three_count[side.index()][cell] as usize
+    }
+    /// The empty cells where a stone of `side`'s enemy leaves `side` no maker (see
+    /// [`Lines::makers`]): a stone spoils the windows of K - 2 it lands in, and a maker goes when
+    /// fewer than two of its windows are left. Empty when `side` has no maker, or when no one
+    /// stone stops them all.
+    pub fn maker_spoilers(&self, side: Side) -> Vec<u32> {
+        let (p, o) = (side.index(), side.other().index());
+        // For each maker, the empty cells of each of its windows of K - 2.
+        let mut windows: Vec<(u32, Vec<u32>)> = Vec::new();
+        for &m in self.makers(side) {
+            for (w, start, d) in self.windows_through(m as usize) {
+                if self.valid[w] && self.count[w][o] == 0 && self.count[w][p] as usize + 2 == self.k {
+                    let empty = (0..self.k)
+                        .map(|t| (start as isize + t as isize * self.step[d]) as usize)
+                        .filter(|&x| self.cells[x] == EMPTY)
+                        .map(|x| x as u32)
+                        .collect();
+                    windows.push((m, empty));
+                }
+            }
+        }
+        let mut cells: Vec<u32> = windows.iter().flat_map(|(_, empty)| empty.iter().copied()).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        cells.retain(|&d| {
+            self.makers(side).iter().all(|&m| {
+                let spoiled = windows.iter().filter(|(wm, empty)| *wm == m && empty.contains(&d)).count();
+                m == d || (self.three_count[p][m as usize] as usize) < spoiled + 2
+            })
+        });
+        cells
+    }
 
     /// The range of offsets `i` such that the window starting `i` steps back from (r, c) along
     /// direction `d` fits on the board.
@@ -231,6 +283,23 @@ impl Lines {
         }
     }
 
+    /// Adds `delta` to `side`'s three count of every cell of window (start, d), keeping the
+    /// makers' set of its empty cells.
+    fn add_three_window(&mut self, side: usize, start: usize, d: usize, delta: i16) {
+        for t in 0..self.k {
+            let x = (start as isize + t as isize * self.step[d]) as usize;
+            let n = (self.three_count[side][x] as i16 + delta) as u16;
+            self.three_count[side][x] = n;
+            if self.cells[x] == EMPTY {
+                if n >= 2 {
+                    self.makers[side].insert(x as u32);
+                } else {
+                    self.makers[side].remove(x as u32);
+                }
+            }
+        }
+    }
+
     /// Puts a stone of `side` on the empty cell `cell`.
     pub fn place(&mut self, cell: usize, side: Side) {
         debug_assert_eq!(self.cells[cell], EMPTY);
@@ -239,11 +308,26 @@ impl Lines {
         self.cells[cell] = 1 + p as u8;
         self.hash ^= self.keys[p][cell];
         self.empty -= 1;
+        let threes = k >= 3;
+        if threes {
+            self.makers[0].remove(cell as u32);
+            self.makers[1].remove(cell as u32);
+        }
         for (w, start, d) in self.windows_through(cell) {
             if !self.valid[w] {
                 continue;
             }
             let [a, b] = [self.count[w][p] as usize, self.count[w][o] as usize];
+            if threes {
+                if b == 0 && a + 3 == k {
+                    self.add_three_window(p, start, d, 1);
+                } else if b == 0 && a + 2 == k {
+                    self.add_three_window(p, start, d, -1);
+                }
+                if a == 0 && b + 2 == k {
+                    self.add_three_window(o, start, d, -1);
+                }
+            }
             if b == 0 {
                 self.value[p] += self.weight[a + 1] - self.weight[a];
                 if a + 1 == k {
@@ -270,12 +354,23 @@ impl Lines {
         debug_assert_eq!(self.cells[cell], 1 + side.index() as u8);
         let (p, o) = (side.index(), side.other().index());
         let k = self.k;
+        let threes = k >= 3;
         for (w, start, d) in self.windows_through(cell) {
             if !self.valid[w] {
                 continue;
             }
             self.count[w][p] -= 1;
             let [a, b] = [self.count[w][p] as usize, self.count[w][o] as usize];
+            if threes {
+                if b == 0 && a + 3 == k {
+                    self.add_three_window(p, start, d, -1);
+                } else if b == 0 && a + 2 == k {
+                    self.add_three_window(p, start, d, 1);
+                }
+                if a == 0 && b + 2 == k {
+                    self.add_three_window(o, start, d, 1);
+                }
+            }
             if b == 0 {
                 self.value[p] -= self.weight[a + 1] - self.weight[a];
                 if a + 1 == k {
@@ -298,6 +393,13 @@ impl Lines {
         self.cells[cell] = EMPTY;
         self.hash ^= self.keys[p][cell];
         self.empty += 1;
+        if threes {
+            for side in 0..2 {
+                if self.three_count[side][cell] >= 2 {
+                    self.makers[side].insert(cell as u32);
+                }
+            }
+        }
     }
 
     /// How many of `side`'s windows a stone on `cell` would bring to one stone short of K with

@@ -7,6 +7,7 @@ struct Recomputed {
     value: [i64; 2],
     live: [u32; 2],
     threat: [Vec<u16>; 2],
+    three: [Vec<u16>; 2],
     winner: Option<Side>,
 }
 
@@ -15,6 +16,7 @@ fn recomputed(l: &Lines) -> Recomputed {
     let mut count = vec![[0u8; 2]; n * 4];
     let (mut value, mut live) = ([0i64; 2], [0u32; 2]);
     let mut threat = [vec![0u16; n], vec![0u16; n]];
+    let mut three = [vec![0u16; n], vec![0u16; n]];
     let mut winner = None;
     for (w, _) in l.valid.iter().enumerate().filter(|(_, v)| **v) {
         let (start, d) = (w / 4, w % 4);
@@ -36,10 +38,15 @@ fn recomputed(l: &Lines) -> Recomputed {
                     let e = *cells.iter().find(|&&c| l.cells[c] == EMPTY).unwrap();
                     threat[p][e] += 1;
                 }
+                if l.k >= 3 && a + 2 == l.k {
+                    for &c in &cells {
+                        three[p][c] += 1;
+                    }
+                }
             }
         }
     }
-    Recomputed { count, value, live, threat, winner }
+    Recomputed { count, value, live, threat, three, winner }
 }
 
 /// A window is valid exactly when it fits on the board and holds no blocked cell.
@@ -62,7 +69,7 @@ fn assert_windows_valid(l: &Lines) {
 }
 
 fn assert_consistent(l: &Lines) {
-    let Recomputed { count, value, live, threat, winner } = recomputed(l);
+    let Recomputed { count, value, live, threat, three, winner } = recomputed(l);
     for (w, _) in l.valid.iter().enumerate().filter(|(_, v)| **v) {
         assert_eq!(l.count[w], count[w], "window {w}");
     }
@@ -75,6 +82,18 @@ fn assert_consistent(l: &Lines) {
         listed.sort();
         let expect: Vec<u32> = (0..counts.len()).filter(|&c| counts[c] > 0).map(|c| c as u32).collect();
         assert_eq!(listed, expect);
+    }
+    assert_eq!(l.three_count, three);
+    for (p, side) in [Side::First, Side::Second].into_iter().enumerate() {
+        let mut listed = l.makers(side).to_vec();
+        listed.sort();
+        // A maker is an empty cell where the side's stone brings two windows to K - 1.
+        let expect: Vec<u32> =
+            (0..l.cells.len()).filter(|&c| l.cells[c] == EMPTY && three[p][c] >= 2).map(|c| c as u32).collect();
+        assert_eq!(listed, expect);
+        for &c in &expect {
+            assert!(l.fours_made(c as usize, side) >= 2);
+        }
     }
 }
 
@@ -148,4 +167,41 @@ fn weights_grow_with_the_stones_in_a_window() {
         assert_eq!(w[0], 0);
         assert!(w.windows(2).all(|p| p[1] > p[0]), "k = {k}: {w:?}");
     }
+}
+
+#[test]
+fn makers_and_their_spoilers_for_open_and_broken_threes() {
+    let at = |c: usize| (7 * 15 + c) as u32;
+    let sorted = |mut v: Vec<u32>| {
+        v.sort();
+        v
+    };
+    // An open three: . . X X X . . on row 7. A stone on either side makes an open four; only
+    // those two cells stop both (a stone two cells off leaves the other side's open four).
+    let mut l = Lines::new(15, 15, 5, &[], 0);
+    for c in [6, 7, 8] {
+        l.place(at(c) as usize, Side::First);
+    }
+    l.place(0, Side::Second);
+    assert_eq!(sorted(l.makers(Side::First).to_vec()), vec![at(5), at(9)]);
+    assert_eq!(l.maker_spoilers(Side::First), vec![at(5), at(9)]);
+    assert!(l.makers(Side::Second).is_empty() && l.maker_spoilers(Side::Second).is_empty());
+    // A broken three: X X . X. The gap makes the open four; the gap and both ends stop it.
+    let mut l = Lines::new(15, 15, 5, &[], 0);
+    for c in [6, 7, 9] {
+        l.place(at(c) as usize, Side::First);
+    }
+    assert_eq!(l.makers(Side::First), &[at(8)]);
+    assert_eq!(l.maker_spoilers(Side::First), vec![at(5), at(8), at(10)]);
+    // Closed on one side: O X X X . . : no open four can be made.
+    l.place(at(8) as usize, Side::Second);
+    assert!(l.makers(Side::First).is_empty());
+    // Two makers in different lines that no single stone stops: no spoiler.
+    let mut l = Lines::new(15, 15, 5, &[], 0);
+    for c in [6, 7, 8] {
+        l.place(at(c) as usize, Side::First);
+        l.place(2 * 15 + c + 3, Side::First);
+    }
+    assert_eq!(l.makers(Side::First).len(), 4);
+    assert!(l.maker_spoilers(Side::First).is_empty());
 }

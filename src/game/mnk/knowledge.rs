@@ -53,6 +53,21 @@ impl Searchable for Mnk {
             return true;
         }
         let small = self.is_small();
+        if !small && !self.lines.makers(me.other()).is_empty() {
+            // The opponent threatens two threats at once with its next stone (an open four or a
+            // double four for K = 5): only a stone that spoils every such cell, or a four of
+            // ours (the opponent must answer it first), can save the game.
+            let mut defences = self.lines.maker_spoilers(me.other());
+            defences.extend(self.near_empty.as_slice().iter().filter(|&&c| self.lines.fours_at(me, c as usize) > 0));
+            defences.sort_unstable();
+            defences.dedup();
+            if !defences.is_empty() {
+                out.extend(
+                    defences.iter().map(|&c| Candidate { mv: c as Cell, score: self.lines.move_gain(c as usize, me) }),
+                );
+                return false;
+            }
+        }
         if self.near_empty.is_empty() && !small {
             // The first stone, or blocked cells wall the stones off from every free cell.
             out.push(Candidate { mv: self.central_cell(), score: 0 });

@@ -87,3 +87,18 @@ fn near_set_follows_play_and_undo() {
     g.undo();
     assert_eq!(g.near_empty.len(), 0);
 }
+
+#[test]
+fn against_an_open_three_only_the_blocks_and_our_fours_are_searched() {
+    // 15x15x5: X (first) has an open three on row 7, columns 6 to 8; O has three in a row on
+    // row 2 with both ends open. O, to move, must stop the open four (at 7,5 or 7,9) or make a
+    // four of its own (one of the four cells that bring its three to four in a window).
+    let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
+    play_all(&mut g, &[(7, 6), (2, 5), (7, 7), (2, 6), (7, 8), (2, 7), (12, 12), (12, 0), (12, 2)]);
+    assert_eq!(g.to_move(), Side::Second);
+    let mut out: Vec<Candidate<Cell>> = Vec::new();
+    assert!(!g.candidates(&mut out), "a heuristic selection, not a proof");
+    let mut cells: Vec<(usize, usize)> = out.iter().map(|c| (c.mv as usize / 15, c.mv as usize % 15)).collect();
+    cells.sort();
+    assert_eq!(cells, vec![(2, 3), (2, 4), (2, 8), (2, 9), (7, 5), (7, 9)]);
+}
