@@ -197,11 +197,8 @@ impl Lines {
         for &m in self.makers(side) {
             for (w, start, d) in self.windows_through(m as usize) {
                 if self.valid[w] && self.count[w][o] == 0 && self.count[w][p] as usize + 2 == self.k {
-                    let empty = (0..self.k)
-                        .map(|t| (start as isize + t as isize * self.step[d]) as usize)
-                        .filter(|&x| self.cells[x] == EMPTY)
-                        .map(|x| x as u32)
-                        .collect();
+                    let empty =
+                        self.window_cells(start, d).filter(|&x| self.cells[x] == EMPTY).map(|x| x as u32).collect();
                     windows.push((m, empty));
                 }
             }
@@ -261,10 +258,15 @@ impl Lines {
         }
     }
 
+    /// The cells of window (start, d), in order. The iterator owns copies of what it needs.
+    fn window_cells(&self, start: usize, d: usize) -> impl Iterator<Item = usize> {
+        let step = self.step[d];
+        (0..self.k).map(move |t| (start as isize + t as isize * step) as usize)
+    }
+
     /// The one empty cell of window (start, d) other than `except`.
     fn missing_cell(&self, start: usize, d: usize, except: usize) -> usize {
-        (0..self.k)
-            .map(|t| (start as isize + t as isize * self.step[d]) as usize)
+        self.window_cells(start, d)
             .find(|&x| x != except && self.cells[x] == EMPTY)
             .expect("a window one stone short has an empty cell")
     }
@@ -286,8 +288,7 @@ impl Lines {
     /// Adds `delta` to `side`'s three count of every cell of window (start, d), keeping the
     /// makers' set of its empty cells.
     fn add_three_window(&mut self, side: usize, start: usize, d: usize, delta: i16) {
-        for t in 0..self.k {
-            let x = (start as isize + t as isize * self.step[d]) as usize;
+        for x in self.window_cells(start, d) {
             let n = (self.three_count[side][x] as i16 + delta) as u16;
             self.three_count[side][x] = n;
             if self.cells[x] == EMPTY {
