@@ -67,6 +67,11 @@ pub trait Game: Clone {
     fn hash(&self) -> u64;
     /// `Some` once the game is over.
     fn outcome(&self) -> Option<Outcome>;
+    /// Whether the game, not over yet, can only end in a draw whatever is played (a referee may
+    /// adjudicate it). The default knows of no such position.
+    fn is_dead_draw(&self) -> bool {
+        false
+    }
     /// A stable key of a move, below [`Game::move_key_space`], for tables (history, TT).
     fn move_key(&self, mv: Self::Move) -> u32;
     /// An upper bound on [`Game::move_key`] + 1.

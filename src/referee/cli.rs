@@ -57,6 +57,10 @@ pub struct MatchArgs {
     /// Time allowed to answer `init` (`START` for pbrain engines) and start up, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     setup_timeout: f64,
+    /// Plays every game out to a win or a full board. Otherwise a game stops as a draw as soon as
+    /// neither side can complete a line any more (no window left free of either side's stones).
+    #[arg(long)]
+    play_out: bool,
     /// Shows the engines' stderr (prefixed with their names).
     #[arg(long)]
     engine_stderr: bool,
@@ -107,8 +111,14 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         "2" => Some(1),
         _ => None,
     };
-    let plan =
-        MatchPlan { boards, rounds: args.rounds, timeout: seconds(args.timeout, "--timeout")?, seed: args.seed, first };
+    let plan = MatchPlan {
+        boards,
+        rounds: args.rounds,
+        timeout: seconds(args.timeout, "--timeout")?,
+        seed: args.seed,
+        first,
+        dead_draws: !args.play_out,
+    };
     let setup_timeout = seconds(args.setup_timeout, "--setup-timeout")?;
     let config = |text: &str| {
         engine_config(text, self_exe, args.seed, setup_timeout, args.engine_stderr)

@@ -13,6 +13,9 @@ use std::time::Duration;
 pub enum GameEnd {
     /// Played to the end on the board.
     Played(Outcome),
+    /// Stopped as a draw when neither side could still complete a line (no window was left
+    /// free of either side's stones): every way to go on ends in a draw.
+    DeadDraw,
     /// `loser` forfeited; the other side wins.
     Forfeit { loser: Side, fault: Fault },
     /// Both engines failed before the first move (neither could set up the game).
@@ -90,19 +93,27 @@ pub fn play_game(
     spec: &GameSpec,
     engines: [&mut dyn EngineAdapter; 2],
     first: usize,
-    timeout: Duration,
-    seed: u64,
+    terms: &Terms,
 ) -> Result<GameRecord, String> {
     match spec {
         GameSpec::Mnk { rows, cols, k, blocked } => {
             let game = Mnk::new(*rows, *cols, *k, blocked)?;
-            Ok(play_on(game, number, spec, engines, first, timeout, seed))
+            Ok(play_on(game, number, spec, engines, first, terms))
         }
         GameSpec::ConnectX { rows, cols, x } => {
             let game = ConnectX::new(*rows, *cols, *x)?;
-            Ok(play_on(game, number, spec, engines, first, timeout, seed))
+            Ok(play_on(game, number, spec, engines, first, terms))
         }
     }
+}
+
+/// How a game is played: the time per move, the seed given to the engines, and whether a game
+/// that can only be drawn stops there ([`GameEnd::DeadDraw`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Terms {
+    pub timeout: Duration,
+    pub seed: u64,
+    pub dead_draws: bool,
 }
 
 fn play_on<G: Game>(
@@ -111,9 +122,9 @@ fn play_on<G: Game>(
     spec: &GameSpec,
     mut engines: [&mut dyn EngineAdapter; 2],
     first: usize,
-    timeout: Duration,
-    seed: u64,
+    terms: &Terms,
 ) -> GameRecord {
+    let Terms { timeout, seed, dead_draws } = *terms;
     assert!(first < 2, "engine index");
     let mut record = GameRecord {
         number,
@@ -154,6 +165,9 @@ fn play_on<G: Game>(
     let end = loop {
         if let Some(outcome) = game.outcome() {
             break GameEnd::Played(outcome);
+        }
+        if dead_draws && game.is_dead_draw() {
+            break GameEnd::DeadDraw;
         }
         let side = game.to_move();
         let e = record.engine_of(side);
@@ -289,7 +303,8 @@ mod process_tests {
     const LOW_CX: GameSpec = GameSpec::ConnectX { rows: 3, cols: 7, x: 4 };
 
     fn play(spec: &GameSpec, a: &mut ProcessEngine, b: &mut ProcessEngine, first: usize, ms: u64) -> GameRecord {
-        play_game(0, spec, [a, b], first, Duration::from_millis(ms), 0).unwrap()
+        let terms = Terms { timeout: Duration::from_millis(ms), seed: 0, dead_draws: true };
+        play_game(0, spec, [a, b], first, &terms).unwrap()
     }
 
     #[test]
@@ -303,6 +318,24 @@ mod process_tests {
         let r = play(&CX, &mut a, &mut b, 1, 5000);
         assert_eq!(r.end, GameEnd::Played(Outcome::Win(Side::First)));
         assert_eq!(r.engine_of(Side::First), 1);
+    }
+
+    #[test]
+    fn a_game_nobody_can_win_stops_as_a_dead_draw_unless_played_out() {
+        // X O X / X O O / O X . : after the 8th stone no line is left for either side.
+        let x = r#"read a; echo ok; for m in "0 0" "0 2" "1 0" "2 1" "2 2"; do read l; echo $m; done"#;
+        let o = r#"read a; echo ok; for m in "0 1" "1 1" "1 2" "2 0"; do read l; echo $m; done"#;
+        let spec = GameSpec::Mnk { rows: 3, cols: 3, k: 3, blocked: vec![] };
+        for dead_draws in [true, false] {
+            let (mut a, mut b) = (sh(x), sh(o));
+            let terms = Terms { timeout: Duration::from_millis(5000), seed: 0, dead_draws };
+            let r = play_game(0, &spec, [&mut a, &mut b], 0, &terms).unwrap();
+            if dead_draws {
+                assert_eq!((r.end, r.moves.len()), (GameEnd::DeadDraw, 8));
+            } else {
+                assert_eq!((r.end, r.moves.len()), (GameEnd::Played(Outcome::Draw), 9));
+            }
+        }
     }
 
     #[test]

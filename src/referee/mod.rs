@@ -47,6 +47,9 @@ pub struct MatchPlan {
     pub seed: u64,
     /// The engine that moves first in every game (0: engine1), or None to alternate.
     pub first: Option<usize>,
+    /// Stop a game as a draw once neither side can win any more ([`GameEnd::DeadDraw`]),
+    /// rather than play it out to the full board.
+    pub dead_draws: bool,
 }
 
 /// The results of a match.

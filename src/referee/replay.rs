@@ -40,6 +40,8 @@ const FIELDS: &str = "game, board, first, second, result, reason, moves";
 pub enum LoggedEnd {
     /// Played to the end on the board.
     Played(Outcome),
+    /// Stopped as a draw when neither side could win any more.
+    DeadDraw,
     /// This side forfeited.
     Forfeit(Side),
     /// Both engines failed to set up the game.
@@ -92,6 +94,7 @@ fn logged_end(result: &str, reason: &str) -> Result<LoggedEnd, String> {
         ["win", ..] if result == "1-0" => LoggedEnd::Played(Outcome::Win(Side::First)),
         ["win", ..] if result == "0-1" => LoggedEnd::Played(Outcome::Win(Side::Second)),
         ["draw", ..] if result == "1/2-1/2" => LoggedEnd::Played(Outcome::Draw),
+        ["dead", "draw:", ..] if result == "1/2-1/2" => LoggedEnd::DeadDraw,
         ["forfeit", "by", "first"] if result == "0-1" => LoggedEnd::Forfeit(Side::First),
         ["forfeit", "by", "second"] if result == "1-0" => LoggedEnd::Forfeit(Side::Second),
         ["both", "forfeit:" | "forfeit", ..] if result == "0-0" => LoggedEnd::BothForfeit,
@@ -198,6 +201,13 @@ fn check_end<G: Game>(rules: &G, game: &LoggedGame) -> Result<String, String> {
         }
         (LoggedEnd::Played(logged), None) => {
             Err(format!("logged {}, but the game is not over after {n} moves", outcome_text(logged)))
+        }
+        (LoggedEnd::DeadDraw, None) if rules.is_dead_draw() => {
+            Ok(format!("a dead draw (1/2-1/2) after {n} moves: no line is left for either side, as the rules say"))
+        }
+        (LoggedEnd::DeadDraw, None) => Err(format!("logged a dead draw, but a side can still win after {n} moves")),
+        (LoggedEnd::DeadDraw, Some(real)) => {
+            Err(format!("logged a dead draw, but the game was already over ({}) after {n} moves", outcome_text(real)))
         }
         (LoggedEnd::Forfeit(_) | LoggedEnd::BothForfeit, Some(real)) => {
             Err(format!("logged a forfeit, but the game was already over ({}) after {n} moves", outcome_text(real)))
@@ -363,6 +373,16 @@ mod tests {
         assert!(r.boards.starts_with("after move 1 (0,0):\nX..\n...\n...\nafter move 2"), "{}", r.boards);
         assert!(r.boards.ends_with("after move 5 (0,2):\nXXX\nOO.\n...\n"), "{}", r.boards);
         assert_eq!(r.boards.matches("after move").count(), 5);
+        let dead = "1\tmnk 3 3 3\te1:a\te2:b\t1/2-1/2\tdead draw: no line left for either side\t0,0 0,1 0,2 1,1 1,0 1,2 2,1 2,0";
+        let r = replay_game(&parse_log_line(dead).unwrap(), false);
+        assert!(
+            r.verdict.as_ref().is_ok_and(|v| v.starts_with("a dead draw (1/2-1/2) after 8 moves")),
+            "{:?}",
+            r.verdict
+        );
+        let early = dead.trim_end_matches(" 2,0");
+        let r = replay_game(&parse_log_line(early).unwrap(), false);
+        assert_eq!(r.verdict, Err("logged a dead draw, but a side can still win after 7 moves".to_string()));
         let draw = "1\tmnk 3 3 3\te1:a\te2:b\t1/2-1/2\tdraw\t1,1 0,0 0,1 2,1 0,2 2,0 1,0 1,2 2,2";
         let r = replay_game(&parse_log_line(draw).unwrap(), false);
         assert_eq!(r.boards, "OXX\nXXO\nOOX\n");

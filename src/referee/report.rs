@@ -28,6 +28,7 @@ pub fn result_text(record: &GameRecord, names: [&str; 2]) -> String {
     let who = |side: Side| format!("{} ({})", names[record.engine_of(side)], side_name(side));
     match &record.end {
         GameEnd::Played(Outcome::Draw) => "draw".to_string(),
+        GameEnd::DeadDraw => "draw (no line left for either side)".to_string(),
         GameEnd::Played(Outcome::Win(side)) => format!("{} wins", who(*side)),
         GameEnd::Forfeit { loser, fault } => {
             format!("{} wins: {} forfeits by {}", who(loser.other()), who(*loser), fault)
@@ -56,6 +57,9 @@ pub fn game_line(record: &GameRecord, names: [&str; 2]) -> String {
     )
 }
 
+/// The log's reason for a [`GameEnd::DeadDraw`].
+pub const DEAD_DRAW_REASON: &str = "dead draw: no line left for either side";
+
 /// The header of the game log.
 pub const LOG_HEADER: &str = "# game\tboard\tfirst\tsecond\tresult\treason\tmoves";
 
@@ -71,6 +75,7 @@ pub fn log_line(record: &GameRecord, names: [&str; 2]) -> String {
         GameEnd::Played(Outcome::Win(Side::First)) => ("1-0", "win".to_string()),
         GameEnd::Played(Outcome::Win(Side::Second)) => ("0-1", "win".to_string()),
         GameEnd::Played(Outcome::Draw) => ("1/2-1/2", "draw".to_string()),
+        GameEnd::DeadDraw => ("1/2-1/2", DEAD_DRAW_REASON.to_string()),
         GameEnd::Forfeit { loser, fault } => {
             let result = if *loser == Side::First { "0-1" } else { "1-0" };
             (result, format!("forfeit by {} {}", side_name(*loser), fault))

@@ -4,7 +4,7 @@
 //! same colours whatever the number of jobs, and the results are collected in game order.
 
 use super::adapter::EngineAdapter;
-use super::game::{play_game, GameRecord};
+use super::game::{play_game, GameRecord, Terms};
 use super::score::Tally;
 use super::{MatchPlan, MatchResult};
 use std::collections::BTreeMap;
@@ -106,7 +106,8 @@ fn work(
         let Some(g) = games.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
         let spec = &plan.boards[g.board];
         let [e1, e2] = pair;
-        let result = play_game(g.number, spec, [e1.as_mut(), e2.as_mut()], g.first, plan.timeout, g.seed)
+        let terms = Terms { timeout: plan.timeout, seed: g.seed, dead_draws: plan.dead_draws };
+        let result = play_game(g.number, spec, [e1.as_mut(), e2.as_mut()], g.first, &terms)
             .map_err(|e| format!("board '{spec}': {e}"));
         if tx.send(result).is_err() {
             break;
@@ -156,7 +157,14 @@ mod tests {
 
     fn plan(boards: usize, rounds: usize) -> MatchPlan {
         let spec = GameSpec::ConnectX { rows: 4, cols: 4, x: 3 };
-        MatchPlan { boards: vec![spec; boards], rounds, timeout: Duration::from_secs(1), seed: 10, first: None }
+        MatchPlan {
+            boards: vec![spec; boards],
+            rounds,
+            timeout: Duration::from_secs(1),
+            seed: 10,
+            first: None,
+            dead_draws: true,
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub const DRAW_POINTS: u32 = 1;
 pub fn points(spec: &GameSpec, end: &GameEnd) -> [u32; 2] {
     let mut p = [0, 0];
     match end {
-        GameEnd::Played(Outcome::Draw) => p = [DRAW_POINTS, DRAW_POINTS],
+        GameEnd::Played(Outcome::Draw) | GameEnd::DeadDraw => p = [DRAW_POINTS, DRAW_POINTS],
         GameEnd::BothForfeit { .. } => {}
         _ => {
             let winner = end.winner().expect("a win or a forfeit has a winner");
@@ -81,7 +81,7 @@ impl Tally {
         let me = record.side_of(0);
         self.games += 1;
         match &record.end {
-            GameEnd::Played(Outcome::Draw) => self.draws += 1,
+            GameEnd::Played(Outcome::Draw) | GameEnd::DeadDraw => self.draws += 1,
             GameEnd::Played(Outcome::Win(side)) if *side == me => self.wins += 1,
             GameEnd::Played(Outcome::Win(_)) => self.losses += 1,
             GameEnd::Forfeit { loser, .. } if *loser == me => self.forfeits += 1,

@@ -125,6 +125,10 @@ impl Game for ConnectX {
         self.lines.outcome()
     }
 
+    fn is_dead_draw(&self) -> bool {
+        self.lines.is_dead_draw()
+    }
+
     fn move_key(&self, mv: Column) -> u32 {
         mv
     }

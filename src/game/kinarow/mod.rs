@@ -157,6 +157,12 @@ impl Lines {
         }
     }
 
+    /// Not over, and no window is left free of either side's stones: neither side can win, so
+    /// the game will end in a draw whatever is played.
+    pub fn is_dead_draw(&self) -> bool {
+        self.outcome().is_none() && self.live == [0, 0]
+    }
+
     /// The window evaluation from `side`'s view: its summed window weights minus the enemy's.
     pub fn evaluation(&self, side: Side) -> Score {
         let diff = self.value[side.index()] - self.value[side.other().index()];

@@ -162,6 +162,10 @@ impl Game for Mnk {
         self.lines.outcome()
     }
 
+    fn is_dead_draw(&self) -> bool {
+        self.lines.is_dead_draw()
+    }
+
     fn move_key(&self, mv: Cell) -> u32 {
         mv
     }
