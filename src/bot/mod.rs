@@ -216,11 +216,14 @@ fn split_move_words<G: Game>(game: &G, words: &[&str]) -> Result<Vec<String>, St
 }
 
 /// The game of `spec`, with `solver` (called only if needed) as the exact solver's table for
-/// the Connect-X boards in its range.
+/// the boards in its range (Connect-X and m,n,k).
 fn new_table(spec: &GameSpec, solver: impl FnOnce() -> Arc<SolverTable>) -> Result<Box<dyn Table>, String> {
     Ok(match spec {
         GameSpec::Mnk { rows, cols, k, blocked } => {
-            let g = Mnk::new(*rows, *cols, *k, blocked)?;
+            let mut g = Mnk::new(*rows, *cols, *k, blocked)?;
+            if g.solver_fits() {
+                g.use_solver(solver());
+            }
             Box::new(TableOf { start: g.clone(), game: g })
         }
         GameSpec::ConnectX { rows, cols, x } => {
@@ -239,7 +242,7 @@ pub struct Engine {
     searcher: Searcher,
     rng: SmallRng,
     table: Option<Box<dyn Table>>,
-    /// The Connect-X solver's table (half the hash size), made at the first game that uses it
+    /// The exact solvers' table (half the hash size), made at the first game that uses it
     /// and kept across games.
     solver_table: Option<Arc<SolverTable>>,
     spec: Option<GameSpec>,

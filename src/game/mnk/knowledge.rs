@@ -92,11 +92,14 @@ impl Searchable for Mnk {
         self.lines.can_win(side)
     }
 
-    /// A forced win by continuous fours (see [`super::threats`]). The search by threes (VCT)
-    /// is not used in play: two threes deep, it lost strength in a measured match (README).
-    fn solve_exactly(&self, deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
-        let win = self.vcf(self.to_move(), deadline, VCF_NODES)?;
-        Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first] })
+    /// A forced win by continuous fours (see [`super::threats`]); else, on the boards the exact
+    /// solver covers, its verdict (see [`Mnk::exact_proof`]). The search by threes (VCT) is not
+    /// used in play: two threes deep, it lost strength in a measured match (README).
+    fn solve_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
+        if let Some(win) = self.vcf(self.to_move(), deadline, VCF_NODES) {
+            return Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first] });
+        }
+        self.exact_proof(deadline, stop)
     }
 
     fn threat_answers(&self, moves: &[Cell], deadline: Instant) -> Option<Vec<Cell>> {

@@ -25,6 +25,7 @@
 use super::bitboard::{from_image, to_image, Board, Position};
 use crate::game::proof::table::{Entry, Table};
 use crate::game::proof::{narrow, Aborted, Limits};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 pub struct Solver<'a> {
@@ -64,6 +65,12 @@ const WEIGHT: [u32; 9] = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536];
 impl<'a> Solver<'a> {
     pub fn new(board: &'a Board, table: &'a Table) -> Solver<'a> {
         Solver { board, table, nodes: 0, limits: Limits::default(), targets: [[0; 64]; 2], zone: [[0; 64]; 2] }
+    }
+
+    /// Gives up when `stop` is set (the solve then returns [`Aborted`]).
+    pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
+        self.limits.stop = Some(stop);
+        self
     }
 
     /// Gives up at `deadline` (the solve then returns [`Aborted`]).

@@ -1,0 +1,147 @@
+//! The exact solver in play: on the boards it covers, when it proves the position within its
+//! share of the move's time, the search plays by its verdict (see
+//! [`Searchable::solve_exactly`](crate::search::Searchable::solve_exactly)).
+
+use super::solver::{Position, Solver};
+use super::{Cell, InPlay, Mnk};
+use crate::game::Game;
+use crate::search::{Proof, Score, WIN};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
+
+/// After the solver fails to prove a position in time, it is tried again only once this many
+/// more cells are filled (three moves of each side): a failed try costs the search its share of
+/// the move's time, and proofs get much cheaper as the board fills.
+const RETRY_AFTER: usize = 6;
+
+impl Mnk {
+    /// The solver's verdict on the position, with the table given by [`Mnk::use_solver`]:
+    /// - a win: a winning move (the first child proved lost for the opponent, in the order of
+    ///   the evaluation's move gain), scored as a win at the latest with the last empty cell
+    ///   (the solver proves wins, not their length);
+    /// - a draw: every move that keeps it, best by the move gain first;
+    /// - a loss, or no proof before `deadline` (or `stop`): nothing; the search plays on.
+    ///
+    /// After a failure, it is not tried again until [`RETRY_AFTER`] more cells are filled.
+    pub(super) fn exact_proof(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
+        let in_play = self.solver.as_ref()?;
+        let empty = self.lines.empty_cells();
+        if empty + RETRY_AFTER > in_play.failed_at.load(Relaxed) {
+            return None;
+        }
+        let proof = self.prove(in_play, deadline, stop);
+        if proof.is_none() {
+            in_play.failed_at.store(empty, Relaxed);
+        }
+        proof
+    }
+
+    fn prove(&self, in_play: &InPlay, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
+        let (board, table) = (&in_play.board, &*in_play.table);
+        let cells: Vec<(usize, usize)> =
+            self.history.iter().map(|&c| (c as usize / self.lines.cols(), c as usize % self.lines.cols())).collect();
+        let p = Position::from_cells(board, &cells).ok()?;
+        let mut solver = Solver::new(board, table).with_deadline(Some(deadline));
+        if let Some(stop) = stop {
+            solver = solver.with_stop(stop);
+        }
+        let value = solver.solve(&p).ok()?;
+        if value < 0 {
+            return None;
+        }
+        let me = self.to_move();
+        let mut order: Vec<Cell> = Vec::new();
+        self.legal_moves(&mut order);
+        order.sort_by_key(|&c| std::cmp::Reverse(self.lines.move_gain(c as usize, me)));
+        let mut keeping = Vec::new();
+        for mv in order {
+            let (r, c) = (mv as usize / self.lines.cols(), mv as usize % self.lines.cols());
+            let mut child = p;
+            child.play(board, board.index(r, c));
+            // The child's value is the opponent's: the move keeps `value` if it is -value.
+            if solver.solve(&child).ok()? == -value {
+                keeping.push(mv);
+                if value > 0 {
+                    break;
+                }
+            }
+        }
+        let score = if value > 0 { WIN - self.lines.empty_cells() as Score } else { 0 };
+        (!keeping.is_empty()).then_some(Proof { score, moves: keeping })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::mnk::solver::Table;
+    use crate::search::{Searchable, WIN_BOUND};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    fn game(rows: usize, cols: usize, k: usize, cells: &[(u32, u32)]) -> Mnk {
+        let mut g = Mnk::new(rows, cols, k, &[]).unwrap();
+        g.use_solver(Arc::new(Table::new(16)));
+        for &(r, c) in cells {
+            g.play(r * cols as u32 + c);
+        }
+        g
+    }
+
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_secs(60)
+    }
+
+    #[test]
+    fn after_a_centre_opening_only_the_corners_keep_the_draw() {
+        let g = game(3, 3, 3, &[(1, 1)]);
+        let proof = g.exact_proof(soon(), None).unwrap();
+        let mut moves = proof.moves.clone();
+        moves.sort_unstable();
+        assert_eq!((proof.score, moves), (0, vec![0, 2, 6, 8]));
+        // The search plays by it: a corner.
+        assert_eq!(g.solve_exactly(soon(), None), Some(proof));
+    }
+
+    #[test]
+    fn a_won_position_gives_a_winning_move_and_a_lost_one_nothing() {
+        // 4x4x3 is a first-player win; the move given must keep it (the reply is lost).
+        let g = game(4, 4, 3, &[]);
+        let proof = g.exact_proof(soon(), None).unwrap();
+        assert!(proof.score >= WIN_BOUND && proof.moves.len() == 1, "{proof:?}");
+        let mut after = g.clone();
+        after.play(proof.moves[0]);
+        assert_eq!(after.exact_proof(soon(), None), None, "the opponent is lost: no proof to play by");
+        // Without a table, or past the deadline, there is no verdict.
+        let mut plain = Mnk::new(4, 4, 3, &[]).unwrap();
+        assert_eq!(plain.exact_proof(soon(), None), None);
+        plain.use_solver(Arc::new(Table::new(16)));
+        let past = Instant::now() - Duration::from_millis(1);
+        let big = game(7, 7, 5, &[]);
+        assert_eq!(big.exact_proof(past, None), None);
+    }
+
+    #[test]
+    fn after_a_failure_the_solver_waits_for_six_more_stones() {
+        let mut g = game(5, 5, 4, &[]);
+        let past = Instant::now() - Duration::from_millis(1);
+        assert_eq!(g.exact_proof(past, None), None, "5x5x4 takes more than one check interval");
+        let moves = [12, 6, 18, 8, 16, 0];
+        for (i, &mv) in moves.iter().enumerate() {
+            g.play(mv);
+            let proof = g.exact_proof(soon(), None);
+            assert_eq!(proof.is_some(), i + 1 == moves.len(), "after {} stones: {proof:?}", i + 1);
+        }
+    }
+
+    #[test]
+    fn boards_out_of_the_solvers_range_take_no_table() {
+        let mut g = Mnk::new(8, 8, 4, &[]).unwrap();
+        assert!(!g.solver_fits());
+        g.use_solver(Arc::new(Table::new(16)));
+        assert!(g.solver.is_none());
+        let g = Mnk::new(4, 4, 3, &[(0, 0)]).unwrap();
+        assert!(!g.solver_fits(), "blocked cells");
+        assert!(Mnk::new(7, 7, 5, &[]).unwrap().solver_fits());
+    }
+}
