@@ -77,6 +77,9 @@ pub struct GameSetup<'a> {
     pub timeout: Duration,
     /// Seed of the engine's random choices for this game, for engines that take one.
     pub seed: u64,
+    /// Moves the referee played before the engines take over (`--opening`), in the protocol's
+    /// text, from the first player's; the first move asked for is the one after them.
+    pub opening: &'a [String],
 }
 
 /// A move as the engine wrote it, and how long it took to come (from the write of the request
@@ -97,8 +100,9 @@ pub trait EngineAdapter: Send {
     fn is_running(&self) -> bool;
     /// Sets up a new game (any game in progress is abandoned). Not timed as a move.
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), Fault>;
-    /// Asks for a move: the first move of the game if `opponent_move` is `None`, else the reply
-    /// to the opponent's move (which must not end the game). The reply must come within `limit`.
+    /// Asks for a move: the first move the engine is asked for in this game (after the opening)
+    /// if `opponent_move` is `None`, else the reply to the opponent's move (which must not end
+    /// the game). The reply must come within `limit`.
     /// The text is returned as written; the caller checks it against the rules.
     fn ask_move(&mut self, opponent_move: Option<&str>, limit: Duration) -> Result<Reply, Fault>;
     /// Stops the engine at once.

@@ -51,6 +51,12 @@ pub struct MatchArgs {
     /// Seed of the built-in players' random choices; game i of the match uses SEED + i.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Plies the referee plays at random (legal moves that neither end the game nor leave it a
+    /// dead draw) before the engines take over; both games of a round start from the same
+    /// opening, each engine playing each side once. The engines get it with `position` (pbrain
+    /// engines: BOARD with their first move). Round r of the match uses opening seed SEED + r.
+    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    opening: usize,
     /// Writes one line per game (board, players, result, reason, moves) to FILE.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -118,6 +124,7 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         seed: args.seed,
         first,
         dead_draws: !args.play_out,
+        opening: args.opening,
     };
     let setup_timeout = seconds(args.setup_timeout, "--setup-timeout")?;
     let config = |text: &str| {
@@ -152,14 +159,18 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     writeln!(out, "engine2: {} [{}]", names[1], configs[1].argv.join(" "))?;
     writeln!(
         out,
-        "timeout {} s per move; {} board(s), {} round(s) = {} games per board; seed {}; {} job(s){}",
+        "timeout {} s per move; {} board(s), {} round(s) = {} games per board; seed {}; {} job(s){}{}",
         plan.timeout.as_secs_f64(),
         plan.boards.len(),
         plan.rounds,
         games_per_board,
         plan.seed,
         jobs,
-        plan.first.map_or(String::new(), |e| format!("; engine{} moves first in every game", e + 1))
+        plan.first.map_or(String::new(), |e| format!("; engine{} moves first in every game", e + 1)),
+        match plan.opening {
+            0 => String::new(),
+            n => format!("; random openings of {n} plies, one a round"),
+        }
     )?;
     out.flush()?;
 

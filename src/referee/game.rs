@@ -6,6 +6,9 @@ use crate::bot::GameSpec;
 use crate::game::connectx::ConnectX;
 use crate::game::mnk::Mnk;
 use crate::game::{Game, Outcome, Side};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
 use std::time::Duration;
 
 /// How a refereed game ended.
@@ -107,13 +110,42 @@ pub fn play_game(
     }
 }
 
-/// How a game is played: the time per move, the seed given to the engines, and whether a game
-/// that can only be drawn stops there ([`GameEnd::DeadDraw`]).
+/// How a game is played: the time per move, the seed given to the engines, whether a game
+/// that can only be drawn stops there ([`GameEnd::DeadDraw`]), and the random opening the
+/// referee plays before the engines take over.
 #[derive(Clone, Copy, Debug)]
 pub struct Terms {
     pub timeout: Duration,
     pub seed: u64,
     pub dead_draws: bool,
+    /// Plies of the opening (0: the engines play from the empty board).
+    pub opening: usize,
+    /// Seed of the opening's moves (see [`random_opening`]).
+    pub opening_seed: u64,
+}
+
+/// Plays up to `plies` random moves on `game` and returns them: each uniformly random among the
+/// legal moves that neither end the game nor leave it a dead draw (fewer if there is none).
+/// The same seed on the same board gives the same opening.
+pub fn random_opening<G: Game>(game: &mut G, plies: usize, seed: u64) -> Vec<G::Move> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut opening = Vec::with_capacity(plies);
+    let mut moves = Vec::new();
+    while opening.len() < plies {
+        moves.clear();
+        game.legal_moves(&mut moves);
+        moves.shuffle(&mut rng);
+        let quiet = moves.iter().copied().find(|&mv| {
+            game.play(mv);
+            let quiet = game.outcome().is_none() && !game.is_dead_draw();
+            game.undo();
+            quiet
+        });
+        let Some(mv) = quiet else { break };
+        game.play(mv);
+        opening.push(mv);
+    }
+    opening
 }
 
 fn play_on<G: Game>(
@@ -124,13 +156,15 @@ fn play_on<G: Game>(
     first: usize,
     terms: &Terms,
 ) -> GameRecord {
-    let Terms { timeout, seed, dead_draws } = *terms;
+    let Terms { timeout, seed, dead_draws, opening, opening_seed } = *terms;
     assert!(first < 2, "engine index");
+    let opening: Vec<String> =
+        random_opening(&mut game, opening, opening_seed).into_iter().map(|mv| game.format_move(mv)).collect();
     let mut record = GameRecord {
         number,
         spec: spec.clone(),
         first,
-        moves: Vec::new(),
+        moves: opening.clone(),
         end: GameEnd::Played(Outcome::Draw),
         replies: [vec![], vec![]],
     };
@@ -138,7 +172,7 @@ fn play_on<G: Game>(
     // Set up the game on both engines.
     let mut faults: [Option<Fault>; 2] = [None, None];
     for (e, engine) in engines.iter_mut().enumerate() {
-        let setup = GameSetup { spec, first: e == first, timeout, seed };
+        let setup = GameSetup { spec, first: e == first, timeout, seed, opening: &opening };
         if let Err(fault) = engine.new_game(&setup) {
             engine.kill();
             faults[e] = Some(fault);
@@ -303,7 +337,8 @@ mod process_tests {
     const LOW_CX: GameSpec = GameSpec::ConnectX { rows: 3, cols: 7, x: 4 };
 
     fn play(spec: &GameSpec, a: &mut ProcessEngine, b: &mut ProcessEngine, first: usize, ms: u64) -> GameRecord {
-        let terms = Terms { timeout: Duration::from_millis(ms), seed: 0, dead_draws: true };
+        let terms =
+            Terms { timeout: Duration::from_millis(ms), seed: 0, dead_draws: true, opening: 0, opening_seed: 0 };
         play_game(0, spec, [a, b], first, &terms).unwrap()
     }
 
@@ -328,7 +363,8 @@ mod process_tests {
         let spec = GameSpec::Mnk { rows: 3, cols: 3, k: 3, blocked: vec![] };
         for dead_draws in [true, false] {
             let (mut a, mut b) = (sh(x), sh(o));
-            let terms = Terms { timeout: Duration::from_millis(5000), seed: 0, dead_draws };
+            let terms =
+                Terms { timeout: Duration::from_millis(5000), seed: 0, dead_draws, opening: 0, opening_seed: 0 };
             let r = play_game(0, &spec, [&mut a, &mut b], 0, &terms).unwrap();
             if dead_draws {
                 assert_eq!((r.end, r.moves.len()), (GameEnd::DeadDraw, 8));
@@ -366,6 +402,51 @@ mod process_tests {
         }
     }
 
+    #[test]
+    fn random_openings_are_quiet_and_repeatable() {
+        for seed in 0..20 {
+            let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
+            let opening = random_opening(&mut g, 6, seed);
+            assert_eq!(opening.len(), 6);
+            assert!(g.outcome().is_none() && !g.is_dead_draw(), "seed {seed}");
+            assert_eq!(random_opening(&mut Mnk::new(3, 3, 3, &[]).unwrap(), 6, seed), opening);
+        }
+        // The 9th stone of 3x3x3 always ends the game: the opening stops when no move is quiet.
+        let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
+        assert!(random_opening(&mut g, 9, 1).len() < 9);
+        let openings: std::collections::HashSet<Vec<u32>> =
+            (0..20).map(|seed| random_opening(&mut Mnk::new(7, 7, 5, &[]).unwrap(), 4, seed)).collect();
+        assert!(openings.len() > 15, "seeds give different openings");
+    }
+
+    #[test]
+    fn engines_get_the_opening_and_play_on_from_it() {
+        let spec = GameSpec::ConnectX { rows: 6, cols: 7, x: 4 };
+        let mut rules = ConnectX::new(6, 7, 4).unwrap();
+        let opening: Vec<String> =
+            random_opening(&mut rules, 3, 42).into_iter().map(|m| rules.format_move(m)).collect();
+        let position = format!("position {}", opening.join(" "));
+        // Each engine accepts only this position, then plays a column that is not full.
+        let engine = || {
+            sh(&format!(
+                r#"while read l; do case "$l" in init*) echo ok;; position*) [ "$l" = "{position}" ] && echo ok || echo error;; *) echo 6;; esac; done"#
+            ))
+        };
+        let (mut a, mut b) = (engine(), engine());
+        let terms =
+            Terms { timeout: Duration::from_millis(5000), seed: 0, dead_draws: true, opening: 3, opening_seed: 42 };
+        let r = play_game(0, &spec, [&mut a, &mut b], 0, &terms).unwrap();
+        assert_eq!(r.moves[..3], opening[..]);
+        // Both engines took the position (else the game ends at the setup) and then fill
+        // column 6 until a move there is illegal.
+        let GameEnd::Forfeit { fault, .. } = &r.end else { panic!("{r:?}") };
+        assert_eq!(fault.kind, FaultKind::Illegal, "{fault}");
+        // After 3 plies the second player (engine2) is asked first.
+        let asked = r.replies[0].len() + r.replies[1].len();
+        assert!(asked >= 2);
+        assert_eq!(r.replies[1].len(), asked.div_ceil(2));
+    }
+
     /// A fake pbrain engine: `script` runs on every line `$l` it reads.
     fn pbrain(script: &str) -> ProcessEngine {
         let config = sh(&format!("while read l; do {script}; done")).config().clone();
@@ -400,5 +481,43 @@ mod process_tests {
             matches!(r.end, GameEnd::Forfeit { loser: Side::Second, ref fault } if fault.kind == FaultKind::Garbled),
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn a_pbrain_engine_gets_the_opening_as_a_board() {
+        let gomoku = GameSpec::Mnk { rows: 7, cols: 7, k: 5, blocked: vec![] };
+        let mut rules = Mnk::new(7, 7, 5, &[]).unwrap();
+        let opening: Vec<String> = random_opening(&mut rules, 2, 9).into_iter().map(|m| rules.format_move(m)).collect();
+        // Two empty cells: the first player's move, then the pbrain engine's reply.
+        let mut free = (0..49u32).filter(|&c| rules.is_legal(c)).map(|c| (c / 7, c % 7));
+        let ((r1, c1), (r2, c2)) = (free.next().unwrap(), free.next().unwrap());
+        let position =
+            format!("position {}", opening.iter().map(|m| m.replace(' ', ",")).collect::<Vec<_>>().join(" "));
+        let mut first = sh(&format!(
+            r#"while read l; do case "$l" in init*) echo ok;; position*) [ "$l" = "{position}" ] && echo ok || echo error;; *) echo {r1} {c1};; esac; done"#
+        ));
+        // The stones: the opening (first player's = 2, the opponent's, for this second player),
+        // then the first player's move.
+        let mut stones: Vec<String> = opening
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let (r, c) = m.split_once(' ').unwrap();
+                format!("{c},{r},{}", if i % 2 == 0 { 2 } else { 1 })
+            })
+            .collect();
+        stones.push(format!("{c1},{r1},2"));
+        let expected = stones.iter().map(|s| format!(" {s}")).collect::<String>();
+        let mut second = pbrain(&format!(
+            r#"case "$l" in START*) echo OK;; INFO*) ;; BOARD) b="";; DONE) [ "$b" = "{expected}" ] && echo {c2},{r2} || echo ERROR "$b";; TURN*) echo {c2},{r2};; *) b="$b $l";; esac"#
+        ));
+        let terms =
+            Terms { timeout: Duration::from_millis(5000), seed: 0, dead_draws: true, opening: 2, opening_seed: 9 };
+        let r = play_game(0, &gomoku, [&mut first, &mut second], 0, &terms).unwrap();
+        // The first player repeats its move at its second turn: illegal.
+        let GameEnd::Forfeit { loser: Side::First, fault } = &r.end else { panic!("{r:?}") };
+        assert_eq!(fault.kind, FaultKind::Illegal, "{fault}");
+        assert_eq!(r.moves[..2], opening[..]);
+        assert_eq!(r.moves[2..], [format!("{r1} {c1}"), format!("{r2} {c2}")]);
     }
 }

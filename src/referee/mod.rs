@@ -50,6 +50,9 @@ pub struct MatchPlan {
     /// Stop a game as a draw once neither side can win any more ([`GameEnd::DeadDraw`]),
     /// rather than play it out to the full board.
     pub dead_draws: bool,
+    /// Random plies the referee plays before the engines take over (0: none). Both games of a
+    /// round start from the same opening, with the colours swapped.
+    pub opening: usize,
 }
 
 /// The results of a match.

@@ -48,6 +48,21 @@ pub fn move_request(opponent_move: Option<&str>) -> Result<String, Fault> {
     }
 }
 
+/// A stone of a BOARD command, `x,y,f`, from the referee's `ROW COL`: f = 1 the engine's own,
+/// 2 the opponent's.
+pub fn stone_line(mv: &str, own: bool) -> Result<String, Fault> {
+    match mv.split_whitespace().collect::<Vec<_>>()[..] {
+        [row, col] => Ok(format!("{col},{row},{}", if own { 1 } else { 2 })),
+        _ => Err(Fault::new(FaultKind::Crash, format!("the referee's move '{mv}' is not a cell"))),
+    }
+}
+
+/// The stones of an opening (moves from the first player's, alternating) as BOARD lines, for
+/// the engine that plays first (`first`) or second.
+pub fn board_lines(opening: &[String], first: bool) -> Result<Vec<String>, Fault> {
+    opening.iter().enumerate().map(|(i, mv)| stone_line(mv, (i % 2 == 0) == first)).collect()
+}
+
 /// Lines an engine may write at any time, which are not replies: MESSAGE and DEBUG.
 pub fn is_chatter(line: &str) -> bool {
     let head = line.split_whitespace().next().unwrap_or("");
@@ -104,5 +119,14 @@ mod tests {
         }
         assert!(is_chatter("MESSAGE depth 5") && is_chatter("debug x") && is_chatter("DEBUG"));
         assert!(!is_chatter("10,3") && !is_chatter("MESSAGES"));
+    }
+
+    #[test]
+    fn opening_stones() {
+        let opening = ["7 7".to_string(), "6 8".to_string(), "8 9".to_string()];
+        assert_eq!(board_lines(&opening, true).unwrap(), ["7,7,1", "8,6,2", "9,8,1"]);
+        assert_eq!(board_lines(&opening, false).unwrap(), ["7,7,2", "8,6,1", "9,8,2"]);
+        assert_eq!(stone_line("3 10", false).unwrap(), "10,3,2");
+        assert!(stone_line("3", true).is_err());
     }
 }

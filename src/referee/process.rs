@@ -77,11 +77,14 @@ impl Drop for Running {
 pub struct ProcessEngine {
     config: ProcessConfig,
     running: Option<Running>,
+    /// A pbrain engine's opening stones (`x,y,f` lines), sent in a BOARD command with the first
+    /// move asked for in the game.
+    opening_board: Vec<String>,
 }
 
 impl ProcessEngine {
     pub fn new(config: ProcessConfig) -> ProcessEngine {
-        ProcessEngine { config, running: None }
+        ProcessEngine { config, running: None, opening_board: Vec::new() }
     }
 
     pub fn config(&self) -> &ProcessConfig {
@@ -242,6 +245,12 @@ pub fn init_line(spec: &GameSpec, first: bool, timeout: Duration) -> String {
     format!("init {spec} {first} {}{}", timeout.as_secs_f64(), blocked_text(spec))
 }
 
+/// The `position` line that sets up an opening: its moves, each as one word (`R,C` for m,n,k).
+pub fn position_line(opening: &[String]) -> String {
+    let words: Vec<String> = opening.iter().map(|mv| mv.split_whitespace().collect::<Vec<_>>().join(",")).collect();
+    format!("position {}", words.join(" "))
+}
+
 /// Reads a reply to `go`/`move`: a move, or a fault for anything the protocol says is not one.
 pub fn move_reply(text: &str) -> Result<&str, Fault> {
     let t = text.trim();
@@ -275,17 +284,32 @@ impl EngineAdapter for ProcessEngine {
         self.start()?;
         if self.config.protocol == Protocol::Pbrain {
             let (start, info) = pbrain::setup_lines(setup.spec, setup.timeout)?;
+            self.opening_board = pbrain::board_lines(setup.opening, setup.first)?;
             self.expect_ok(&start)?;
             return info.iter().try_for_each(|line| self.send(line));
         }
         if self.config.seeded {
             self.expect_ok(&format!("set seed {}", setup.seed))?;
         }
-        self.expect_ok(&init_line(setup.spec, setup.first, setup.timeout))
+        self.expect_ok(&init_line(setup.spec, setup.first, setup.timeout))?;
+        if setup.opening.is_empty() {
+            return Ok(());
+        }
+        self.expect_ok(&position_line(setup.opening))
     }
 
     fn ask_move(&mut self, opponent_move: Option<&str>, limit: Duration) -> Result<Reply, Fault> {
         let line = match (self.config.protocol, opponent_move) {
+            (Protocol::Pbrain, mv) if !self.opening_board.is_empty() => {
+                // The opening and the opponent's move as one position, then DONE (timed).
+                let mut board = std::mem::take(&mut self.opening_board);
+                if let Some(mv) = mv {
+                    board.push(pbrain::stone_line(mv, false)?);
+                }
+                self.send("BOARD")?;
+                board.iter().try_for_each(|line| self.send(line))?;
+                "DONE".to_string()
+            }
             (Protocol::Pbrain, mv) => pbrain::move_request(mv)?,
             (Protocol::Boardbot, None) => "go".to_string(),
             (Protocol::Boardbot, Some(mv)) => format!("move {mv}"),
@@ -334,6 +358,9 @@ mod tests {
         assert_eq!(init_line(&spec, true, Duration::from_secs(1)), "init cx 6 7 4 true 1");
         let spec = GameSpec::Mnk { rows: 5, cols: 5, k: 4, blocked: vec![(0, 0), (2, 3)] };
         assert_eq!(init_line(&spec, false, Duration::from_millis(500)), "init mnk 5 5 4 false 0.5 blocked 0,0 2,3");
+        let opening = ["3 4".to_string(), "2 2".to_string()];
+        assert_eq!(position_line(&opening), "position 3,4 2,2");
+        assert_eq!(position_line(&["3".to_string(), "0".to_string()]), "position 3 0");
     }
 
     #[test]

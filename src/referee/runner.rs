@@ -24,6 +24,8 @@ pub struct Scheduled {
     /// The engine that moves first (0: engine1).
     pub first: usize,
     pub seed: u64,
+    /// Seed of the random opening: the same for both games of a round.
+    pub opening_seed: u64,
 }
 
 /// Every game of `plan`, in order: each board `rounds` times two games, engine1 first in game
@@ -37,6 +39,7 @@ pub fn schedule(plan: &MatchPlan) -> Vec<Scheduled> {
             board: number / per_board,
             first: plan.first.unwrap_or(number % 2),
             seed: plan.seed.wrapping_add(number as u64),
+            opening_seed: plan.seed.wrapping_add((number / 2) as u64),
         })
         .collect()
 }
@@ -106,7 +109,13 @@ fn work(
         let Some(g) = games.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
         let spec = &plan.boards[g.board];
         let [e1, e2] = pair;
-        let terms = Terms { timeout: plan.timeout, seed: g.seed, dead_draws: plan.dead_draws };
+        let terms = Terms {
+            timeout: plan.timeout,
+            seed: g.seed,
+            dead_draws: plan.dead_draws,
+            opening: plan.opening,
+            opening_seed: g.opening_seed,
+        };
         let result = play_game(g.number, spec, [e1.as_mut(), e2.as_mut()], g.first, &terms)
             .map_err(|e| format!("board '{spec}': {e}"));
         if tx.send(result).is_err() {
@@ -164,6 +173,7 @@ mod tests {
             seed: 10,
             first: None,
             dead_draws: true,
+            opening: 0,
         }
     }
 
@@ -173,7 +183,9 @@ mod tests {
         assert_eq!(s.len(), 8);
         assert_eq!(s.iter().map(|g| g.board).collect::<Vec<_>>(), [0, 0, 0, 0, 1, 1, 1, 1]);
         assert_eq!(s.iter().map(|g| g.first).collect::<Vec<_>>(), [0, 1, 0, 1, 0, 1, 0, 1]);
-        assert_eq!(s[5], Scheduled { number: 5, board: 1, first: 1, seed: 15 });
+        assert_eq!(s[5], Scheduled { number: 5, board: 1, first: 1, seed: 15, opening_seed: 12 });
+        let openings: Vec<u64> = s.iter().map(|g| g.opening_seed).collect();
+        assert_eq!(openings, [10, 10, 11, 11, 12, 12, 13, 13], "one opening a round");
         let fixed = schedule(&MatchPlan { first: Some(1), ..plan(1, 2) });
         assert_eq!(fixed.iter().map(|g| g.first).collect::<Vec<_>>(), [1, 1, 1, 1]);
     }
