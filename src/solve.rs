@@ -18,6 +18,9 @@
 use crate::game::connectx::book::Book;
 use crate::game::connectx::solver::{solve_parallel, Geometry, Position, Shape, Solver, Table};
 use crate::game::mnk::solver as mnk;
+use crate::game::mnk::Mnk;
+use crate::game::Game as _;
+use crate::search::dfpn;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use std::io::{BufRead, Write};
@@ -52,6 +55,10 @@ pub struct SolveArgs {
     /// Gives up on a position after this many seconds and prints `unknown` as its value.
     #[arg(long, value_name = "SECONDS")]
     limit: Option<f64>,
+    /// m,n,k: prove with df-pn (proof numbers over the rules' board: any board size) instead of
+    /// the bitboard alpha-beta solver.
+    #[arg(long)]
+    dfpn: bool,
     /// Positions file ('-' or nothing: standard input).
     file: Option<PathBuf>,
 }
@@ -111,6 +118,9 @@ fn checked(value: i32, expected: Option<i32>) -> (String, bool) {
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
+    if args.dfpn {
+        return run_dfpn(&args);
+    }
     let game = game_of(&args.game)?;
     if args.threads == 0 || (args.threads > 1 && args.analyze) {
         bail!("--threads must be at least 1, and 1 with --analyze");
@@ -173,26 +183,74 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 let start = Instant::now();
                 let value = solver.solve(&p);
                 let time = start.elapsed();
-                let shown = if cells.is_empty() {
-                    ".".to_string()
-                } else {
-                    cells.iter().map(|(r, c)| format!("{r},{c}")).collect::<Vec<_>>().join(" ")
-                };
-                let (result, wrong) = match value {
-                    Ok(v) => {
-                        // The first player's result: the side to move is the first after an
-                        // even number of stones.
-                        let first = if p.moves() % 2 == 0 { v } else { -v };
-                        let words = ["second player wins", "draw", "first player wins"][(first + 1) as usize];
-                        let (text, wrong) = checked(v, expected);
-                        (format!("{text} {words}"), wrong)
-                    }
-                    Err(_) => ("unknown".to_string(), false),
-                };
-                Ok(Some(Solved { text: format!("{shown} {result}"), nodes: solver.nodes, time, wrong }))
+                let (text, wrong) = mnk_result(&cells, value.ok(), expected);
+                Ok(Some(Solved { text, nodes: solver.nodes, time, wrong }))
             })
         }
     }
+}
+
+/// `boardbot solve --game mnk M N K --dfpn`: values by df-pn over the rules' board.
+fn run_dfpn(args: &SolveArgs) -> Result<()> {
+    let num = |s: &String| s.parse::<usize>().with_context(|| format!("bad size '{s}'"));
+    let start = match &args.game[..] {
+        [kind, m, n, k] if kind == "mnk" => Mnk::new(num(m)?, num(n)?, num(k)?, &[]).map_err(anyhow::Error::msg)?,
+        _ => bail!("--dfpn is for m,n,k games (--game mnk M N K)"),
+    };
+    if args.threads > 1 || args.analyze {
+        bail!("m,n,k proofs take neither --threads nor --analyze");
+    }
+    let deadline = || args.limit.map(|s| Instant::now() + Duration::from_secs_f64(s));
+    let (m, n) = (start.lines().rows(), start.lines().cols());
+    // About 48 bytes an entry, with the map's overhead.
+    let entries = args.hash.saturating_mul(1 << 20) / 48;
+    let mut search = dfpn::Dfpn::new(entries, u64::MAX);
+    drive(args, |line| {
+        let (cells, expected) = parse_cells(line)?;
+        let Some(cells) = cells else { return Ok(None) };
+        let mut g = start.clone();
+        for (i, &(r, c)) in cells.iter().enumerate() {
+            if r >= m || c >= n {
+                bail!("move {}: cell {r},{c} is off the {m}x{n} board", i + 1);
+            }
+            let mv = (r * n + c) as u32;
+            if !g.is_legal(mv) {
+                bail!("move {}: cell {r},{c} is taken, or the game is over", i + 1);
+            }
+            g.play(mv);
+        }
+        if args.fresh {
+            search = dfpn::Dfpn::new(entries, u64::MAX);
+        }
+        search.restart(deadline());
+        let begin = Instant::now();
+        let value = g.prove_value(&mut search);
+        let (time, nodes) = (begin.elapsed(), search.nodes);
+        let (text, wrong) = mnk_result(&cells, value, expected);
+        Ok(Some(Solved { text, nodes, time, wrong }))
+    })
+}
+
+/// An m,n,k line's text (the position, its value and the first player's result in words) and
+/// whether the value disagrees with the expected one.
+fn mnk_result(cells: &[(usize, usize)], value: Option<i32>, expected: Option<i32>) -> (String, bool) {
+    let shown = if cells.is_empty() {
+        ".".to_string()
+    } else {
+        cells.iter().map(|(r, c)| format!("{r},{c}")).collect::<Vec<_>>().join(" ")
+    };
+    let (result, wrong) = match value {
+        Some(v) => {
+            // The first player's result: the side to move is the first after an even number
+            // of stones.
+            let first = if cells.len().is_multiple_of(2) { v } else { -v };
+            let words = ["second player wins", "draw", "first player wins"][(first + 1) as usize];
+            let (text, wrong) = checked(v, expected);
+            (format!("{text} {words}"), wrong)
+        }
+        None => ("unknown".to_string(), false),
+    };
+    (format!("{shown} {result}"), wrong)
 }
 
 /// An m,n,k line: its cells (None for a blank line) and its expected value.

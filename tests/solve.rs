@@ -125,6 +125,45 @@ fn mnk_values_of_empty_boards_and_positions() {
 }
 
 #[test]
+fn mnk_values_by_dfpn_on_boards_of_any_size() {
+    // The same known values and tic-tac-toe positions by df-pn, then K = 4 boards whose
+    // first-player wins (../shared/README.md: 6x5x4 and every larger board) it proves in a
+    // fraction of a second, 8x8x4 beyond the bitboard solver's range.
+    for (game, expected) in [
+        (["3", "3", "3"], ". 0 draw nodes "),
+        (["4", "4", "3"], ". 1 first player wins nodes "),
+        (["6", "5", "4"], ". 1 first player wins nodes "),
+        (["8", "8", "4"], ". 1 first player wins nodes "),
+    ] {
+        let o = solve(&["--dfpn", "--game", "mnk", game[0], game[1], game[2]], ".\n");
+        assert!(o.status.success(), "{game:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(stdout(&o).starts_with(expected), "{game:?}: {}", stdout(&o));
+    }
+    let input = "1,1 0,1 1\n1,1  0,1 0,0 -1\n0,0 1,1 0\n0,0 1,0 0,1 1,1 0,2\n";
+    let o = solve(&["--dfpn", "--game", "mnk", "3", "3", "3", "--fresh"], input);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert!(lines[0].starts_with("1,1 0,1 1 first player wins nodes "), "{lines:?}");
+    assert!(lines[1].starts_with("1,1 0,1 0,0 -1 first player wins nodes "), "{lines:?}");
+    assert!(lines[2].starts_with("0,0 1,1 0 draw nodes "), "{lines:?}");
+    assert!(lines[3].starts_with("0,0 1,0 0,1 1,1 0,2 -1 first player wins nodes 0 "), "{lines:?}");
+    assert!(lines[4].ends_with("wrong 0"), "{lines:?}");
+    for (args, input, message) in [
+        (&["--dfpn", "--game", "cx", "6", "7", "4"][..], ".\n", "--dfpn is for m,n,k games"),
+        (&["--dfpn", "--game", "mnk", "3", "3", "3"][..], "0,0 0,0\n", "line 1: move 2: cell 0,0 is taken"),
+        (&["--dfpn", "--game", "mnk", "3", "3", "3"][..], "3,0\n", "line 1: move 1: cell 3,0 is off the 3x3 board"),
+        (&["--dfpn", "--game", "mnk", "3", "3", "3"][..], ". 1\n", "disagree with their expected score"),
+    ] {
+        let o = solve(args, input);
+        assert!(!o.status.success(), "{args:?} {input}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(message), "{args:?} {input}: {err}");
+    }
+    let o = solve(&["--dfpn", "--game", "mnk", "7", "7", "5", "--limit", "0.2"], ".\n");
+    assert!(o.status.success() && stdout(&o).starts_with(". unknown nodes "), "{}", stdout(&o));
+}
+
+#[test]
 fn a_limit_gives_up_with_unknown() {
     let o = solve(&["--game", "mnk", "7", "7", "5", "--limit", "0.2"], ".\n");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

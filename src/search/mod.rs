@@ -3,6 +3,7 @@
 //! games only through [`Game`] and [`Searchable`]; it never names one.
 
 pub mod clock;
+pub mod dfpn;
 mod ordering;
 mod searcher;
 pub mod tt;

@@ -221,6 +221,60 @@ impl Lines {
         cells
     }
 
+    /// Whether `cell` lies in a window free of one side's stones (a stone there can still
+    /// matter to some line).
+    pub fn is_live_cell(&self, cell: usize) -> bool {
+        self.windows_through(cell).any(|(w, _, _)| self.valid[w] && (self.count[w][0] == 0 || self.count[w][1] == 0))
+    }
+
+    /// The hash of the position after a stone of `side` on `cell` (see [`Lines::hash`]).
+    pub fn hash_after(&self, cell: usize, side: Side) -> u64 {
+        self.hash ^ self.keys[side.index()][cell]
+    }
+
+    /// The cells a stone of `side` on the empty cell `m` would leave one stone short of K (the
+    /// missing cells of its windows through `m` with K - 2 of its stones and none of the
+    /// enemy's), appended to `out`, each once.
+    pub fn threats_after(&self, side: Side, m: usize, out: &mut Vec<u32>) {
+        let (p, o) = (side.index(), side.other().index());
+        let first = out.len();
+        for (w, start, d) in self.windows_through(m) {
+            if self.valid[w] && self.count[w][o] == 0 && self.count[w][p] as usize + 2 == self.k {
+                let t = self.missing_cell(start, d, m) as u32;
+                if !out[first..].contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+    }
+
+    /// A cell where the next stone of `side` makes two threats with different missing cells (a
+    /// maker of [`Lines::makers`] that truly wins unless the enemy has a four): the least one,
+    /// or one in a window through `through` if given.
+    pub fn double_maker(&self, side: Side, through: Option<usize>) -> Option<usize> {
+        let mut scratch = Vec::new();
+        let mut is_double = |m: usize| {
+            scratch.clear();
+            self.threats_after(side, m, &mut scratch);
+            scratch.len() >= 2
+        };
+        match through {
+            // The least such cell, so that the answer does not depend on the set's order.
+            None => self.makers(side).iter().map(|&m| m as usize).filter(|&m| is_double(m)).min(),
+            Some(cell) => {
+                let (p, o) = (side.index(), side.other().index());
+                self.windows_through(cell)
+                    .filter(|&(w, _, _)| {
+                        self.valid[w] && self.count[w][o] == 0 && self.count[w][p] as usize + 2 == self.k
+                    })
+                    .find_map(|(_, start, d)| {
+                        self.window_cells(start, d)
+                            .find(|&m| self.cells[m] == EMPTY && self.three_count[p][m] >= 2 && is_double(m))
+                    })
+            }
+        }
+    }
+
     /// The range of offsets `i` such that the window starting `i` steps back from (r, c) along
     /// direction `d` fits on the board.
     #[inline]

@@ -6,10 +6,12 @@ mod exact;
 mod knowledge;
 pub mod solver;
 pub mod threats;
+mod vct;
 
 use super::kinarow::{CellSet, Lines, BLOCKED};
 use super::{Game, Outcome, Side};
-use std::sync::Arc;
+use crate::search::dfpn;
+use std::sync::{Arc, Mutex};
 
 /// A move is a cell index, `row * N + col`.
 pub type Cell = u32;
@@ -31,6 +33,9 @@ pub struct Mnk {
     /// The exact solver's board and table, shared by the copies of the game, if the board is in
     /// its range and the player gave it a table (see [`Mnk::use_solver`]).
     solver: Option<Arc<InPlay>>,
+    /// The threat searches' table (see [`vct`]), shared by the copies of the game and kept from
+    /// move to move: a search often goes on where the last one stopped.
+    threat_table: Arc<Mutex<Option<dfpn::Table>>>,
 }
 
 /// The exact solver as the game uses it in play (see [`Mnk::use_solver`]).
@@ -62,6 +67,7 @@ impl Mnk {
             near: vec![0; n],
             near_empty: CellSet::new(n),
             solver: None,
+            threat_table: Arc::default(),
         })
     }
 
@@ -91,6 +97,35 @@ impl Mnk {
     }
     pub fn history(&self) -> &[Cell] {
         &self.history
+    }
+
+    /// Puts a stone of `side` on the empty cell `mv`, keeping the cells near the stones, but
+    /// not the history: searches that do not alternate (threat searches) place stones with it.
+    fn put(&mut self, mv: Cell, side: Side) {
+        let cell = mv as usize;
+        self.lines.place(cell, side);
+        self.near_empty.remove(mv);
+        for n in self.neighbours(cell) {
+            self.near[n] += 1;
+            if self.near[n] == 1 && self.lines.is_empty_cell(n) {
+                self.near_empty.insert(n as u32);
+            }
+        }
+    }
+
+    /// Takes back the stone of `side` that [`Mnk::put`] put on `mv`.
+    fn take(&mut self, mv: Cell, side: Side) {
+        let cell = mv as usize;
+        self.lines.remove(cell, side);
+        for n in self.neighbours(cell) {
+            self.near[n] -= 1;
+            if self.near[n] == 0 {
+                self.near_empty.remove(n as u32);
+            }
+        }
+        if self.near[cell] > 0 {
+            self.near_empty.insert(mv);
+        }
     }
 
     fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> {
@@ -158,32 +193,13 @@ impl Game for Mnk {
     }
 
     fn play(&mut self, mv: Cell) {
-        let cell = mv as usize;
-        let side = self.to_move();
-        self.lines.place(cell, side);
+        self.put(mv, self.to_move());
         self.history.push(mv);
-        self.near_empty.remove(mv);
-        for n in self.neighbours(cell) {
-            self.near[n] += 1;
-            if self.near[n] == 1 && self.lines.is_empty_cell(n) {
-                self.near_empty.insert(n as u32);
-            }
-        }
     }
 
     fn undo(&mut self) {
         let Some(mv) = self.history.pop() else { return };
-        let cell = mv as usize;
-        self.lines.remove(cell, self.to_move());
-        for n in self.neighbours(cell) {
-            self.near[n] -= 1;
-            if self.near[n] == 0 {
-                self.near_empty.remove(n as u32);
-            }
-        }
-        if self.near[cell] > 0 {
-            self.near_empty.insert(mv);
-        }
+        self.take(mv, self.to_move());
     }
 
     fn moves_played(&self) -> usize {

@@ -17,8 +17,6 @@ use crate::game::{Game, Side};
 use ahash::AHashSet;
 use std::time::Instant;
 
-/// The threes tried at one node of the search by threats, best first.
-const MAX_THREES: usize = 16;
 /// Positions with more empty cells near the stones than this are not searched (each node scans
 /// them all): only an immediate win is reported.
 const MAX_CANDIDATES: usize = 5000;
@@ -82,16 +80,6 @@ impl Mnk {
             deadline,
             aborted: false,
         }
-    }
-
-    /// A forced win of `attacker` by continuous threats (fours, and threes up to `depth` deep),
-    /// playing first from this position as if it were to move; see [`Mnk::vcf`].
-    pub fn vct(&self, attacker: Side, depth: u32, deadline: Instant, max_nodes: u64) -> Option<ForcedWin> {
-        if self.lines.winner().is_some() || self.near_empty.len() > MAX_CANDIDATES {
-            return None;
-        }
-        let mut search = self.threat_search(attacker, deadline, max_nodes);
-        search.threat_attack(depth).map(|(line, plies)| ForcedWin { first: line[0] as Cell, plies })
     }
 
     /// When the opponent of the side to move has a VCF (as if it were to move), the moves among
@@ -166,97 +154,6 @@ impl Vcf {
             }
         }
         self.refuted.insert(self.lines.hash());
-        None
-    }
-
-    /// Whether the attacker, to move, still wins by playing the moves of `line` in order (each
-    /// a four, answered by its forced block). A cheap check that a defender's move left a
-    /// forced win intact.
-    fn replay(&mut self, line: &[usize]) -> bool {
-        let (a, d) = (self.attacker, self.attacker.other());
-        let mut undo = Vec::new();
-        let mut won = false;
-        for &cell in line {
-            if !self.lines.threats(a).is_empty() {
-                won = true;
-                break;
-            }
-            if !self.lines.threats(d).is_empty() || !self.lines.is_empty_cell(cell) {
-                break;
-            }
-            self.lines.place(cell, a);
-            undo.push((cell, a));
-            let threats = self.lines.threats(a);
-            if threats.len() >= 2 {
-                won = true;
-                break;
-            }
-            let Some(&block) = threats.first() else { break };
-            self.lines.place(block as usize, d);
-            undo.push((block as usize, d));
-        }
-        won = won || !self.lines.threats(a).is_empty() && self.lines.threats(d).is_empty();
-        for &(cell, side) in undo.iter().rev() {
-            self.lines.remove(cell, side);
-        }
-        won
-    }
-
-    /// Victory by continuous threats, `depth` threes deep: the attacker, to move, wins by fours,
-    /// or plays a "three" (a move after which it would win by fours if it moved again) such that
-    /// every reply of the defender leaves it a win (by fours, or by threats one level less deep).
-    /// A reply that makes a four for the defender counts as a defence (the search does not
-    /// follow the attacker's block), so a win found is forced.
-    fn threat_attack(&mut self, depth: u32) -> Option<(Vec<usize>, u32)> {
-        if let Some(win) = self.attack() {
-            return Some(win);
-        }
-        let (a, d) = (self.attacker, self.attacker.other());
-        if depth == 0 || self.aborted || !self.lines.threats(d).is_empty() {
-            return None;
-        }
-        let mut threes = self.candidates(|lines, cell| lines.threes_made(cell, a));
-        threes.truncate(MAX_THREES);
-        for (cell, _) in threes {
-            self.lines.place(cell, a);
-            self.placed.push(cell);
-            let mut result = None;
-            if let Some((line, plies)) = self.attack() {
-                let mut worst = plies;
-                let mut refuted = false;
-                for reply in 0..self.lines.cell_count() {
-                    if !self.lines.is_empty_cell(reply) {
-                        continue;
-                    }
-                    self.lines.place(reply, d);
-                    self.placed.push(reply);
-                    let holds = if !self.lines.threats(d).is_empty() {
-                        false
-                    } else if self.replay(&line) {
-                        true
-                    } else if let Some((_, p)) = self.threat_attack(depth - 1) {
-                        worst = worst.max(p);
-                        true
-                    } else {
-                        false
-                    };
-                    self.placed.pop();
-                    self.lines.remove(reply, d);
-                    if !holds || self.aborted {
-                        refuted = true;
-                        break;
-                    }
-                }
-                if !refuted {
-                    result = Some((vec![cell], worst + 2));
-                }
-            }
-            self.placed.pop();
-            self.lines.remove(cell, a);
-            if result.is_some() || self.aborted {
-                return result;
-            }
-        }
         None
     }
 
@@ -393,51 +290,6 @@ mod tests {
             }
         }
         assert!(checked[3] > 5 && checked[5] > 2, "wins checked by length: {checked:?}");
-    }
-
-    #[test]
-    fn a_win_by_threes_holds_against_every_reply() {
-        // Random positions where fours alone do not win but threats one three deep do: after
-        // the three, every reply of the defender leaves the attacker a five, a VCF or again a
-        // win by threats.
-        let mut seed = 0x0bad_cafe_f00d_1234u64;
-        let mut checked = 0;
-        for &(n, k) in &[(9usize, 4usize), (11, 5)] {
-            for _ in 0..400 {
-                let mut g = Mnk::new(n, n, k, &[]).unwrap();
-                g.play((n / 2 * n + n / 2) as Cell);
-                let stones = 5 + (seed >> 61) as usize;
-                for _ in 0..stones {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    let mut near = Vec::new();
-                    g.candidates(&mut near);
-                    if g.outcome().is_some() || near.is_empty() {
-                        break;
-                    }
-                    g.play(near[(seed >> 33) as usize % near.len()].mv);
-                }
-                if g.outcome().is_some() || g.winning_move().is_some() || !g.quiet() {
-                    continue;
-                }
-                let me = g.to_move();
-                if g.vcf(me, later(), 100_000).is_some() {
-                    continue;
-                }
-                let Some(win) = g.vct(me, 1, later(), 100_000) else { continue };
-                checked += 1;
-                g.play(win.first);
-                let mut replies = Vec::new();
-                g.legal_moves(&mut replies);
-                for r in replies {
-                    g.play(r);
-                    let holds = g.winning_move().is_some() || g.vct(me, 1, later(), 1_000_000).is_some();
-                    assert!(holds, "reply {r} refutes {} in {:?}", win.first, g.history());
-                    g.undo();
-                }
-                g.undo();
-            }
-        }
-        assert!(checked >= 5, "only {checked} wins by threes checked");
     }
 
     #[test]
