@@ -4,7 +4,10 @@
 //! - a win: after the move, every reply of the defender leaves the attacker an immediate win or a
 //!   forced win by fours (the threat search, whose soundness lib's tests check against every
 //!   defence);
-//! - a defence: the move is one of those after which the opponent has no forced win by fours.
+//! - a defence: the move is one of those after which the opponent has no forced win by fours;
+//! - the same by threats (threes as well as fours) where fours alone do not win: a forced win by
+//!   threats kept against every reply, or a move after which the opponent's is disproved (the
+//!   df-pn threat search, whose soundness lib's tests check against every defence).
 //!
 //! Positions come from seeded random play near the stones (kept when the forced win is at least
 //! 7 to 11 plies long, or when at most 3 moves defend), and for K = 10 from fixed patterns.
@@ -13,11 +16,15 @@ mod common;
 
 use boardbot::game::mnk::{Cell, Mnk};
 use boardbot::game::{Game, Side};
+use boardbot::search::dfpn::Verdict;
 use boardbot::search::{Candidate, Searchable};
 use common::Engine;
 use std::time::{Duration, Instant};
 
 const NODES: u64 = 1_000_000;
+/// The budget of one proof by threats in the cases by threats: a move counts as a defence only
+/// when the opponent's win is disproved within it.
+const THREAT_NODES: u64 = 100_000;
 
 fn later() -> Instant {
     Instant::now() + Duration::from_secs(30)
@@ -27,6 +34,10 @@ fn later() -> Instant {
 enum Kind {
     Win,
     Defend,
+    /// A forced win by threats (threes as well as fours), none by fours alone.
+    WinByThreats,
+    /// The opponent threatens a forced win by threats (none by fours alone).
+    DefendThreats,
 }
 
 struct Case {
@@ -76,6 +87,50 @@ fn keeps_the_win(g: &Mnk, attacker: Side, mv: Cell) -> bool {
     })
 }
 
+/// Whether `side`, to move in `g`, has a forced win by threats: proved (Some(true)), disproved
+/// (Some(false)) or unknown within the budget.
+fn vct(g: &Mnk, side: Side) -> Option<bool> {
+    match g.vct_dfpn(side, later(), THREAT_NODES).0 {
+        Verdict::Proved => Some(true),
+        Verdict::Disproved => Some(false),
+        Verdict::Unknown => None,
+    }
+}
+
+/// The moves after which the opponent of the side to move has no forced win by threats (proved),
+/// the first `most` + 1 at most.
+fn threat_defences(g: &Mnk, most: usize) -> Vec<Cell> {
+    let opponent = g.to_move().other();
+    let mut g = g.clone();
+    let mut found = Vec::new();
+    for mv in legal(&g) {
+        g.play(mv);
+        if g.outcome().is_some() || g.winning_move().is_none() && vct(&g, opponent) == Some(false) {
+            found.push(mv);
+        }
+        g.undo();
+        if found.len() > most {
+            break;
+        }
+    }
+    found
+}
+
+/// Whether `attacker`, to move in `g`, still wins by threats after `mv` against every reply.
+fn keeps_the_threats(g: &Mnk, attacker: Side, mv: Cell) -> bool {
+    let mut g = g.clone();
+    g.play(mv);
+    if g.outcome().is_some() {
+        return g.lines().winner() == Some(attacker);
+    }
+    legal(&g).into_iter().all(|reply| {
+        g.play(reply);
+        let ok = g.outcome().is_none() && (g.winning_move().is_some() || vct(&g, attacker) == Some(true));
+        g.undo();
+        ok
+    })
+}
+
 /// Seeded random positions on `rows x cols` with K = `k` (stones near the others), kept when
 /// they are a tactic of `kind`.
 fn random_cases(rows: usize, cols: usize, k: usize, kind: Kind, want: usize, seed: u64, min_plies: u32) -> Vec<Case> {
@@ -110,6 +165,16 @@ fn random_cases(rows: usize, cols: usize, k: usize, kind: Kind, want: usize, see
             Kind::Win => mine.is_some_and(|w| w.plies >= min_plies),
             Kind::Defend => {
                 mine.is_none() && g.vcf(me.other(), later(), NODES).is_some() && (1..=3).contains(&defences(&g).len())
+            }
+            Kind::WinByThreats => {
+                mine.is_none() && g.vct_dfpn(me, later(), NODES).1.is_some_and(|w| w.plies >= min_plies)
+            }
+            Kind::DefendThreats => {
+                mine.is_none()
+                    && g.vcf(me.other(), later(), NODES).is_none()
+                    && vct(&g, me) == Some(false)
+                    && vct(&g, me.other()) == Some(true)
+                    && (1..=3).contains(&threat_defences(&g, 3).len())
             }
         };
         if keep {
@@ -147,7 +212,10 @@ fn run(cases: &[Case]) {
     let mut engine = Engine::spawn();
     for case in cases {
         let g = case.game();
-        engine.expect_ok(&format!("init mnk {} {} {} true 1", case.rows, case.cols, case.k));
+        // The proofs by threats get 3 s (of the 10 s default budget): the checks of the
+        // defences are cut by the clock, and tests run side by side.
+        let timeout = if matches!(case.kind, Kind::Win | Kind::Defend) { 1 } else { 3 };
+        engine.expect_ok(&format!("init mnk {} {} {} true {timeout}", case.rows, case.cols, case.k));
         let moves: Vec<String> = case.moves.iter().map(|&m| case.text(m)).collect();
         engine.expect_ok(&format!("position {}", moves.join(" ")));
         let reply = engine.recv_within_reply("go");
@@ -157,6 +225,8 @@ fn run(cases: &[Case]) {
         let ok = match case.kind {
             Kind::Win => keeps_the_win(&g, g.to_move(), mv),
             Kind::Defend => defences(&g).contains(&mv),
+            Kind::WinByThreats => keeps_the_threats(&g, g.to_move(), mv),
+            Kind::DefendThreats => threat_defences(&g, usize::MAX).contains(&mv),
         };
         assert!(
             ok,
@@ -192,6 +262,22 @@ fn only_defences_for_k_4_5_6() {
     cases.extend(random_cases(11, 11, 5, Kind::Defend, 4, 6, 0));
     cases.extend(random_cases(15, 15, 5, Kind::Defend, 4, 7, 0));
     cases.extend(random_cases(12, 12, 6, Kind::Defend, 3, 8, 0));
+    run(&cases);
+}
+
+#[test]
+fn forced_wins_by_threats_for_k_4_5_6() {
+    let mut cases = random_cases(9, 9, 4, Kind::WinByThreats, 3, 11, 7);
+    cases.extend(random_cases(15, 15, 5, Kind::WinByThreats, 4, 12, 9));
+    cases.extend(random_cases(12, 12, 6, Kind::WinByThreats, 2, 13, 7));
+    run(&cases);
+}
+
+#[test]
+fn only_defences_against_threats_for_k_5_6() {
+    let mut cases = random_cases(11, 11, 5, Kind::DefendThreats, 2, 14, 0);
+    cases.extend(random_cases(15, 15, 5, Kind::DefendThreats, 3, 15, 0));
+    cases.extend(random_cases(12, 12, 6, Kind::DefendThreats, 2, 16, 0));
     run(&cases);
 }
 

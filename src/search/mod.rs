@@ -60,6 +60,13 @@ pub trait Searchable: Game {
     /// better than the ones given; only then may search treat its result as a proof.
     fn candidates(&self, out: &mut Vec<Candidate<Self::Move>>) -> bool;
 
+    /// At a quiet node (see [`Searchable::quiet`]): a win the side to move forces in this many
+    /// plies that the static evaluation does not see (e.g. a stone that makes two threats at
+    /// once). Search scores such a leaf as the win instead of evaluating it.
+    fn quiet_win(&self) -> Option<u32> {
+        None
+    }
+
     /// Whether `side` can still win at all (false lets search bound the score by a draw).
     fn can_win(&self, _side: Side) -> bool {
         true

@@ -129,3 +129,21 @@ fn a_settled_draw_is_played_for_the_opponents_errors() {
     let r = Searcher::new(4).search(&mut g, &Limits::infinite());
     assert_eq!(r.score, 0);
 }
+
+#[test]
+fn a_double_threat_at_the_horizon_scores_as_the_win() {
+    // 15x15x5: X's two stones on row 7 and two on column 8 meet at 7,8: that stone makes two
+    // threes at once, and no one stone of O spoils both. The win takes 5 plies (O's reply, X's
+    // open four, O's block, X's five); a two-ply search sees it only because its leaf, X to move
+    // with a stone that makes two threats, scores as the win.
+    let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
+    for (r, c) in [(7, 5), (0, 0), (7, 6), (0, 14), (5, 8), (14, 0), (6, 8), (14, 14)] {
+        g.play((r * 15 + c) as u32);
+    }
+    assert_eq!(g.quiet_win(), None, "no double threat yet");
+    let r = Searcher::new(1).search(&mut g, &Limits::depth(2));
+    assert!(r.score >= WIN_BOUND, "{r:?}");
+    g.play(r.best);
+    g.play(0);
+    assert_eq!(g.quiet_win(), Some(3), "after {}", g.format_move(r.best));
+}

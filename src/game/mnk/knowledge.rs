@@ -11,6 +11,13 @@ use std::time::Instant;
 const SMALL_BOARD: usize = 64;
 /// Node budget of one threat-space search (VCF) in play.
 const VCF_NODES: u64 = 100_000;
+/// Node budget of a df-pn proof of our own win in play (see [`super::vct`]).
+const PROOF_NODES: u64 = 100_000;
+/// Node budget of the proof of the opponent's win by threats, before the checks.
+const THREAT_PROOF_NODES: u64 = 20_000;
+/// Node budget of that proof and all the checks of the moves that might stop it (the clock
+/// usually ends them first).
+const ANSWER_NODES: u64 = 2_000_000;
 
 impl Mnk {
     fn is_small(&self) -> bool {
@@ -88,21 +95,41 @@ impl Searchable for Mnk {
         small
     }
 
+    /// A cell where our stone makes two threats with different missing cells: the opponent,
+    /// with no threat of its own (the node is quiet), stops one and we complete the other.
+    fn quiet_win(&self) -> Option<u32> {
+        self.lines.double_maker(self.to_move(), None).map(|_| 3)
+    }
+
     fn can_win(&self, side: Side) -> bool {
         self.lines.can_win(side)
     }
 
-    /// A forced win by continuous fours (see [`super::threats`]); else, on the boards the exact
-    /// solver covers, its verdict (see [`Mnk::exact_proof`]). The search by threes (VCT) is not
-    /// used in play: two threes deep, it lost strength in a measured match (README).
+    /// A forced win by continuous fours (see [`super::threats`]), else one proved by df-pn (see
+    /// [`super::vct`]: over every move on boards of at most [`SMALL_BOARD`] cells, by threats
+    /// elsewhere) within a quarter of the time left; else, on the boards the exact solver covers,
+    /// its verdict (see [`Mnk::exact_proof`]).
     fn solve_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
         if let Some(win) = self.vcf(self.to_move(), deadline, VCF_NODES) {
+            return Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first] });
+        }
+        let now = Instant::now();
+        let proof_deadline = now + deadline.saturating_duration_since(now) / 4;
+        let (_, win) = if self.is_small() {
+            self.win_dfpn(proof_deadline, PROOF_NODES)
+        } else {
+            self.vct_dfpn(self.to_move(), proof_deadline, PROOF_NODES)
+        };
+        if let Some(win) = win {
             return Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first] });
         }
         self.exact_proof(deadline, stop)
     }
 
+    /// The moves that stop the opponent's VCF, else its VCT (see [`Mnk::vcf_answers`],
+    /// [`Mnk::vct_answers`]).
     fn threat_answers(&self, moves: &[Cell], deadline: Instant) -> Option<Vec<Cell>> {
         self.vcf_answers(moves, deadline, VCF_NODES)
+            .or_else(|| self.vct_answers(moves, deadline, THREAT_PROOF_NODES, ANSWER_NODES))
     }
 }

@@ -26,7 +26,7 @@ use std::time::Instant;
 const TABLE_ENTRIES: usize = 1 << 16;
 /// Nodes a check of one move against the opponent's threats gets, beyond four times the
 /// nodes of its proof.
-const CHECK_NODES: u64 = 1000;
+const CHECK_NODES: u64 = 10_000;
 /// Positions of an opponent's proof walked at most to find the cells it depends on.
 const ZONE_NODES: usize = 20_000;
 
@@ -180,12 +180,12 @@ impl ThreatTree {
         Expansion::Moves
     }
 
-    /// Marks the cells a node of a proof depends on (see [`Mnk::vct_answers`]): the move that
-    /// led to it, and when the defender is to move, the attacker's threats and every cell that
-    /// spoils one of its double makers.
-    fn mark_zone(&mut self, last: Option<Cell>, zone: &mut [bool]) {
+    /// Marks the cells a node of a proof depends on (see [`Mnk::vct_answers`]), counting in
+    /// `zone` the nodes that depend on each: the move that led to it, and when the defender is to
+    /// move, the attacker's threats and every cell that spoils one of its double makers.
+    fn mark_zone(&mut self, last: Option<Cell>, zone: &mut [u32]) {
         if let Some(mv) = last {
-            zone[mv as usize] = true;
+            zone[mv as usize] += 1;
         }
         let a = self.attacker;
         if self.to_move == a {
@@ -193,15 +193,15 @@ impl ThreatTree {
         }
         let lines = &self.game.lines;
         for &t in lines.threats(a) {
-            zone[t as usize] = true;
+            zone[t as usize] += 1;
         }
         for &m in lines.makers(a) {
             self.scratch.clear();
             lines.threats_after(a, m as usize, &mut self.scratch);
             if self.scratch.len() >= 2 {
-                zone[m as usize] = true;
+                zone[m as usize] += 1;
                 for &t in &self.scratch {
-                    zone[t as usize] = true;
+                    zone[t as usize] += 1;
                 }
             }
         }
@@ -325,15 +325,17 @@ impl Mnk {
     }
 
     /// When the opponent of the side to move has a VCT (as if it were to move), the moves among
-    /// `moves` that might stop it: those checked to leave it none, or whose check ran out of
-    /// budget. None when it has no VCT or the first search ran out of budget.
+    /// `moves` that might stop it: those checked to leave it none, else (when no move is) those
+    /// whose check ran out of budget. None when it has no VCT or the first search ran out of
+    /// budget.
     ///
     /// Only the moves that could matter are checked: the cells of the opponent's proof (every
-    /// move in it, and at each of our replies the cells that spoil any of its double makers),
-    /// and our stones that make a four or a three (they may win the tempo). The others are left
-    /// out: by the construction of the proof, a stone elsewhere changes none of its steps but
-    /// by giving us more threats, which those two kinds cover in the usual cases. If the proof
-    /// is too large to walk, every move is checked. One table serves every check.
+    /// move in it, and at each of our replies its threats and the cells that spoil any of its
+    /// double makers), the cells the most nodes depend on first, then our stones that make a
+    /// four or a three (they may win the tempo). The others are left out: by the construction of
+    /// the proof, a stone elsewhere changes none of its steps but by giving us more threats,
+    /// which those two kinds cover in the usual cases. If the proof is too large to walk, every
+    /// move is checked. One table serves every check.
     pub fn vct_answers(
         &self,
         moves: &[Cell],
@@ -353,18 +355,20 @@ impl Mnk {
             return None;
         }
         let proof_nodes = dfpn.nodes;
-        let mut zone = vec![false; self.lines.cell_count()];
+        let mut zone = vec![0u32; self.lines.cell_count()];
         let whole = dfpn.visit_proof(&mut tree, ZONE_NODES, &mut |t, last| t.mark_zone(last, &mut zone));
-        let mut candidates: Vec<(u8, Cell)> = moves
+        // The cells the proof leans on most first (they are checked first if time runs short),
+        // then our fours and threes.
+        let mut candidates: Vec<(u32, Cell)> = moves
             .iter()
             .filter_map(|&mv| {
                 let cell = mv as usize;
-                let rank = if !whole || zone[cell] {
-                    0
+                let rank = if zone[cell] > 0 {
+                    u32::MAX - zone[cell]
                 } else if self.lines.fours_at(me, cell) > 0 {
-                    1
-                } else if self.lines.threes_made(cell, me) > 0 {
-                    2
+                    u32::MAX - 1
+                } else if !whole || self.lines.threes_made(cell, me) > 0 {
+                    u32::MAX
                 } else {
                     return None;
                 };
@@ -372,19 +376,28 @@ impl Mnk {
             })
             .collect();
         candidates.sort_by_key(|&(rank, _)| rank);
-        let mut answers = Vec::new();
-        // A move that does not stop the threat usually leaves a proof of about the same size.
+        // The moves after which the threat is disproved; those whose check ran out of budget
+        // only when none is.
+        let (mut answers, mut unknown) = (Vec::new(), Vec::new());
+        // A move that does not stop the threat leaves a proof that may be longer than the first
+        // (a short win stopped at its first step often leaves a long one).
         let check_nodes = 4 * proof_nodes + CHECK_NODES;
         for &(_, mv) in &candidates {
             tree.game.put(mv, me);
             let verdict = dfpn.prove_within(&mut tree, check_nodes);
             tree.game.take(mv, me);
-            if verdict != Verdict::Proved {
-                answers.push(mv);
+            match verdict {
+                Verdict::Disproved => answers.push(mv),
+                Verdict::Unknown => unknown.push(mv),
+                Verdict::Proved => {}
             }
         }
+        let disproved = answers.len();
+        if answers.is_empty() {
+            answers = unknown;
+        }
         log::debug!(
-            "vct answers: {} of {} moves ({} checked{}), proof {proof_nodes} nodes, checks {} nodes, {:.1} ms",
+            "vct answers: {} of {} moves ({disproved} disproved, {} checked{}), proof {proof_nodes} nodes, checks {} nodes, {:.1} ms",
             answers.len(),
             moves.len(),
             candidates.len(),
