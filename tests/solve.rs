@@ -91,12 +91,19 @@ fn other_boards_and_bad_input() {
 
 #[test]
 fn mnk_values_of_empty_boards_and_positions() {
-    // ../shared/README.md: 3x3x3 draw, 3x4x3 and 4x4x3 first-player wins, 4x4x4 draw.
+    // ../shared/README.md: 3x3x3 draw, 3x4x3 and 4x4x3 first-player wins, 4x4x4 and 5x5x4
+    // draws, first-player wins with K = 4 from 6x5 on, 6x6x5 a draw; 5x5x5 a draw (a pairing
+    // of the second player's from the empty board).
     for (game, expected) in [
         (["3", "3", "3"], ". 0 draw nodes "),
         (["3", "4", "3"], ". 1 first player wins nodes "),
         (["4", "4", "3"], ". 1 first player wins nodes "),
         (["4", "4", "4"], ". 0 draw nodes "),
+        (["5", "5", "4"], ". 0 draw nodes "),
+        (["6", "5", "4"], ". 1 first player wins nodes "),
+        (["6", "6", "4"], ". 1 first player wins nodes "),
+        (["5", "5", "5"], ". 0 draw nodes 2 "),
+        (["6", "6", "5"], ". 0 draw nodes "),
     ] {
         let o = solve(&["--game", "mnk", game[0], game[1], game[2]], ".\n");
         assert!(o.status.success(), "{game:?}: {}", String::from_utf8_lossy(&o.stderr));
@@ -161,6 +168,14 @@ fn mnk_values_by_dfpn_on_boards_of_any_size() {
     }
     let o = solve(&["--dfpn", "--game", "mnk", "7", "7", "5", "--limit", "0.2"], ".\n");
     assert!(o.status.success() && stdout(&o).starts_with(". unknown nodes "), "{}", stdout(&o));
+}
+
+#[test]
+fn mnk_7x7x5_is_a_draw() {
+    // ../shared/README.md: a draw; proved with pairings in about 5 s (release build).
+    let o = solve(&["--game", "mnk", "7", "7", "5"], ".\n");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).starts_with(". 0 draw nodes "), "{}", stdout(&o));
 }
 
 #[test]

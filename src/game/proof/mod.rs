@@ -18,7 +18,7 @@ use std::time::Instant;
 pub struct Aborted;
 
 /// How often (in nodes) the clock and the stop flag are looked at.
-const CHECK_EVERY: u64 = 4096;
+pub const CHECK_EVERY: u64 = 4096;
 
 /// When a solve gives up: at a deadline, or when another thread sets a flag.
 #[derive(Clone, Copy, Debug, Default)]
@@ -33,7 +33,16 @@ impl Limits<'_> {
     /// Whether the solve must give up, looking at the limits every [`CHECK_EVERY`] nodes.
     #[inline(always)]
     pub fn reached(&mut self, nodes: u64) -> bool {
-        if !self.aborted && nodes.is_multiple_of(CHECK_EVERY) {
+        if nodes.is_multiple_of(CHECK_EVERY) {
+            return self.reached_now();
+        }
+        self.aborted
+    }
+
+    /// Whether the solve must give up, looking at the limits now (after work between nodes as
+    /// long as [`CHECK_EVERY`] nodes).
+    pub fn reached_now(&mut self) -> bool {
+        if !self.aborted {
             self.aborted =
                 self.stop.is_some_and(|s| s.load(Relaxed)) || self.deadline.is_some_and(|d| Instant::now() >= d);
         }

@@ -24,6 +24,8 @@ pub struct Board {
     steps: [u32; 4],
     /// Every set of K cells in a row on the board.
     windows: Vec<u64>,
+    /// The whole line (edge to edge) of each window, in the order of `windows`.
+    lines: Vec<u64>,
     /// How many of the symmetries in `image` the board has (4 or 8); the first is the identity.
     symmetries: usize,
     /// The bit of cell `i` in the image of the board under symmetry `s`: `image[s][i]`.
@@ -51,19 +53,33 @@ impl Board {
             }
         }
         // Windows: K cells from (r, c) along (dr, dc), all on the board.
-        let mut windows = Vec::new();
+        // Each with its line: the cells from (r, c) back and on along (dr, dc) to the edges.
+        let on = |r: i32, c: i32| (0..rows as i32).contains(&r) && (0..cols as i32).contains(&c);
+        let mut with_lines = Vec::new();
         for (dr, dc) in [(0i32, 1i32), (1, 0), (1, 1), (1, -1)] {
             for r in 0..rows as i32 {
                 for c in 0..cols as i32 {
                     let (er, ec) = (r + dr * (k as i32 - 1), c + dc * (k as i32 - 1));
-                    if er < rows as i32 && (0..cols as i32).contains(&ec) {
-                        windows.push((0..k as i32).fold(0, |m, i| m | bit((r + dr * i) as u32, (c + dc * i) as u32)));
+                    if on(er, ec) {
+                        let window = (0..k as i32).fold(0, |m, i| m | bit((r + dr * i) as u32, (c + dc * i) as u32));
+                        let (mut sr, mut sc) = (r, c);
+                        while on(sr - dr, sc - dc) {
+                            (sr, sc) = (sr - dr, sc - dc);
+                        }
+                        let mut line = 0;
+                        while on(sr, sc) {
+                            line |= bit(sr as u32, sc as u32);
+                            (sr, sc) = (sr + dr, sc + dc);
+                        }
+                        with_lines.push((window, line));
                     }
                 }
             }
         }
-        windows.sort_unstable();
-        windows.dedup();
+        // K = 1: a cell is a window along every direction; one is enough.
+        with_lines.sort_unstable();
+        with_lines.dedup_by_key(|&mut (w, _)| w);
+        let (windows, lines) = with_lines.into_iter().unzip();
         // Symmetries: optionally transpose (square boards only), then flip rows and/or columns.
         let symmetries = if rows == cols { 8 } else { 4 };
         let mut image = [[0u64; 64]; 8];
@@ -85,7 +101,7 @@ impl Board {
                 }
             }
         }
-        Ok(Board { rows, cols, k, cells, steps: [1, w, w + 1, w - 1], windows, symmetries, image, preimage })
+        Ok(Board { rows, cols, k, cells, steps: [1, w, w + 1, w - 1], windows, lines, symmetries, image, preimage })
     }
 
     pub fn rows(&self) -> usize {
@@ -106,6 +122,10 @@ impl Board {
     }
     pub fn windows(&self) -> &[u64] {
         &self.windows
+    }
+    /// The whole line of each window, in the order of [`Board::windows`].
+    pub fn lines(&self) -> &[u64] {
+        &self.lines
     }
     /// A number unique to the board among all the solvers' boards (Connect-X's ids stay below
     /// 2^40), for [`crate::game::proof::table::Table::prepare`].

@@ -1,5 +1,6 @@
 //! The solver against the known values of small boards and against a plain minimax.
 
+use super::pairing;
 use super::*;
 use crate::game::mnk::Mnk;
 use crate::game::proof::testing::random_moves;
@@ -115,4 +116,70 @@ fn aborts_at_a_deadline() {
     let past = std::time::Instant::now();
     let mut solver = Solver::new(&board, &table).with_deadline(Some(past));
     assert_eq!(solver.solve(&Position::new()), Err(Aborted));
+}
+
+#[test]
+fn pairings_hold_and_agree_with_plain_minimax() {
+    // On random positions, every pairing found is one (disjoint pairs of empty cells, one in
+    // every window the attacker can still complete), and the attacker indeed does not win.
+    let mut seed = 5u64;
+    let mut found = [0; 2];
+    for &(rows, cols, k, prefix, count) in &[
+        (3, 3, 3, 2, 40),
+        (4, 4, 3, 4, 40),
+        (3, 5, 3, 4, 40),
+        (4, 4, 4, 5, 60),
+        (4, 5, 4, 9, 60),
+        (5, 4, 4, 9, 60),
+        (5, 5, 4, 14, 30),
+        (5, 5, 5, 14, 30),
+    ] {
+        let board = Board::new(rows, cols, k).unwrap();
+        let mut live = Vec::new();
+        for _ in 0..count {
+            let mut g = Mnk::new(rows, cols, k, &[]).unwrap();
+            let cells: Vec<(usize, usize)> = random_moves(&mut g, prefix, &mut seed)
+                .into_iter()
+                .map(|mv| (mv as usize / cols, mv as usize % cols))
+                .collect();
+            let p = Position::from_cells(&board, &cells).unwrap();
+            let empty = p.empty(&board);
+            let empties = empty.count_ones();
+            let value = plain_value(&mut g, &mut AHashMap::new());
+            // Side 0 attacks with the move; side 1 attacks after the defender's move, which
+            // blocks its completion if it has one.
+            for (side, found) in found.iter_mut().enumerate() {
+                let (stones, left) = if side == 0 {
+                    ([p.own(), p.opponent()], empties.div_ceil(2))
+                } else {
+                    ([p.opponent(), p.own()], empties / 2)
+                };
+                let block = board.completions(stones[0]) & empty;
+                if block.count_ones() > 1 || (side == 0 && block != 0) {
+                    continue;
+                }
+                let Some(pairing) = pairing::against(&board, stones, left, block, &mut 1000, &mut live) else {
+                    continue;
+                };
+                *found += 1;
+                let mut taken = 0;
+                for &pair in pairing.pairs() {
+                    assert!(pair.count_ones() == 2 && pair & !empty == 0 && pair & taken == 0, "{cells:?}");
+                    taken |= pair;
+                }
+                for &w in board.windows() {
+                    let completable = w & stones[1] == 0 && k as u32 - (w & stones[0]).count_ones() <= left;
+                    if completable && w & block == 0 {
+                        assert!(pairing.pairs().iter().any(|&pair| pair & !w == 0), "{cells:?}: {w:#x}");
+                    }
+                }
+                if side == 0 {
+                    assert!(value <= 0, "{rows}x{cols}x{k} after {cells:?}: the side to move wins");
+                } else {
+                    assert!(value >= 0, "{rows}x{cols}x{k} after {cells:?}: the side to move loses");
+                }
+            }
+        }
+    }
+    assert!(found[0] >= 50 && found[1] >= 50, "pairings found: {found:?}");
 }
