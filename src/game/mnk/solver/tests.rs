@@ -47,6 +47,15 @@ fn finished_and_won_positions() {
     assert_eq!(solve(3, 3, 3, &[(1, 1), (0, 1)]), 1);
 }
 
+/// A game of `prefix` random moves (fewer if one would end it) on the empty board, with its
+/// cells as (row, col).
+fn random_position(rows: usize, cols: usize, k: usize, prefix: usize, seed: &mut u64) -> (Mnk, Vec<(usize, usize)>) {
+    let mut g = Mnk::new(rows, cols, k, &[]).unwrap();
+    let cells =
+        random_moves(&mut g, prefix, seed).into_iter().map(|mv| (mv as usize / cols, mv as usize % cols)).collect();
+    (g, cells)
+}
+
 /// The value of the position for the side to move by plain minimax over the game's rules (no
 /// bitboards, no pruning), memoized by the rules' hash.
 fn plain_value(g: &mut Mnk, memo: &mut AHashMap<u64, i32>) -> i32 {
@@ -96,11 +105,7 @@ fn agrees_with_plain_minimax() {
         let board = Board::new(rows, cols, k).unwrap();
         let table = Table::new(16);
         for _ in 0..count {
-            let mut g = Mnk::new(rows, cols, k, &[]).unwrap();
-            let cells: Vec<(usize, usize)> = random_moves(&mut g, prefix, &mut seed)
-                .into_iter()
-                .map(|mv| (mv as usize / cols, mv as usize % cols))
-                .collect();
+            let (mut g, cells) = random_position(rows, cols, k, prefix, &mut seed);
             let expected = plain_value(&mut g, &mut AHashMap::new());
             let p = Position::from_cells(&board, &cells).unwrap();
             let got = Solver::new(&board, &table).solve(&p).unwrap();
@@ -137,11 +142,7 @@ fn pairings_hold_and_agree_with_plain_minimax() {
         let board = Board::new(rows, cols, k).unwrap();
         let mut live = Vec::new();
         for _ in 0..count {
-            let mut g = Mnk::new(rows, cols, k, &[]).unwrap();
-            let cells: Vec<(usize, usize)> = random_moves(&mut g, prefix, &mut seed)
-                .into_iter()
-                .map(|mv| (mv as usize / cols, mv as usize % cols))
-                .collect();
+            let (mut g, cells) = random_position(rows, cols, k, prefix, &mut seed);
             let p = Position::from_cells(&board, &cells).unwrap();
             let empty = p.empty(&board);
             let empties = empty.count_ones();
