@@ -14,7 +14,8 @@ impl ConnectX {
     /// Only with a table given ([`ConnectX::use_solver`]). In order: the opening book; then a weak solve (win, draw or loss: the cheapest proof),
     /// which for a draw already tells the moves that keep it; for a win, a winning move, and
     /// then, if time allows, the fastest win (a strong solve); for a loss, the strong solve (the
-    /// move that loses slowest), or nothing if it does not finish.
+    /// move that loses slowest), or nothing if it does not finish. With a draw or a loss, the
+    /// moves that reach the score are those proved before the deadline (none: nothing).
     pub(super) fn exact_proof(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Column>> {
         let shape = Shape::new(self.rows(), self.cols(), self.lines.k()).ok()?;
         let cols: Vec<usize> = self.history.iter().map(|&c| c as usize).collect();
@@ -50,11 +51,14 @@ impl ConnectX {
         // Every move that reaches the score, the best one first.
         let mut moves: Vec<Column> = best.iter().map(|&b| b as Column).collect();
         for col in order.into_iter().filter(|&c| Some(c) != best) {
-            if solver.reaches(&p, col, score).ok()? {
-                moves.push(col as Column);
+            match solver.reaches(&p, col, score) {
+                Ok(true) => moves.push(col as Column),
+                Ok(false) => {}
+                // Out of time: the moves proved so far keep the score.
+                Err(_) => break,
             }
         }
-        Some(Proof { score: search_score(score, &p), moves })
+        (!moves.is_empty()).then(|| Proof { score: search_score(score, &p), moves })
     }
 }
 

@@ -16,10 +16,12 @@ const RETRY_AFTER: usize = 6;
 
 impl Mnk {
     /// The solver's verdict on the position, with the table given by [`Mnk::use_solver`]:
-    /// - a win: a winning move (the first child proved lost for the opponent, in the order of
-    ///   the evaluation's move gain), scored as a win at the latest with the last empty cell
-    ///   (the solver proves wins, not their length);
-    /// - a draw: every move that keeps it, best by the move gain first;
+    /// - a win: a winning move (the table's move of the proof, else the first child proved lost
+    ///   for the opponent in the order of the evaluation's move gain), scored as a win at the
+    ///   latest with the last empty cell (the solver proves wins, not their length);
+    /// - a draw: the moves that keep it, the table's move of the proof first, then by the move
+    ///   gain; if `deadline` comes before every move is settled, those proved so far (never a
+    ///   move that was not proved);
     /// - a loss, or no proof before `deadline` (or `stop`): nothing; the search plays on.
     ///
     /// After a failure, it is not tried again until [`RETRY_AFTER`] more cells are filled.
@@ -50,20 +52,34 @@ impl Mnk {
             return None;
         }
         let me = self.to_move();
+        let cols = self.lines.cols();
         let mut order: Vec<Cell> = Vec::new();
         self.legal_moves(&mut order);
         order.sort_by_key(|&c| std::cmp::Reverse(self.lines.move_gain(c as usize, me)));
+        // The table's move for the position settled its proof, so it keeps the value and its
+        // check costs next to nothing: it goes first.
+        if let Some((r, c)) = solver.table_move(&p).map(|i| board.cell(i)) {
+            if let Some(at) = order.iter().position(|&m| m as usize == r * cols + c) {
+                order[..=at].rotate_right(1);
+            }
+        }
         let mut keeping = Vec::new();
         for mv in order {
-            let (r, c) = (mv as usize / self.lines.cols(), mv as usize % self.lines.cols());
             let mut child = p;
-            child.play(board, board.index(r, c));
-            // The child's value is the opponent's: the move keeps `value` if it is -value.
-            if solver.solve(&child).ok()? == -value {
-                keeping.push(mv);
-                if value > 0 {
-                    break;
+            child.play(board, board.index(mv as usize / cols, mv as usize % cols));
+            // The child's value is the opponent's: the move keeps a win if the opponent loses
+            // there, a draw if it does not win.
+            let keeps = if value > 0 { solver.solve(&child).map(|v| v < 0) } else { solver.wins(&child).map(|w| !w) };
+            match keeps {
+                Ok(true) => {
+                    keeping.push(mv);
+                    if value > 0 {
+                        break;
+                    }
                 }
+                Ok(false) => {}
+                // Out of time: the moves proved so far keep the value (the search plays one).
+                Err(_) => break,
             }
         }
         let score = if value > 0 { WIN - self.lines.empty_cells() as Score } else { 0 };
@@ -74,7 +90,7 @@ impl Mnk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::mnk::solver::Table;
+    use crate::game::mnk::solver::{Board, Table};
     use crate::search::{Searchable, WIN_BOUND};
     use std::sync::Arc;
     use std::time::Duration;
@@ -119,6 +135,28 @@ mod tests {
         let past = Instant::now() - Duration::from_millis(1);
         let big = game(7, 7, 5, &[]);
         assert_eq!(big.exact_proof(past, None), None);
+    }
+
+    #[test]
+    fn a_draw_proved_in_time_gives_the_moves_proved_even_if_some_are_not_settled() {
+        // 7x7x5 after 7 stones: a draw proved in about 11K nodes, but the second player's
+        // 3,6 loses and takes the solver more than 20 s to settle (47 s to prove lost), so
+        // the moves cannot all be settled within the deadline.
+        let g = game(7, 7, 5, &[(5, 4), (6, 4), (2, 0), (3, 5), (2, 4), (2, 6), (4, 4)]);
+        let proof = g.exact_proof(Instant::now() + Duration::from_secs(3), None).expect("the draw is proved");
+        assert_eq!(proof.score, 0);
+        assert!(!proof.moves.is_empty() && !proof.moves.contains(&(3 * 7 + 6)), "{proof:?}");
+        // Each move given keeps the draw (checked with a table of its own).
+        let table = Table::new(16);
+        let board = Board::new(7, 7, 5).unwrap();
+        let mut cells: Vec<(usize, usize)> = g.history.iter().map(|&c| (c as usize / 7, c as usize % 7)).collect();
+        for &mv in &proof.moves {
+            cells.push((mv as usize / 7, mv as usize % 7));
+            let p = Position::from_cells(&board, &cells).unwrap();
+            let mut solver = Solver::new(&board, &table).with_deadline(Some(soon()));
+            assert_eq!(solver.solve(&p), Ok(0), "after {cells:?}");
+            cells.pop();
+        }
     }
 
     #[test]

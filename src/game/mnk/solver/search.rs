@@ -104,18 +104,8 @@ impl<'a> Solver<'a> {
     /// The value of `p` for the side to move: 1 win, 0 draw, -1 loss (also when the game is
     /// already over: the side that just moved made K in a row).
     pub fn solve(&mut self, p: &Position) -> Result<i32, Aborted> {
-        let b = self.board;
-        self.table.prepare(b.id());
-        self.table.new_solve();
-        if p.is_over(b) {
-            return Ok(-1);
-        }
-        let empty = p.empty(b);
-        if b.completions(p.own()) & empty != 0 {
-            return Ok(1);
-        }
-        if empty == 0 {
-            return Ok(0);
+        if let Some(v) = self.begin(p) {
+            return Ok(v);
         }
         // Does the side to move win? If not, does it lose?
         let v = if self.negamax(p, 0, 1) >= 1 {
@@ -129,6 +119,42 @@ impl<'a> Solver<'a> {
             return Err(Aborted);
         }
         Ok(v)
+    }
+
+    /// Whether the side to move wins `p`: the first of [`Solver::solve`]'s two searches only.
+    pub fn wins(&mut self, p: &Position) -> Result<bool, Aborted> {
+        if let Some(v) = self.begin(p) {
+            return Ok(v > 0);
+        }
+        let won = self.negamax(p, 0, 1) >= 1;
+        if self.limits.aborted {
+            return Err(Aborted);
+        }
+        Ok(won)
+    }
+
+    /// Makes the table ready for a solve of `p`; `p`'s value if it needs no search (the game is
+    /// over, the side to move wins at once, or the board is full).
+    fn begin(&mut self, p: &Position) -> Option<i32> {
+        let b = self.board;
+        self.table.prepare(b.id());
+        self.table.new_solve();
+        let empty = p.empty(b);
+        if p.is_over(b) {
+            Some(-1)
+        } else if b.completions(p.own()) & empty != 0 {
+            Some(1)
+        } else if empty == 0 {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    /// The move the table holds for `p` (the one that settled its last search there), as a
+    /// cell index of the board.
+    pub fn table_move(&self, p: &Position) -> Option<u32> {
+        self.probe(p).0.and_then(|e| e.best).map(|i| i as u32)
     }
 
     /// The table's entry for `p`, with its best move in `p`'s orientation, and `p`'s key and
