@@ -239,12 +239,18 @@ impl<'a> Solver<'a> {
         let ordered = order(b, moves, &scan.score, entry.and_then(|e| e.best));
         if empties > ETC_MIN_EMPTY {
             // Enhanced transposition cutoff: a child already known to be bad enough for the
-            // opponent cuts here without a search.
-            for &m in &ordered.packed[..ordered.len] {
-                let cell = (m & 0xff) as u32;
+            // opponent cuts here without a search. The children's buckets are all fetched
+            // from memory first, so that their loads overlap.
+            let mut keys = [0u64; 64];
+            for (child_key, &m) in keys.iter_mut().zip(&ordered.packed[..ordered.len]) {
                 let mut child = *p;
-                child.play(b, cell);
-                if let (Some(e), _, _) = self.probe(&child) {
+                child.play(b, (m & 0xff) as u32);
+                *child_key = child.canonical_key(b).0;
+                self.table.prefetch(*child_key);
+            }
+            for (&child_key, &m) in keys.iter().zip(&ordered.packed[..ordered.len]) {
+                let cell = (m & 0xff) as u32;
+                if let Some(e) = self.table.get(child_key) {
                     if -e.upper >= beta {
                         self.store(key, sym, p, Entry { lower: -e.upper, upper: max, best: Some(cell as usize) });
                         return -e.upper;
