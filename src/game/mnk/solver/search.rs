@@ -208,7 +208,9 @@ impl<'a> Solver<'a> {
         if let Some(v) = narrow(&mut alpha, &mut beta, min, max) {
             return v;
         }
-        // A pairing against the side that must win for the search to go on here ends it.
+        // A pairing against the side that must win for the search to go on here ends it. If one
+        // against the side to move is looked for and the search goes on, none was found, and the
+        // children skip theirs against the same side (`skip_opponent`).
         let tried_mover = max > 0 && alpha >= 0;
         let paired = if tried_mover && self.pairs_against(p, 0, empty, 0) {
             max = 0;
