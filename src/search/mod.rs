@@ -78,6 +78,12 @@ pub trait Searchable: Game {
         None
     }
 
+    /// Whether the side to move wins with best play, by the game's exact solver, if it has one
+    /// for this position and it settles the question before `deadline` (or `stop`).
+    fn wins_exactly(&self, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<bool> {
+        None
+    }
+
     /// When the opponent threatens a forced win (one it would have if it were to move), the
     /// moves among `moves` that take it away (possibly none); None when it threatens none or the
     /// game cannot tell before `deadline`.

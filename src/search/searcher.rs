@@ -50,6 +50,12 @@ const DEFENCE_SHARE: f64 = 0.2;
 /// The swindle's slice of time: this share of the budget, and at most SWINDLE_MAX.
 const SWINDLE_SHARE: f64 = 0.25;
 const SWINDLE_MAX: Duration = Duration::from_millis(300);
+/// Setting traps after the exact solver's verdict: the search may take the budget up to this
+/// share, each of the solver's verdicts on an opponent's reply at most TRAP_QUERY_SHARE of it,
+/// and the opponent's likeliest TRAP_REPLIES replies are looked at.
+const TRAP_END: f64 = 0.85;
+const TRAP_QUERY_SHARE: f64 = 1.0 / 16.0;
+const TRAP_REPLIES: usize = 8;
 /// Time is checked every this many nodes.
 const CHECK_EVERY: u64 = 4;
 
@@ -185,15 +191,26 @@ impl<G: Searchable> Run<'_, G> {
             // A forced move under the clock: answer at once (its score is not needed to play).
             return decided(root[0].mv, 0, false);
         }
+        // The exact solver proved the root a draw or a loss that several moves keep.
+        let mut settled = false;
         if let Some(proof) = self.exact_solution(game) {
             if proof.score >= WIN_BOUND || proof.moves.len() == 1 {
                 return decided(proof.moves[0], proof.score, true);
             }
-            // A draw or a loss: any of these moves keeps it; the search picks the one that
-            // gives the opponent the most chances to go wrong.
+            // A draw or a loss: any of these moves keeps it; the search orders them, and the
+            // traps (see `Run::trap`) pick the one that gives the opponent the most chances to
+            // go wrong.
             root.retain(|c| proof.moves.contains(&c.mv));
             if root.is_empty() {
                 return decided(proof.moves[0], proof.score, true);
+            }
+            settled = root.len() > 1;
+            if settled {
+                // The search only orders the moves for the traps: it gets a fifth of what is
+                // left before them.
+                let spent = self.limits.elapsed();
+                let trap_end = self.limits.hard.map(|h| h.mul_f64(TRAP_END));
+                self.soft = trap_end.map(|e| spent + e.saturating_sub(spent) / 5);
             }
         } else if let Some(answers) = self.threat_defence(game, &root) {
             // The opponent threatens a forced win: only the moves that stop it are searched
@@ -286,7 +303,15 @@ impl<G: Searchable> Run<'_, G> {
             }
         }
         // Playing under a clock (not solving), with the value settled: play for the opponent's errors.
-        if best.proved && best.score <= 0 && self.thread == 0 && !self.stopped && self.limits.hard.is_some() {
+        if settled && !self.stopped {
+            if let Some(mv) = self.trap(game, &moves) {
+                if mv != best.best {
+                    log::info!("trap: {} instead of {}", game.format_move(mv), game.format_move(best.best));
+                    best.pv = vec![mv];
+                    best.best = mv;
+                }
+            }
+        } else if best.proved && best.score <= 0 && self.thread == 0 && !self.stopped && self.limits.hard.is_some() {
             if let Some(mv) = self.swindle(game, &moves, best.score, best.depth as i32) {
                 if mv != best.best {
                     log::info!("swindle: {} instead of {}", game.format_move(mv), game.format_move(best.best));
@@ -365,6 +390,66 @@ impl<G: Searchable> Run<'_, G> {
             }
         }
         (best, best_mv)
+    }
+
+    /// The exact solver proved the root a draw or a loss, and every move of `moves` (in the
+    /// search's order) keeps it. Against an opponent that errs they are not equal: this picks
+    /// the one after which the largest share of the opponent's likeliest sensible replies (its
+    /// first TRAP_REPLIES candidates by the game's move ordering that do not hand us a win it
+    /// would see at once) are proved lost for it by the solver, with ties to the search's
+    /// order, within TRAP_END of the budget. `None` if no reply was proved lost.
+    fn trap(&mut self, game: &mut G, moves: &[G::Move]) -> Option<G::Move> {
+        let hard = self.limits.hard?;
+        let end = self.limits.start + hard.mul_f64(TRAP_END);
+        let query = hard.mul_f64(TRAP_QUERY_SHARE);
+        let stop = self.limits.stop.clone();
+        let me = game.to_move();
+        let (mut best, mut best_share) = (None, 0.0);
+        let mut replies = Vec::new();
+        for &mv in moves {
+            game.play(mv);
+            let (mut looked, mut lost) = (0u32, 0u32);
+            if game.outcome().is_none() && game.to_move() != me {
+                replies.clear();
+                game.candidates(&mut replies);
+                replies.sort_by_key(|c| std::cmp::Reverse(c.score));
+                for r in &replies {
+                    let now = Instant::now();
+                    if now >= end || looked as usize == TRAP_REPLIES {
+                        break;
+                    }
+                    game.play(r.mv);
+                    // A reply that hands us a win the game sees at once (a move that wins, or
+                    // a stone that makes two threats) is no trap: the opponent sees it too.
+                    let obvious = game.winning_move().is_some() || (game.quiet() && game.quiet_win().is_some());
+                    if game.outcome().is_none() && game.to_move() == me && !obvious {
+                        looked += 1;
+                        if game.wins_exactly((now + query).min(end), stop.as_deref()) == Some(true) {
+                            lost += 1;
+                        }
+                    }
+                    game.undo();
+                }
+            }
+            game.undo();
+            if Instant::now() >= end {
+                // This move's count is incomplete: it is left out.
+                break;
+            }
+            let share = if looked == 0 { 0.0 } else { lost as f64 / looked as f64 };
+            log::debug!("trap: {} loses {lost} of the {looked} replies looked at", game.format_move(mv));
+            if share > best_share {
+                (best, best_share) = (Some(mv), share);
+            }
+        }
+        if let Some(mv) = best {
+            log::info!(
+                "trap: {} (share of replies proved lost {best_share:.3}) time {:.3}s",
+                game.format_move(mv),
+                self.limits.elapsed().as_secs_f64()
+            );
+        }
+        best
     }
 
     /// The root is proved a draw or a loss (`value`): against a perfect opponent every move that

@@ -131,6 +131,20 @@ fn a_settled_draw_is_played_for_the_opponents_errors() {
 }
 
 #[test]
+fn a_draw_proved_by_the_exact_solver_is_played_for_traps() {
+    // With the m,n,k solver in play, tic-tac-toe is proved a draw at the root and every first
+    // move keeps it. After a corner the solver proves 7 of O's 8 replies lost (only the centre
+    // holds), after the centre or an edge 4: the trap is a corner.
+    for hash in [1, 16] {
+        let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
+        g.use_solver(std::sync::Arc::new(crate::game::mnk::solver::Table::new(hash)));
+        let limits = Limits::per_move(std::time::Instant::now(), std::time::Duration::from_secs(2), Default::default());
+        let r = Searcher::new(4).search(&mut g, &limits);
+        assert!([0, 2, 6, 8].contains(&r.best), "a corner, got {}", r.best);
+    }
+}
+
+#[test]
 fn a_double_threat_at_the_horizon_scores_as_the_win() {
     // 15x15x5: X's two stones on row 7 and two on column 8 meet at 7,8: that stone makes two
     // threes at once, and no one stone of O spoils both. The win takes 5 plies (O's reply, X's

@@ -2,7 +2,7 @@
 //! the move's time, the search plays by its verdict (see [`Searchable::solve_exactly`]).
 
 use super::book::Book;
-use super::solver::{Geometry, Position, Shape, Solver};
+use super::solver::{Geometry, Position, Shape, Solver, Table};
 use super::{Column, ConnectX};
 use crate::search::{Proof, Score, WIN};
 use std::sync::atomic::AtomicBool;
@@ -17,10 +17,7 @@ impl ConnectX {
     /// move that loses slowest), or nothing if it does not finish. With a draw or a loss, the
     /// moves that reach the score are those proved before the deadline (none: nothing).
     pub(super) fn exact_proof(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Column>> {
-        let shape = Shape::new(self.rows(), self.cols(), self.lines.k()).ok()?;
-        let cols: Vec<usize> = self.history.iter().map(|&c| c as usize).collect();
-        let p = Position::from_moves(shape, &cols).ok()?;
-        let table = self.solver.as_ref()?;
+        let (shape, p, table) = self.solver_position()?;
         if let Some((col, score)) = Book::built_in(&shape).and_then(|b| b.lookup(&p)) {
             return Some(Proof { score: search_score(score, &p), moves: vec![col as Column] });
         }
@@ -59,6 +56,28 @@ impl ConnectX {
             }
         }
         (!moves.is_empty()).then(|| Proof { score: search_score(score, &p), moves })
+    }
+}
+
+impl ConnectX {
+    /// Whether the side to move wins (a weak solve), with the table given by
+    /// [`ConnectX::use_solver`], if the solver settles it before `deadline` (or `stop`).
+    pub(super) fn exact_wins(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
+        let (_, p, table) = self.solver_position()?;
+        let mut solver = Solver::new(table).with_deadline(Some(deadline));
+        if let Some(stop) = stop {
+            solver = solver.with_stop(stop);
+        }
+        solver.solve(&p, true).ok().map(|v| v > 0)
+    }
+
+    /// The board's shape and the game's position in the solver's terms, and the solver's
+    /// table, if it is used.
+    fn solver_position(&self) -> Option<(Shape, Position, &Table)> {
+        let shape = Shape::new(self.rows(), self.cols(), self.lines.k()).ok()?;
+        let cols: Vec<usize> = self.history.iter().map(|&c| c as usize).collect();
+        let p = Position::from_moves(shape, &cols).ok()?;
+        Some((shape, p, self.solver.as_ref()?))
     }
 }
 

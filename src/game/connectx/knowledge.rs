@@ -72,4 +72,8 @@ impl Searchable for ConnectX {
     fn solve_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Column>> {
         self.exact_proof(deadline, stop)
     }
+
+    fn wins_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
+        self.exact_wins(deadline, stop)
+    }
 }

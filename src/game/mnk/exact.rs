@@ -38,11 +38,28 @@ impl Mnk {
         proof
     }
 
+    /// Whether the side to move wins, by the solver with the table given by [`Mnk::use_solver`],
+    /// if it settles it before `deadline` (or `stop`); `None` too where the solver is not used.
+    pub(super) fn exact_wins(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
+        let in_play = self.solver.as_ref()?;
+        let p = self.solver_position(in_play)?;
+        let mut solver = Solver::new(&in_play.board, &in_play.table).with_deadline(Some(deadline));
+        if let Some(stop) = stop {
+            solver = solver.with_stop(stop);
+        }
+        solver.wins(&p).ok()
+    }
+
+    /// The game's position on the solver's board.
+    fn solver_position(&self, in_play: &InPlay) -> Option<Position> {
+        let cols = self.lines.cols();
+        let cells: Vec<(usize, usize)> = self.history.iter().map(|&c| (c as usize / cols, c as usize % cols)).collect();
+        Position::from_cells(&in_play.board, &cells).ok()
+    }
+
     fn prove(&self, in_play: &InPlay, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
         let (board, table) = (&in_play.board, &*in_play.table);
-        let cells: Vec<(usize, usize)> =
-            self.history.iter().map(|&c| (c as usize / self.lines.cols(), c as usize % self.lines.cols())).collect();
-        let p = Position::from_cells(board, &cells).ok()?;
+        let p = self.solver_position(in_play)?;
         let mut solver = Solver::new(board, table).with_deadline(Some(deadline));
         if let Some(stop) = stop {
             solver = solver.with_stop(stop);
@@ -157,6 +174,19 @@ mod tests {
             assert_eq!(solver.solve(&p), Ok(0), "after {cells:?}");
             cells.pop();
         }
+    }
+
+    #[test]
+    fn the_solver_tells_whether_the_side_to_move_wins() {
+        // Tic-tac-toe: after X's centre, O's edge loses and O's corner holds.
+        assert_eq!(game(3, 3, 3, &[(1, 1), (0, 1)]).exact_wins(soon(), None), Some(true));
+        assert_eq!(game(3, 3, 3, &[(1, 1), (0, 0)]).exact_wins(soon(), None), Some(false));
+        // O to move after X's edge: O does not win.
+        assert_eq!(game(3, 3, 3, &[(0, 1)]).exact_wins(soon(), None), Some(false));
+        // No table, or past the deadline: no verdict.
+        assert_eq!(Mnk::new(3, 3, 3, &[]).unwrap().exact_wins(soon(), None), None);
+        let past = Instant::now() - Duration::from_millis(1);
+        assert_eq!(game(7, 7, 5, &[]).exact_wins(past, None), None);
     }
 
     #[test]

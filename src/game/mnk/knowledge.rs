@@ -126,6 +126,13 @@ impl Searchable for Mnk {
         self.exact_proof(deadline, stop)
     }
 
+    fn wins_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
+        if self.winning_move().is_some() {
+            return Some(true);
+        }
+        self.exact_wins(deadline, stop)
+    }
+
     /// The moves that stop the opponent's VCF, else its VCT (see [`Mnk::vcf_answers`],
     /// [`Mnk::vct_answers`]).
     fn threat_answers(&self, moves: &[Cell], deadline: Instant) -> Option<Vec<Cell>> {
