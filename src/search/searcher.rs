@@ -44,7 +44,7 @@ pub struct Searcher {
 
 const INF: Score = WIN + 1;
 /// The share of a move's budget that a game's exact solver may take at the root.
-const SOLVER_SHARE: f64 = 0.4;
+const SOLVER_SHARE: f64 = 0.8;
 /// The share of a move's budget that the search for answers to a threatened forced win may take.
 const DEFENCE_SHARE: f64 = 0.2;
 /// The swindle's slice of time: this share of the budget, and at most SWINDLE_MAX.

@@ -105,13 +105,18 @@ impl Searchable for Mnk {
         self.lines.can_win(side)
     }
 
-    /// A forced win by continuous fours (see [`super::threats`]), else one proved by df-pn (see
-    /// [`super::vct`]: over every move on boards of at most [`SMALL_BOARD`] cells, by threats
-    /// elsewhere) within a quarter of the time left; else, on the boards the exact solver covers,
-    /// its verdict (see [`Mnk::exact_proof`]).
+    /// A forced win by continuous fours (see [`super::threats`]); then, where the exact solver
+    /// is in play and not waiting after a failure, its verdict (see [`Mnk::exact_proof`]) with
+    /// all the time left: it proves wins as well, so a df-pn proof of one first would only take
+    /// its time. Otherwise a win proved by df-pn (see [`super::vct`]: over every move on boards
+    /// of at most [`SMALL_BOARD`] cells, by threats elsewhere) within a quarter of the time left,
+    /// then the exact solver's verdict if it is in play.
     fn solve_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
         if let Some(win) = self.vcf(self.to_move(), deadline, VCF_NODES) {
             return Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first] });
+        }
+        if self.exact_ready() {
+            return self.exact_proof(deadline, stop);
         }
         let now = Instant::now();
         let proof_deadline = now + deadline.saturating_duration_since(now) / 4;
