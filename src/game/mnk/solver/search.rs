@@ -25,9 +25,11 @@
 //! the opponent's stones through the cell, a weight growing fourfold with the stones it holds, and
 //! the same for the opponent's windows; own windows weigh 3/2 as much when the node tries to win
 //! (beta > 0), the same when it only tries not to lose (measured before the pairings, on 5x5x5: 6.7M nodes against
-//! 8.1M with 3/2 everywhere; 6x5x4 takes 0.40M against 0.21M); then nearer the centre. Nodes with
-//! more than [`ETC_MIN_EMPTY`] empty cells first look their children up in the table (enhanced
-//! transposition cutoffs: 8.1M nodes against 9.5M on 5x5x5).
+//! 8.1M with 3/2 everywhere; 6x5x4 takes 0.40M against 0.21M); then nearer the centre.
+//!
+//! No enhanced transposition cutoffs (looking every child up in the table before searching
+//! any): they saved nodes (1.10 times as many without, on `benches/data/mnk-7x7x5.txt`) but
+//! their keys and lookups cost more than the nodes saved (0.81 of the time without).
 
 use super::bitboard::{from_image, to_image, Board, Position};
 use super::pairing;
@@ -72,9 +74,6 @@ struct Scan {
 /// draw): 8 steps do not prove it in 120 s; 32 take 990K nodes, 64 597K, 128 403K, 256 294K
 /// (4.3 s), 512 232K and 1,024 178K nodes, the last two in more time than 256.
 const PAIRING_BUDGET: u32 = 256;
-
-/// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
-const ETC_MIN_EMPTY: u32 = 12;
 
 /// Ordering weight of a window by the stones it holds: fourfold each.
 const WEIGHT: [u32; 9] = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536];
@@ -245,27 +244,6 @@ impl<'a> Solver<'a> {
         }
 
         let ordered = order(b, moves, &scan.score, entry.and_then(|e| e.best));
-        if empties > ETC_MIN_EMPTY {
-            // Enhanced transposition cutoff: a child already known to be bad enough for the
-            // opponent cuts here without a search. The children's buckets are all fetched
-            // from memory first, so that their loads overlap.
-            let mut keys = [0u64; 64];
-            for (child_key, &m) in keys.iter_mut().zip(&ordered.packed[..ordered.len]) {
-                let mut child = *p;
-                child.play(b, (m & 0xff) as u32);
-                *child_key = child.canonical_key(b).0;
-                self.table.prefetch(*child_key);
-            }
-            for (&child_key, &m) in keys.iter().zip(&ordered.packed[..ordered.len]) {
-                let cell = (m & 0xff) as u32;
-                if let Some(e) = self.table.get(child_key) {
-                    if -e.upper >= beta {
-                        self.store(key, sym, p, Entry { lower: -e.upper, upper: max, best: Some(cell as usize) });
-                        return -e.upper;
-                    }
-                }
-            }
-        }
         let alpha0 = alpha;
         let mut best = None;
         for &m in &ordered.packed[..ordered.len] {
