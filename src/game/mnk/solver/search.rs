@@ -243,11 +243,10 @@ impl<'a> Solver<'a> {
             return -1;
         }
 
-        let ordered = order(b, moves, &scan.score, entry.and_then(|e| e.best));
+        let mut ordered = order(b, moves, &scan.score, entry.and_then(|e| e.best));
         let alpha0 = alpha;
         let mut best = None;
-        for &m in &ordered.packed[..ordered.len] {
-            let cell = (m & 0xff) as u32;
+        while let Some(cell) = ordered.next_best() {
             let mut child = *p;
             child.play(b, cell);
             let v = -self.negamax(&child, -beta, -alpha, tried_mover);
@@ -354,15 +353,38 @@ impl<'a> Solver<'a> {
     }
 }
 
-/// The moves of a node, best first, each packed as `priority << 8 | cell`.
+/// The moves of a node, each packed as `priority << 8 | cell`; those before `next` were taken.
 struct Ordered {
     packed: [u64; 64],
     len: usize,
+    next: usize,
 }
 
-/// The cells of `moves`: the table's move first, then by score, then nearer the centre.
+impl Ordered {
+    /// The cell of the best move not yet taken, if any. A selection, not a sort: most nodes
+    /// stop after a move or two (on `benches/data/mnk-7x7x5.txt`, a mean of 131.1 ms against
+    /// 138.5 ms with the moves sorted first over four alternated runs each, the same nodes).
+    fn next_best(&mut self) -> Option<u32> {
+        let n = self.next;
+        if n == self.len {
+            return None;
+        }
+        let mut at = n;
+        for j in n + 1..self.len {
+            if self.packed[j] > self.packed[at] {
+                at = j;
+            }
+        }
+        self.packed.swap(n, at);
+        self.next += 1;
+        Some((self.packed[n] & 0xff) as u32)
+    }
+}
+
+/// The cells of `moves`, to be taken the table's move first, then by score, then nearer the
+/// centre.
 fn order(b: &Board, moves: u64, score: &[u32; 64], tt_best: Option<usize>) -> Ordered {
-    let mut o = Ordered { packed: [0; 64], len: 0 };
+    let mut o = Ordered { packed: [0; 64], len: 0, next: 0 };
     let mut f = moves;
     while f != 0 {
         let i = f.trailing_zeros();
@@ -372,13 +394,7 @@ fn order(b: &Board, moves: u64, score: &[u32; 64], tt_best: Option<usize>) -> Or
         } else {
             (score[i as usize] as u64) << 8 | (255 - b.centre_distance(i).min(255)) as u64
         };
-        let m = priority << 8 | i as u64;
-        let mut j = o.len;
-        while j > 0 && o.packed[j - 1] < m {
-            o.packed[j] = o.packed[j - 1];
-            j -= 1;
-        }
-        o.packed[j] = m;
+        o.packed[o.len] = priority << 8 | i as u64;
         o.len += 1;
     }
     o
