@@ -34,7 +34,8 @@ pub struct Candidate<M> {
 
 /// What an exact solver proved about a position: its value (in search units: a win in `p`
 /// plies scores `WIN - p`) and the moves that keep it, best first. For a win, one winning move
-/// is enough, and the score may be a lower bound (a win proved, its distance not).
+/// is enough, and the score may be a lower bound (a win proved, its distance not; or a draw
+/// at least, the win not settled).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proof<M> {
     pub score: Score,

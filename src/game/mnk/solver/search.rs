@@ -136,6 +136,20 @@ impl<'a> Solver<'a> {
         Ok(won)
     }
 
+    /// Whether the side to move does not lose `p` (a draw at least): the second of
+    /// [`Solver::solve`]'s two searches only. When it holds, [`Solver::table_move`] gives a move
+    /// that keeps at least the draw.
+    pub fn holds(&mut self, p: &Position) -> Result<bool, Aborted> {
+        if let Some(v) = self.begin(p) {
+            return Ok(v >= 0);
+        }
+        let held = self.negamax(p, -1, 0, false) >= 0;
+        if self.limits.aborted {
+            return Err(Aborted);
+        }
+        Ok(held)
+    }
+
     /// Makes the table ready for a solve of `p`; `p`'s value if it needs no search (the game is
     /// over, the side to move wins at once, or the board is full).
     fn begin(&mut self, p: &Position) -> Option<i32> {

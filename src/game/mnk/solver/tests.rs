@@ -110,6 +110,24 @@ fn agrees_with_plain_minimax() {
             let p = Position::from_cells(&board, &cells).unwrap();
             let got = Solver::new(&board, &table).solve(&p).unwrap();
             assert_eq!(got, expected, "{rows}x{cols}x{k} after {cells:?}");
+            // Each of its two searches alone, from an empty table.
+            let fresh = Table::new(1);
+            assert_eq!(Solver::new(&board, &fresh).wins(&p), Ok(expected > 0), "{cells:?}");
+            fresh.clear();
+            let mut solver = Solver::new(&board, &fresh);
+            assert_eq!(solver.holds(&p), Ok(expected >= 0), "{cells:?}");
+            // Where it holds, the table's move keeps the draw at least.
+            if let Some(mv) = solver.table_move(&p).filter(|_| expected >= 0) {
+                let mut g = g.clone();
+                let (r, c) = board.cell(mv);
+                g.play((r * cols + c) as u32);
+                let after = match g.outcome() {
+                    Some(Outcome::Win(_)) => 1,
+                    Some(Outcome::Draw) => 0,
+                    None => -plain_value(&mut g, &mut AHashMap::new()),
+                };
+                assert!(after >= 0, "{cells:?} then {:?}", (r, c));
+            }
         }
     }
 }
