@@ -112,9 +112,14 @@ fn beats_random_at_gomoku_sized_boards() {
 /// Sets up `moves` with `position` on a fresh engine (mnk moves in `ROW,COL` form), asks `go` and
 /// returns the reply and the referee board of the position.
 fn go_after(board: Board, moves: &[usize]) -> (String, Board) {
+    go_after_with(board, moves, T)
+}
+
+/// [`go_after`] with TIMEOUT `timeout`.
+fn go_after_with(board: Board, moves: &[usize], timeout: &str) -> (String, Board) {
     let mut engine = Engine::spawn();
     let mut board = board;
-    start(&mut engine, &board, true, T);
+    start(&mut engine, &board, true, timeout);
     let words: Vec<String> = moves
         .iter()
         .map(|&m| {
@@ -172,6 +177,18 @@ fn blocks_an_immediate_loss_mnk() {
     let c = |r, col| cell(6, r, col);
     let (reply, _) = go_after(Board::mnk(6, 6, 4), &[c(1, 1), c(0, 0), c(2, 2), c(5, 0), c(3, 3)]);
     assert_eq!(reply, "4 4");
+}
+
+#[test]
+fn a_move_the_solver_refuted_before_its_time_ran_out_is_not_played() {
+    // 7x7x5 after 9 stones, a draw that the solver in play does not prove in its share of the
+    // move (5 s alone), but whose first try, 4,2, it refutes within 50 ms (the opponent then
+    // wins: 6,494 nodes). The search alone, at the depth it reaches, played 4,2 (0901c66).
+    // TIMEOUT 1: the solver's share of the move is then 0.56 s.
+    let c = |r, col| cell(7, r, col);
+    let moves = [c(4, 4), c(3, 2), c(0, 6), c(5, 6), c(2, 2), c(6, 1), c(3, 3), c(5, 5), c(2, 4)];
+    let (reply, _) = go_after_with(Board::mnk(7, 7, 5), &moves, "1");
+    assert_ne!(reply, "4 2");
 }
 
 #[test]

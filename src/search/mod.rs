@@ -85,6 +85,13 @@ pub trait Searchable: Game {
         None
     }
 
+    /// The moves among `moves` after which the game's exact solver has already proved that the
+    /// opponent wins, from what its earlier searches left (no new search): e.g. those a solve
+    /// refuted before it ran out of time. The search leaves them out, unless they are all.
+    fn refuted_moves(&self, _moves: &[Self::Move]) -> Vec<Self::Move> {
+        Vec::new()
+    }
+
     /// When the opponent threatens a forced win (one it would have if it were to move), the
     /// moves among `moves` that take it away (possibly none); None when it threatens none or the
     /// game cannot tell before `deadline`.

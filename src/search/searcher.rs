@@ -212,11 +212,24 @@ impl<G: Searchable> Run<'_, G> {
                 let trap_end = self.limits.hard.map(|h| h.mul_f64(TRAP_END));
                 self.soft = trap_end.map(|e| spent + e.saturating_sub(spent) / 5);
             }
-        } else if let Some(answers) = self.threat_defence(game, &root) {
-            // The opponent threatens a forced win: only the moves that stop it are searched
-            // (all of them if none does).
-            if !answers.is_empty() {
-                root.retain(|c| answers.contains(&c.mv));
+        } else {
+            // What the solver refuted before it ran out of time (or at earlier moves) is not
+            // searched again.
+            let moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
+            let refuted = game.refuted_moves(&moves);
+            if !refuted.is_empty() && refuted.len() < root.len() {
+                log::info!("refuted: {} of {} moves lose by the exact solver", refuted.len(), root.len());
+                root.retain(|c| !refuted.contains(&c.mv));
+                if root.len() == 1 && self.limits.hard.is_some() {
+                    return decided(root[0].mv, 0, false);
+                }
+            }
+            if let Some(answers) = self.threat_defence(game, &root) {
+                // The opponent threatens a forced win: only the moves that stop it are
+                // searched (all of them if none does).
+                if !answers.is_empty() {
+                    root.retain(|c| answers.contains(&c.mv));
+                }
             }
         }
         let mut best = SearchResult {

@@ -58,6 +58,27 @@ impl Mnk {
         solver.wins(&p).ok()
     }
 
+    /// The moves among `moves` after which the solver's table (given by [`Mnk::use_solver`])
+    /// has proved that the opponent wins, or it wins at once; no search. A solve that runs out
+    /// of time leaves there the moves it refuted before it stopped: when it asks whether the
+    /// side to move holds the draw, every move it tried before the last one.
+    pub(super) fn exact_refuted(&self, moves: &[Cell]) -> Vec<Cell> {
+        let Some(in_play) = self.solver.as_ref() else {
+            return Vec::new();
+        };
+        let Some(p) = self.solver_position(in_play) else {
+            return Vec::new();
+        };
+        let (board, cols) = (&in_play.board, self.lines.cols());
+        let solver = Solver::new(board, &in_play.table);
+        let lost = |&mv: &Cell| {
+            let mut child = p;
+            child.play(board, board.index(mv as usize / cols, mv as usize % cols));
+            solver.known(&child).0 > 0
+        };
+        moves.iter().copied().filter(lost).collect()
+    }
+
     /// The game's position on the solver's board.
     fn solver_position(&self, in_play: &InPlay) -> Option<Position> {
         let cols = self.lines.cols();
@@ -261,6 +282,51 @@ mod tests {
             g.play(mv);
             let proof = g.exact_proof(soon(), None);
             assert_eq!(proof.is_some(), i + 1 == moves.len(), "after {} stones: {proof:?}", i + 1);
+        }
+    }
+
+    #[test]
+    fn the_moves_the_solver_refuted_are_known_without_a_search() {
+        // Tic-tac-toe, O to move after X's centre: nothing is known before a solve; after it,
+        // the four edges (the moves that lose) are.
+        let g = game(3, 3, 3, &[(1, 1)]);
+        let mut all = Vec::new();
+        g.legal_moves(&mut all);
+        assert_eq!(g.exact_refuted(&all), Vec::<Cell>::new());
+        g.exact_proof(soon(), None).unwrap();
+        assert_eq!(g.exact_refuted(&all), vec![1, 3, 5, 7]);
+        // O to move against X's two in a row: every move but the block lets X complete at once.
+        let g = game(3, 3, 3, &[(0, 0), (1, 1), (0, 1)]);
+        all.clear();
+        g.legal_moves(&mut all);
+        assert_eq!(g.exact_refuted(&all), vec![3, 5, 6, 7, 8]);
+        // No table: nothing.
+        let plain = Mnk::new(3, 3, 3, &[]).unwrap();
+        assert_eq!(plain.exact_refuted(&[0, 4]), Vec::<Cell>::new());
+    }
+
+    #[test]
+    fn a_solve_out_of_time_leaves_the_moves_it_refuted() {
+        // 7x7x5 after 9 stones, a draw whose first search takes more than 3 s: the solver's
+        // first try, 4,2, is refuted within 50 ms, and the second takes the rest. With 1 s the
+        // solve fails, and the moves it refuted by then are each lost (checked with a table of
+        // their own).
+        let cells = [(4, 4), (3, 2), (0, 6), (5, 6), (2, 2), (6, 1), (3, 3), (5, 5), (2, 4)];
+        let g = game(7, 7, 5, &cells);
+        assert_eq!(g.exact_proof(Instant::now() + Duration::from_secs(1), None), None);
+        let mut all = Vec::new();
+        g.legal_moves(&mut all);
+        let refuted = g.exact_refuted(&all);
+        assert!(refuted.contains(&(4 * 7 + 2)), "{refuted:?}");
+        let table = Table::new(16);
+        let board = Board::new(7, 7, 5).unwrap();
+        let mut after: Vec<(usize, usize)> = cells.iter().map(|&(r, c)| (r as usize, c as usize)).collect();
+        for &mv in &refuted {
+            after.push((mv as usize / 7, mv as usize % 7));
+            let p = Position::from_cells(&board, &after).unwrap();
+            let mut solver = Solver::new(&board, &table).with_deadline(Some(soon()));
+            assert_eq!(solver.wins(&p), Ok(true), "the opponent wins after {after:?}");
+            after.pop();
         }
     }
 

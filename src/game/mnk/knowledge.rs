@@ -140,6 +140,10 @@ impl Searchable for Mnk {
         self.exact_wins(deadline, stop)
     }
 
+    fn refuted_moves(&self, moves: &[Cell]) -> Vec<Cell> {
+        self.exact_refuted(moves)
+    }
+
     /// The moves that stop the opponent's VCF, else its VCT (see [`Mnk::vcf_answers`],
     /// [`Mnk::vct_answers`]).
     fn threat_answers(&self, moves: &[Cell], deadline: Instant) -> Option<Vec<Cell>> {

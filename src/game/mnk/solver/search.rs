@@ -168,6 +168,21 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// What is proved of `p`'s value for the side to move without a search (lower, upper): the
+    /// game is over or won at once, or the table's bounds; (-1, 1) when nothing is known.
+    pub fn known(&self, p: &Position) -> (i32, i32) {
+        let b = self.board;
+        self.table.prepare(b.id());
+        let empty = p.empty(b);
+        if p.is_over(b) {
+            (-1, -1)
+        } else if b.completions(p.own()) & empty != 0 {
+            (1, 1)
+        } else {
+            self.probe(p).0.map_or((-1, 1), |e| (e.lower, e.upper))
+        }
+    }
+
     /// The move the table holds for `p` (the one that settled its last search there), as a
     /// cell index of the board.
     pub fn table_move(&self, p: &Position) -> Option<u32> {
