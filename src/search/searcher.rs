@@ -218,7 +218,12 @@ impl<G: Searchable> Run<'_, G> {
             let moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
             let refuted = game.refuted_moves(&moves);
             if !refuted.is_empty() && refuted.len() < root.len() {
-                log::info!("refuted: {} of {} moves lose by the exact solver", refuted.len(), root.len());
+                log::info!(
+                    "refuted: {} of {} moves lose by the exact solver: {}",
+                    refuted.len(),
+                    root.len(),
+                    refuted.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(", ")
+                );
                 root.retain(|c| !refuted.contains(&c.mv));
                 if root.len() == 1 && self.limits.hard.is_some() {
                     return decided(root[0].mv, 0, false);
