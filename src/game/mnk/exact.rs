@@ -2,7 +2,7 @@
 //! share of the move's time, the search plays by its verdict (see
 //! [`Searchable::solve_exactly`](crate::search::Searchable::solve_exactly)).
 
-use super::solver::{Position, Solver};
+use super::solver::{Board, Position, Solver};
 use super::{Cell, InPlay, Mnk};
 use crate::game::Game;
 use crate::search::{Proof, Score, WIN};
@@ -69,14 +69,17 @@ impl Mnk {
         let Some(p) = self.solver_position(in_play) else {
             return Vec::new();
         };
-        let (board, cols) = (&in_play.board, self.lines.cols());
-        let solver = Solver::new(board, &in_play.table);
-        let lost = |&mv: &Cell| {
-            let mut child = p;
-            child.play(board, board.index(mv as usize / cols, mv as usize % cols));
-            solver.known(&child).0 > 0
-        };
+        let solver = Solver::new(&in_play.board, &in_play.table);
+        let lost = |&mv: &Cell| solver.known(&self.solver_child(&in_play.board, &p, mv)).0 > 0;
         moves.iter().copied().filter(lost).collect()
+    }
+
+    /// The solver's position `p` (this game's) after our cell `mv`.
+    fn solver_child(&self, board: &Board, p: &Position, mv: Cell) -> Position {
+        let cols = self.lines.cols();
+        let mut child = *p;
+        child.play(board, board.index(mv as usize / cols, mv as usize % cols));
+        child
     }
 
     /// The game's position on the solver's board.
@@ -126,8 +129,7 @@ impl Mnk {
             order[..=at].rotate_right(1);
         }
         for mv in order.into_iter().filter(|&mv| value > 0 || Some(mv) != safe) {
-            let mut child = p;
-            child.play(board, board.index(mv as usize / cols, mv as usize % cols));
+            let child = self.solver_child(board, &p, mv);
             // The child's value is the opponent's: the move keeps a win if the opponent loses
             // there, a draw if it does not win.
             let keeps = if value > 0 { solver.solve(&child).map(|v| v < 0) } else { solver.wins(&child).map(|w| !w) };

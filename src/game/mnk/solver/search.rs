@@ -153,9 +153,15 @@ impl<'a> Solver<'a> {
     /// Makes the table ready for a solve of `p`; `p`'s value if it needs no search (the game is
     /// over, the side to move wins at once, or the board is full).
     fn begin(&mut self, p: &Position) -> Option<i32> {
-        let b = self.board;
-        self.table.prepare(b.id());
+        self.table.prepare(self.board.id());
         self.table.new_solve();
+        self.value_at_once(p)
+    }
+
+    /// `p`'s value if it needs no search: the game is over, the side to move wins at once, or
+    /// the board is full.
+    fn value_at_once(&self, p: &Position) -> Option<i32> {
+        let b = self.board;
         let empty = p.empty(b);
         if p.is_over(b) {
             Some(-1)
@@ -168,18 +174,13 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// What is proved of `p`'s value for the side to move without a search (lower, upper): the
-    /// game is over or won at once, or the table's bounds; (-1, 1) when nothing is known.
+    /// What is proved of `p`'s value for the side to move without a search (lower, upper): its
+    /// value if it needs none, else the table's bounds; (-1, 1) when nothing is known.
     pub fn known(&self, p: &Position) -> (i32, i32) {
-        let b = self.board;
-        self.table.prepare(b.id());
-        let empty = p.empty(b);
-        if p.is_over(b) {
-            (-1, -1)
-        } else if b.completions(p.own()) & empty != 0 {
-            (1, 1)
-        } else {
-            self.probe(p).0.map_or((-1, 1), |e| (e.lower, e.upper))
+        self.table.prepare(self.board.id());
+        match self.value_at_once(p) {
+            Some(v) => (v, v),
+            None => self.probe(p).0.map_or((-1, 1), |e| (e.lower, e.upper)),
         }
     }
 
