@@ -368,3 +368,43 @@ fn as_first_player_on_connect4_the_bot_wins_against_l1_and_itself() {
         }
     }
 }
+
+#[test]
+fn given_openings_start_the_rounds_in_file_order_and_bad_ones_are_refused() {
+    let file = temp_path("openings");
+    // Two openings (one of odd length: the second player moves first after it), a comment and
+    // a blank line; 3 rounds, so the first opening comes back in round 3.
+    std::fs::write(&file, "# 4x4x3 openings\n1,1 2,2\n\n0,0 3,3 0,3 # three stones\n").unwrap();
+    let args = ["--game", "mnk", "4", "4", "3", "--rounds", "3", "--timeout", "2", "--engine1", "l1"];
+    let m = run_match(&[&args[..], &["--engine2", "random", "--openings", file.to_str().unwrap()]].concat());
+    assert_eq!(m.games.len(), 6);
+    assert!(m.table.contains("; 2 given openings, one a round, repeated"), "{}", m.table);
+    let starts: Vec<Vec<&str>> = m.games.iter().map(|g| g[6].split_whitespace().collect()).collect();
+    for (i, start) in starts.iter().enumerate() {
+        let opening: &[&str] = if i / 2 == 1 { &["0,0", "3,3", "0,3"] } else { &["1,1", "2,2"] };
+        assert_eq!(&start[..opening.len()], opening, "game {}", i + 1);
+        assert!(start.len() > opening.len(), "the engines played on in game {}", i + 1);
+    }
+    // Each engine plays each side once a round.
+    for round in m.games.chunks(2) {
+        assert_eq!((round[0][2].as_str(), round[1][2].as_str()), ("e1:l1", "e2:random"));
+    }
+
+    // An illegal opening (an occupied cell) is refused before any game, with its line.
+    std::fs::write(&file, "1,1 2,2\n1,1 1,1\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        .args(["match", "--game", "mnk", "4", "4", "3", "--openings", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("line 2: not an opening on 'mnk 4 4 3': move 2 '1,1' is not legal there"), "{err}");
+    assert!(out.stdout.is_empty(), "no game was played");
+    // With --opening as well: refused.
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        .args(["match", "--game", "mnk", "4", "4", "3", "--opening", "2", "--openings", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
+    let _ = std::fs::remove_file(&file);
+}

@@ -78,3 +78,28 @@ fn opening_values_from_the_empty_board() {
         ],
     );
 }
+
+#[test]
+fn opening_values_from_given_openings() {
+    // The games of `--openings FILE` with two 3-stone openings: round 1 (games 1, 2) from the
+    // first, a first-player win, round 2 (games 3, 4) from the second, a draw. A drew the
+    // lost game as second (took 1/2) and lost the drawn one as first (let 1/2 go); B the mirror.
+    let book = std::env::temp_dir().join(format!("boardbot-values-book-{}.txt", std::process::id()));
+    std::fs::write(&book, "# 3x3x3\n1,1 0,1 0,0\n\n1,1 0,0 2,2  # a draw\n").unwrap();
+    check_opening_values(
+        "book",
+        &[
+            "1 | mnk 3 3 3 | e1:A | e2:B | 1-0 | win | 1,1 0,1 0,0 2,2 2,0 1,0 0,2",
+            "2 | mnk 3 3 3 | e2:B | e1:A | 1/2-1/2 | dead draw | 1,1 0,1 0,0 2,2 2,0 0,2 1,2 1,0",
+            "3 | mnk 3 3 3 | e1:A | e2:B | 0-1 | win | 1,1 0,0 2,2 0,2 2,1 0,1",
+            "4 | mnk 3 3 3 | e2:B | e1:A | 1/2-1/2 | dead draw | 1,1 0,0 2,2 0,2 2,0 1,0 0,1 2,1",
+        ],
+        book.to_str().unwrap(),
+        &[
+            "4 games checked against proved opening values, 0 left out (opening not proved)",
+            "A: 4 games, 2.0 points, 2.0 by the values; let 0.5 go below the value, took 0.5 above it",
+            "B: 4 games, 2.0 points, 2.0 by the values; let 0.5 go below the value, took 0.5 above it",
+        ],
+    );
+    let _ = std::fs::remove_file(&book);
+}

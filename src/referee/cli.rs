@@ -1,6 +1,6 @@
 //! `boardbot match`: the command line of the referee.
 
-use super::game::{GameEnd, GameRecord};
+use super::game::{check_opening, GameEnd, GameRecord, Opening};
 use super::pbrain;
 use super::process::{ProcessConfig, ProcessEngine, Protocol};
 use super::progress::Progress;
@@ -57,6 +57,13 @@ pub struct MatchArgs {
     /// engines: BOARD with their first move). Round r of the match uses opening seed SEED + r.
     #[arg(long, value_name = "PLIES", default_value_t = 0)]
     opening: usize,
+    /// A file of openings, instead of random ones: one a line, its moves in the protocol's move
+    /// text separated by spaces (m,n,k: ROW,COL; Connect-X: COL); '#' starts a comment. Round r
+    /// of each board starts from line r (from the first again when the rounds outnumber the
+    /// lines), each engine playing each side once. Every opening must be legal on every board
+    /// and leave the game open.
+    #[arg(long, value_name = "FILE", conflicts_with = "opening")]
+    openings: Option<PathBuf>,
     /// Writes one line per game (board, players, result, reason, moves) to FILE.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -112,6 +119,24 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     if args.rounds == 0 {
         bail!("--rounds must be at least 1");
     }
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let openings = parse_openings(&text);
+            if openings.is_empty() {
+                bail!("{}: no openings in the file", path.display());
+            }
+            for (line, moves) in &openings {
+                for board in &boards {
+                    check_opening(board, &Opening::Moves(moves.clone())).map_err(|e| {
+                        anyhow!("{} line {line}: not an opening on '{}': {e}", path.display(), board_text(board))
+                    })?;
+                }
+            }
+            openings.into_iter().map(|(_, moves)| moves).collect()
+        }
+        None => vec![],
+    };
     let first = match args.first.as_str() {
         "1" => Some(0),
         "2" => Some(1),
@@ -125,6 +150,7 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         first,
         dead_draws: !args.play_out,
         opening: args.opening,
+        openings,
     };
     let setup_timeout = seconds(args.setup_timeout, "--setup-timeout")?;
     let config = |text: &str| {
@@ -167,9 +193,11 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         plan.seed,
         jobs,
         plan.first.map_or(String::new(), |e| format!("; engine{} moves first in every game", e + 1)),
-        match plan.opening {
-            0 => String::new(),
-            n => format!("; random openings of {n} plies, one a round"),
+        match (plan.openings.len(), plan.opening) {
+            (0, 0) => String::new(),
+            (0, n) => format!("; random openings of {n} plies, one a round"),
+            (n, _) if n < plan.rounds => format!("; {n} given openings, one a round, repeated"),
+            (n, _) => format!("; {} of {n} given openings, one a round", plan.rounds),
         }
     )?;
     out.flush()?;
@@ -201,6 +229,16 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         write!(out, "\n{}", summary(&result.games, e, names, plan.timeout))?;
     }
     Ok(())
+}
+
+/// The openings of a file, with their line numbers: one a line, moves separated by spaces;
+/// '#' starts a comment, and lines with no moves are skipped.
+fn parse_openings(text: &str) -> Vec<(usize, Vec<String>)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or("").split_whitespace().map(String::from).collect()))
+        .filter(|(_, moves): &(usize, Vec<String>)| !moves.is_empty())
+        .collect()
 }
 
 /// The number of jobs to run: `asked`, at most one per game. More jobs than cores are allowed,

@@ -101,27 +101,75 @@ pub fn play_game(
     match spec {
         GameSpec::Mnk { rows, cols, k, blocked } => {
             let game = Mnk::new(*rows, *cols, *k, blocked)?;
-            Ok(play_on(game, number, spec, engines, first, terms))
+            play_on(game, number, spec, engines, first, terms)
         }
         GameSpec::ConnectX { rows, cols, x } => {
             let game = ConnectX::new(*rows, *cols, *x)?;
-            Ok(play_on(game, number, spec, engines, first, terms))
+            play_on(game, number, spec, engines, first, terms)
         }
     }
 }
 
 /// How a game is played: the time per move, the seed given to the engines, whether a game
-/// that can only be drawn stops there ([`GameEnd::DeadDraw`]), and the random opening the
-/// referee plays before the engines take over.
-#[derive(Clone, Copy, Debug)]
+/// that can only be drawn stops there ([`GameEnd::DeadDraw`]), and the opening the referee
+/// plays before the engines take over.
+#[derive(Clone, Debug)]
 pub struct Terms {
     pub timeout: Duration,
     pub seed: u64,
     pub dead_draws: bool,
-    /// Plies of the opening (0: the engines play from the empty board).
-    pub opening: usize,
-    /// Seed of the opening's moves (see [`random_opening`]).
-    pub opening_seed: u64,
+    pub opening: Opening,
+}
+
+/// The moves the referee plays before the engines take over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// `plies` random quiet moves from `seed` (see [`random_opening`]; 0 plies: the empty board).
+    Random { plies: usize, seed: u64 },
+    /// These moves, in the game's move text (as a log or `position` writes them).
+    Moves(Vec<String>),
+}
+
+impl Opening {
+    /// The empty board.
+    pub const NONE: Opening = Opening::Random { plies: 0, seed: 0 };
+
+    /// Plays the opening on `game` (a new game) and returns its moves. Given moves must be legal
+    /// and must not end the game.
+    fn play<G: Game>(&self, game: &mut G) -> Result<Vec<G::Move>, String> {
+        match self {
+            Opening::Random { plies, seed } => Ok(random_opening(game, *plies, *seed)),
+            Opening::Moves(texts) => {
+                let mut moves = Vec::with_capacity(texts.len());
+                let mut legal = Vec::new();
+                for (i, text) in texts.iter().enumerate() {
+                    let mv = game.parse_move(text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+                    legal.clear();
+                    game.legal_moves(&mut legal);
+                    if !legal.contains(&mv) {
+                        return Err(format!("move {} '{text}' is not legal there", i + 1));
+                    }
+                    game.play(mv);
+                    if game.outcome().is_some() {
+                        return Err(format!("move {} '{text}' ends the game", i + 1));
+                    }
+                    moves.push(mv);
+                }
+                Ok(moves)
+            }
+        }
+    }
+}
+
+/// Whether `opening` can start a game on `spec`: its moves legal, the game not over after them.
+pub fn check_opening(spec: &GameSpec, opening: &Opening) -> Result<(), String> {
+    fn on<G: Game>(mut game: G, opening: &Opening) -> Result<(), String> {
+        opening.play(&mut game).map(|_| ())
+    }
+    match spec {
+        GameSpec::Mnk { rows, cols, k, blocked } => on(Mnk::new(*rows, *cols, *k, blocked)?, opening),
+        GameSpec::ConnectX { rows, cols, x } => on(ConnectX::new(*rows, *cols, *x)?, opening),
+    }
 }
 
 /// Plays up to `plies` random moves on `game` and returns them: each uniformly random among the
@@ -155,11 +203,11 @@ fn play_on<G: Game>(
     mut engines: [&mut dyn EngineAdapter; 2],
     first: usize,
     terms: &Terms,
-) -> GameRecord {
-    let Terms { timeout, seed, dead_draws, opening, opening_seed } = *terms;
+) -> Result<GameRecord, String> {
+    let Terms { timeout, seed, dead_draws, ref opening } = *terms;
     assert!(first < 2, "engine index");
-    let opening: Vec<String> =
-        random_opening(&mut game, opening, opening_seed).into_iter().map(|mv| game.format_move(mv)).collect();
+    let opening = opening.play(&mut game).map_err(|e| format!("opening: {e}"))?;
+    let opening: Vec<String> = opening.into_iter().map(|mv| game.format_move(mv)).collect();
     let mut record = GameRecord {
         number,
         spec: spec.clone(),
@@ -182,15 +230,15 @@ fn play_on<G: Game>(
         [Some(a), Some(b)] => {
             let (first_fault, second_fault) = if first == 0 { (a, b) } else { (b, a) };
             record.end = GameEnd::BothForfeit { first: first_fault, second: second_fault };
-            return record;
+            return Ok(record);
         }
         [Some(fault), None] => {
             record.end = GameEnd::Forfeit { loser: record.side_of(0), fault };
-            return record;
+            return Ok(record);
         }
         [None, Some(fault)] => {
             record.end = GameEnd::Forfeit { loser: record.side_of(1), fault };
-            return record;
+            return Ok(record);
         }
         [None, None] => {}
     }
@@ -230,7 +278,7 @@ fn play_on<G: Game>(
         break GameEnd::Forfeit { loser: side, fault };
     };
     record.end = end;
-    record
+    Ok(record)
 }
 
 /// Reads an engine's move: text that is not numbers only is garbled; numbers that are not a
@@ -337,8 +385,7 @@ mod process_tests {
     const LOW_CX: GameSpec = GameSpec::ConnectX { rows: 3, cols: 7, x: 4 };
 
     fn play(spec: &GameSpec, a: &mut ProcessEngine, b: &mut ProcessEngine, first: usize, ms: u64) -> GameRecord {
-        let terms =
-            Terms { timeout: Duration::from_millis(ms), seed: 0, dead_draws: true, opening: 0, opening_seed: 0 };
+        let terms = Terms { timeout: Duration::from_millis(ms), seed: 0, dead_draws: true, opening: Opening::NONE };
         play_game(0, spec, [a, b], first, &terms).unwrap()
     }
 
@@ -363,8 +410,7 @@ mod process_tests {
         let spec = GameSpec::Mnk { rows: 3, cols: 3, k: 3, blocked: vec![] };
         for dead_draws in [true, false] {
             let (mut a, mut b) = (sh(x), sh(o));
-            let terms =
-                Terms { timeout: Duration::from_millis(5000), seed: 0, dead_draws, opening: 0, opening_seed: 0 };
+            let terms = Terms { timeout: Duration::from_millis(5000), seed: 0, dead_draws, opening: Opening::NONE };
             let r = play_game(0, &spec, [&mut a, &mut b], 0, &terms).unwrap();
             if dead_draws {
                 assert_eq!((r.end, r.moves.len()), (GameEnd::DeadDraw, 8));
@@ -403,6 +449,23 @@ mod process_tests {
     }
 
     #[test]
+    fn given_openings_are_played_if_legal_and_open() {
+        let moves = |texts: &[&str]| Opening::Moves(texts.iter().map(|t| t.to_string()).collect());
+        let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
+        assert_eq!(moves(&["1,1", "0 0"]).play(&mut g), Ok(vec![4, 0]));
+        assert_eq!(g.moves_played(), 2);
+        let spec = GameSpec::Mnk { rows: 3, cols: 3, k: 3, blocked: vec![] };
+        assert_eq!(check_opening(&spec, &moves(&["1,1", "1,1"])), Err("move 2 '1,1' is not legal there".into()));
+        assert!(check_opening(&spec, &moves(&["1,1", "3,0"])).unwrap_err().starts_with("move 2 '3,0': "));
+        let won = moves(&["0,0", "1,0", "0,1", "1,1", "0,2"]);
+        assert_eq!(check_opening(&spec, &won), Err("move 5 '0,2' ends the game".into()));
+        assert_eq!(check_opening(&spec, &moves(&[])), Ok(()));
+        let cx = GameSpec::ConnectX { rows: 2, cols: 3, x: 3 };
+        assert_eq!(check_opening(&cx, &moves(&["0", "0", "1"])), Ok(()));
+        assert_eq!(check_opening(&cx, &moves(&["0", "0", "0"])), Err("move 3 '0' is not legal there".into()));
+    }
+
+    #[test]
     fn random_openings_are_quiet_and_repeatable() {
         for seed in 0..20 {
             let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
@@ -433,8 +496,12 @@ mod process_tests {
             ))
         };
         let (mut a, mut b) = (engine(), engine());
-        let terms =
-            Terms { timeout: Duration::from_millis(5000), seed: 0, dead_draws: true, opening: 3, opening_seed: 42 };
+        let terms = Terms {
+            timeout: Duration::from_millis(5000),
+            seed: 0,
+            dead_draws: true,
+            opening: Opening::Random { plies: 3, seed: 42 },
+        };
         let r = play_game(0, &spec, [&mut a, &mut b], 0, &terms).unwrap();
         assert_eq!(r.moves[..3], opening[..]);
         // Both engines took the position (else the game ends at the setup) and then fill
@@ -511,8 +578,12 @@ mod process_tests {
         let mut second = pbrain(&format!(
             r#"case "$l" in START*) echo OK;; INFO*) ;; BOARD) b="";; DONE) [ "$b" = "{expected}" ] && echo {c2},{r2} || echo ERROR "$b";; TURN*) echo {c2},{r2};; *) b="$b $l";; esac"#
         ));
-        let terms =
-            Terms { timeout: Duration::from_millis(5000), seed: 0, dead_draws: true, opening: 2, opening_seed: 9 };
+        let terms = Terms {
+            timeout: Duration::from_millis(5000),
+            seed: 0,
+            dead_draws: true,
+            opening: Opening::Random { plies: 2, seed: 9 },
+        };
         let r = play_game(0, &gomoku, [&mut first, &mut second], 0, &terms).unwrap();
         // The first player repeats its move at its second turn: illegal.
         let GameEnd::Forfeit { loser: Side::First, fault } = &r.end else { panic!("{r:?}") };

@@ -53,6 +53,9 @@ pub struct MatchPlan {
     /// Random plies the referee plays before the engines take over (0: none). Both games of a
     /// round start from the same opening, with the colours swapped.
     pub opening: usize,
+    /// Given openings (move texts), used instead of random ones when there are any: round `r`
+    /// of each board starts from `openings[r % openings.len()]`.
+    pub openings: Vec<Vec<String>>,
 }
 
 /// The results of a match.

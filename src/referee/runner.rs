@@ -4,7 +4,7 @@
 //! same colours whatever the number of jobs, and the results are collected in game order.
 
 use super::adapter::EngineAdapter;
-use super::game::{play_game, GameRecord, Terms};
+use super::game::{play_game, GameRecord, Opening, Terms};
 use super::score::Tally;
 use super::{MatchPlan, MatchResult};
 use std::collections::BTreeMap;
@@ -24,6 +24,8 @@ pub struct Scheduled {
     /// The engine that moves first (0: engine1).
     pub first: usize,
     pub seed: u64,
+    /// The round on its board, from 0: both of its games start from the same opening.
+    pub round: usize,
     /// Seed of the random opening: the same for both games of a round.
     pub opening_seed: u64,
 }
@@ -39,6 +41,7 @@ pub fn schedule(plan: &MatchPlan) -> Vec<Scheduled> {
             board: number / per_board,
             first: plan.first.unwrap_or(number % 2),
             seed: plan.seed.wrapping_add(number as u64),
+            round: number % per_board / 2,
             opening_seed: plan.seed.wrapping_add((number / 2) as u64),
         })
         .collect()
@@ -109,13 +112,11 @@ fn work(
         let Some(g) = games.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
         let spec = &plan.boards[g.board];
         let [e1, e2] = pair;
-        let terms = Terms {
-            timeout: plan.timeout,
-            seed: g.seed,
-            dead_draws: plan.dead_draws,
-            opening: plan.opening,
-            opening_seed: g.opening_seed,
+        let opening = match plan.openings.len() {
+            0 => Opening::Random { plies: plan.opening, seed: g.opening_seed },
+            n => Opening::Moves(plan.openings[g.round % n].clone()),
         };
+        let terms = Terms { timeout: plan.timeout, seed: g.seed, dead_draws: plan.dead_draws, opening };
         let result = play_game(g.number, spec, [e1.as_mut(), e2.as_mut()], g.first, &terms)
             .map_err(|e| format!("board '{spec}': {e}"));
         if tx.send(result).is_err() {
@@ -174,6 +175,7 @@ mod tests {
             first: None,
             dead_draws: true,
             opening: 0,
+            openings: vec![],
         }
     }
 
@@ -183,7 +185,8 @@ mod tests {
         assert_eq!(s.len(), 8);
         assert_eq!(s.iter().map(|g| g.board).collect::<Vec<_>>(), [0, 0, 0, 0, 1, 1, 1, 1]);
         assert_eq!(s.iter().map(|g| g.first).collect::<Vec<_>>(), [0, 1, 0, 1, 0, 1, 0, 1]);
-        assert_eq!(s[5], Scheduled { number: 5, board: 1, first: 1, seed: 15, opening_seed: 12 });
+        assert_eq!(s[5], Scheduled { number: 5, board: 1, first: 1, seed: 15, round: 0, opening_seed: 12 });
+        assert_eq!(s.iter().map(|g| g.round).collect::<Vec<_>>(), [0, 0, 1, 1, 0, 0, 1, 1]);
         let openings: Vec<u64> = s.iter().map(|g| g.opening_seed).collect();
         assert_eq!(openings, [10, 10, 11, 11, 12, 12, 13, 13], "one opening a round");
         let fixed = schedule(&MatchPlan { first: Some(1), ..plan(1, 2) });
