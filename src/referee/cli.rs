@@ -197,7 +197,8 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
             (0, 0) => String::new(),
             (0, n) => format!("; random openings of {n} plies, one a round"),
             (n, _) if n < plan.rounds => format!("; {n} given openings, one a round, repeated"),
-            (n, _) => format!("; {} of {n} given openings, one a round", plan.rounds),
+            (n, _) if n == plan.rounds => format!("; {n} given openings, one a round"),
+            (n, _) => format!("; the first {} of {n} given openings, one a round", plan.rounds),
         }
     )?;
     out.flush()?;
