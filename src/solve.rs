@@ -59,6 +59,10 @@ pub struct SolveArgs {
     /// the bitboard alpha-beta solver.
     #[arg(long)]
     dfpn: bool,
+    /// m,n,k: search the bitboard solver's rules by df-pn (proof numbers; its table of --hash
+    /// MiB) instead of alpha-beta.
+    #[arg(long, conflicts_with = "dfpn")]
+    pn: bool,
     /// Positions file ('-' or nothing: standard input).
     file: Option<PathBuf>,
 }
@@ -172,19 +176,32 @@ pub fn run(args: SolveArgs) -> Result<()> {
             if args.threads > 1 || args.analyze {
                 bail!("m,n,k proofs take neither --threads nor --analyze");
             }
+            // With --pn: the df-pn table, kept from position to position unless --fresh (the
+            // alpha-beta table is then left unused).
+            let mut pn_table = None;
             drive(&args, |line| {
                 let (cells, expected) = parse_cells(line)?;
                 let Some(cells) = cells else { return Ok(None) };
                 let p = mnk::Position::from_cells(&board, &cells).map_err(|e| anyhow!(e))?;
-                if args.fresh {
+                if args.fresh && !args.pn {
                     table.clear();
                 }
-                let mut solver = mnk::Solver::new(&board, &table).with_deadline(deadline());
                 let start = Instant::now();
-                let value = solver.solve(&p);
+                let (value, nodes) = if args.pn {
+                    let kept = if args.fresh { None } else { pn_table.take() };
+                    let pn = kept.unwrap_or_else(|| mnk::pn::table_of_mib(args.hash));
+                    let mut solver = mnk::pn::PnSolver::new(&board, &table, pn).with_limits(deadline(), None);
+                    let value = solver.solve(&p);
+                    let nodes = solver.nodes();
+                    pn_table = Some(solver.into_table());
+                    (value, nodes)
+                } else {
+                    let mut solver = mnk::Solver::new(&board, &table).with_deadline(deadline());
+                    (solver.solve(&p), solver.nodes)
+                };
                 let time = start.elapsed();
                 let (text, wrong) = mnk_result(&cells, value.ok(), expected);
-                Ok(Some(Solved { text, nodes: solver.nodes, time, wrong }))
+                Ok(Some(Solved { text, nodes, time, wrong }))
             })
         }
     }

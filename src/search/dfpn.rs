@@ -170,6 +170,21 @@ impl<'a> Dfpn<'a> {
         verdict
     }
 
+    /// The numbers (phi, delta) the table holds for the node of `key`, if any.
+    pub fn known(&self, key: u64) -> Option<(u32, u32)> {
+        self.table.get(key)
+    }
+
+    /// After [`Dfpn::prove`] gave [`Verdict::Proved`]: the first of the root's moves, in the
+    /// tree's order, that the table holds as reaching the goal (no walk of its proof).
+    pub fn proved_move<T: AndOrTree>(&mut self, tree: &mut T) -> Option<T::Move> {
+        let mut moves = Vec::new();
+        if tree.expand(&mut moves) != Expansion::Moves {
+            return None;
+        }
+        moves.into_iter().find(|&mv| self.table.get(tree.hash_after(mv)).is_some_and(|(_, delta)| delta == 0))
+    }
+
     /// After [`Dfpn::prove`] gave [`Verdict::Proved`]: the moves of the root that reach the goal,
     /// as far as the table still knows, each with the plies to the goal along its proof (None
     /// if the table no longer holds the whole proof), shortest first.

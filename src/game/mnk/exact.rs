@@ -2,7 +2,8 @@
 //! share of the move's time, the search plays by its verdict (see
 //! [`Searchable::solve_exactly`](crate::search::Searchable::solve_exactly)).
 
-use super::solver::{Board, Position, Solver};
+use super::solver::pn::{self, PnSolver};
+use super::solver::{Board, Position};
 use super::{Cell, InPlay, Mnk};
 use crate::game::Game;
 use crate::search::{Proof, Score, WIN};
@@ -46,22 +47,18 @@ impl Mnk {
         self.solver.as_ref().is_some_and(|s| self.lines.empty_cells() + RETRY_AFTER <= s.failed_at.load(Relaxed))
     }
 
-    /// Whether the side to move wins, by the solver with the table given by [`Mnk::use_solver`],
-    /// if it settles it before `deadline` (or `stop`); `None` too where the solver is not used.
+    /// Whether the side to move wins, by the solver (see [`Mnk::use_solver`]), if it settles it
+    /// before `deadline` (or `stop`); `None` too where the solver is not used.
     pub(super) fn exact_wins(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
         let in_play = self.solver.as_ref()?;
         let p = self.solver_position(in_play)?;
-        let mut solver = Solver::new(&in_play.board, &in_play.table).with_deadline(Some(deadline));
-        if let Some(stop) = stop {
-            solver = solver.with_stop(stop);
-        }
-        solver.wins(&p).ok()
+        in_play.with_pn(Some(deadline), stop, |pn| pn.wins(&p).ok())
     }
 
-    /// The moves among `moves` after which the solver's table (given by [`Mnk::use_solver`])
-    /// has proved that the opponent wins, or it wins at once; no search. A solve that runs out
-    /// of time leaves there the moves it refuted before it stopped: when it asks whether the
-    /// side to move holds the draw, every move it tried before the last one.
+    /// The moves among `moves` after which the solver's table (see [`Mnk::use_solver`]) has
+    /// proved that the opponent wins, or it wins at once; no search. A proof that the side to
+    /// move holds the draw that runs out of time leaves there the moves it refuted before it
+    /// stopped.
     pub(super) fn exact_refuted(&self, moves: &[Cell]) -> Vec<Cell> {
         let Some(in_play) = self.solver.as_ref() else {
             return Vec::new();
@@ -69,9 +66,10 @@ impl Mnk {
         let Some(p) = self.solver_position(in_play) else {
             return Vec::new();
         };
-        let solver = Solver::new(&in_play.board, &in_play.table);
-        let lost = |&mv: &Cell| solver.known(&self.solver_child(&in_play.board, &p, mv)).0 > 0;
-        moves.iter().copied().filter(lost).collect()
+        in_play.with_pn(None, None, |pn| {
+            let lost = |&mv: &Cell| pn.known_win(&self.solver_child(&in_play.board, &p, mv));
+            moves.iter().copied().filter(lost).collect()
+        })
     }
 
     /// The solver's position `p` (this game's) after our cell `mv`.
@@ -90,18 +88,17 @@ impl Mnk {
     }
 
     fn prove(&self, in_play: &InPlay, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
-        let (board, table) = (&in_play.board, &*in_play.table);
         let p = self.solver_position(in_play)?;
-        let mut solver = Solver::new(board, table).with_deadline(Some(deadline));
-        if let Some(stop) = stop {
-            solver = solver.with_stop(stop);
-        }
-        // Not losing first, then winning: of the two searches of a solve, the first settles
-        // the draw a move needs to keep, and a move that keeps it (the table's). Of 929 7x7x5
-        // positions after 7 to 10 stones, 112 take the solve more than 0.56 s (the solver's
-        // share of a move at TIMEOUT 1); in 76 of them this search alone takes less (see
-        // "Safety first" in README.md).
-        if !solver.holds(&p).ok()? {
+        in_play.with_pn(Some(deadline), stop, |pn| self.prove_with(pn, &in_play.board, &p))
+    }
+
+    fn prove_with(&self, pn: &mut PnSolver, board: &Board, p: &Position) -> Option<Proof<Cell>> {
+        // Not losing first, then winning: of the two proofs, the first settles the draw a move
+        // needs to keep, and gives a move that keeps it. Of 929 7x7x5 positions after 7 to 10
+        // stones, 112 took the alpha-beta solve more than 0.56 s (the solver's share of a move
+        // at TIMEOUT 1); in 76 of them this search alone took less (see "Safety first" in
+        // README.md).
+        if !pn.holds(p).ok()? {
             return None;
         }
         let cols = self.lines.cols();
@@ -109,51 +106,60 @@ impl Mnk {
             let (r, c) = board.cell(i);
             (r * cols + c) as Cell
         };
-        let safe = solver.table_move(&p).map(to_move);
-        let value = match solver.wins(&p) {
-            Ok(won) => i32::from(won),
+        let safe = pn.proved_move(p, false).map(to_move);
+        match pn.wins(p) {
+            Ok(true) => {
+                let score = WIN - self.lines.empty_cells() as Score;
+                return pn.proved_move(p, true).map(|mv| Proof { score, moves: vec![to_move(mv)] });
+            }
+            Ok(false) => {}
             // At least a draw, the win not settled: the move that keeps the draw.
             Err(_) => return safe.map(|mv| Proof { score: 0, moves: vec![mv] }),
-        };
+        }
+        // A draw: the moves that keep it, the proof's first, then the others proved in the
+        // order of the move gain until the deadline.
         let me = self.to_move();
         let mut order: Vec<Cell> = Vec::new();
         self.legal_moves(&mut order);
         order.sort_by_key(|&c| std::cmp::Reverse(self.lines.move_gain(c as usize, me)));
-        // A draw: the move of the first search keeps it, proved. A win: the table's move
-        // settled the proof, so it keeps the win and its check costs next to nothing: it goes
-        // first.
-        let mut keeping: Vec<Cell> = Vec::new();
-        if value == 0 {
-            keeping.extend(safe);
-        } else if let Some(at) = solver.table_move(&p).and_then(|i| order.iter().position(|&m| m == to_move(i))) {
-            order[..=at].rotate_right(1);
-        }
-        for mv in order.into_iter().filter(|&mv| value > 0 || Some(mv) != safe) {
-            let child = self.solver_child(board, &p, mv);
-            // The child's value is the opponent's: the move keeps a win if the opponent loses
-            // there, a draw if it does not win.
-            let keeps = if value > 0 { solver.solve(&child).map(|v| v < 0) } else { solver.wins(&child).map(|w| !w) };
-            match keeps {
-                Ok(true) => {
-                    keeping.push(mv);
-                    if value > 0 {
-                        break;
-                    }
-                }
-                Ok(false) => {}
+        let mut keeping: Vec<Cell> = safe.into_iter().collect();
+        for mv in order.into_iter().filter(|&mv| Some(mv) != safe) {
+            // The child's value is the opponent's: the move keeps the draw if it does not win.
+            match pn.wins(&self.solver_child(board, p, mv)) {
+                Ok(true) => {}
+                Ok(false) => keeping.push(mv),
                 // Out of time: the moves proved so far keep the value (the search plays one).
                 Err(_) => break,
             }
         }
-        let score = if value > 0 { WIN - self.lines.empty_cells() as Score } else { 0 };
-        (!keeping.is_empty()).then_some(Proof { score, moves: keeping })
+        (!keeping.is_empty()).then_some(Proof { score: 0, moves: keeping })
+    }
+}
+
+impl InPlay {
+    /// Runs `f` with a df-pn solver on the table kept from the last proofs (a fresh one if
+    /// another copy of the game holds it), within `deadline` and `stop`, and keeps the table.
+    fn with_pn<T>(
+        &self,
+        deadline: Option<Instant>,
+        stop: Option<&AtomicBool>,
+        f: impl FnOnce(&mut PnSolver) -> T,
+    ) -> T {
+        let mut kept = self.pn_table.try_lock().ok();
+        let table = kept.as_mut().and_then(|t| t.take()).unwrap_or_else(|| pn::table_of_mib(self.table.megabytes()));
+        let mut pn = PnSolver::new(&self.board, &self.table, table).with_limits(deadline, stop);
+        let out = f(&mut pn);
+        if let Some(t) = kept.as_mut() {
+            **t = Some(pn.into_table());
+        }
+        out
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::mnk::solver::{Board, Table};
+    use crate::game::mnk::solver::{Board, Solver, Table};
     use crate::search::{Searchable, WIN_BOUND};
     use std::sync::Arc;
     use std::time::Duration;
@@ -274,8 +280,7 @@ mod tests {
 
     #[test]
     fn after_a_failure_the_solver_waits_for_two_more_stones() {
-        // 7x7x5 after 7 stones: a draw, whose first search alone takes about 2 s; after 9
-        // stones, another draw of about 2 s.
+        // 7x7x5 after 7 stones and after 9: draws, proved within the minute.
         let mut g = game(7, 7, 5, &[(3, 6), (5, 0), (5, 4), (6, 1), (2, 2), (2, 4), (3, 3)]);
         let past = Instant::now() - Duration::from_millis(1);
         assert_eq!(g.exact_proof(past, None), None, "it takes more than one check interval");
@@ -309,17 +314,16 @@ mod tests {
 
     #[test]
     fn a_solve_out_of_time_leaves_the_moves_it_refuted() {
-        // 7x7x5 after 9 stones, a draw whose first search takes more than 3 s: the solver's
-        // first try, 4,2, is refuted within 50 ms, and the second takes the rest. With 1 s the
-        // solve fails, and the moves it refuted by then are each lost (checked with a table of
-        // their own).
-        let cells = [(4, 4), (3, 2), (0, 6), (5, 6), (2, 2), (6, 1), (3, 3), (5, 5), (2, 4)];
+        // 7x7x5 after 7 stones, a draw whose first proof (that the side to move holds it) takes
+        // about 3 s. With 0.5 s the proof fails, and the moves it refuted by then are each lost
+        // (checked by the alpha-beta solver).
+        let cells = [(3, 1), (6, 1), (4, 4), (1, 4), (2, 2), (5, 6), (3, 3)];
         let g = game(7, 7, 5, &cells);
-        assert_eq!(g.exact_proof(Instant::now() + Duration::from_secs(1), None), None);
+        assert_eq!(g.exact_proof(Instant::now() + Duration::from_millis(500), None), None);
         let mut all = Vec::new();
         g.legal_moves(&mut all);
         let refuted = g.exact_refuted(&all);
-        assert!(refuted.contains(&(4 * 7 + 2)), "{refuted:?}");
+        assert!(!refuted.is_empty());
         let table = Table::new(16);
         let board = Board::new(7, 7, 5).unwrap();
         let mut after: Vec<(usize, usize)> = cells.iter().map(|&(r, c)| (r as usize, c as usize)).collect();

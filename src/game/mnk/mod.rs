@@ -45,6 +45,10 @@ struct InPlay {
     table: Arc<solver::Table>,
     /// The empty cells of the last position it failed to prove in time (`usize::MAX` before).
     failed_at: std::sync::atomic::AtomicUsize,
+    /// The df-pn table of its proofs in play (see [`solver::pn`]), kept from move to move: of
+    /// the size in MiB of `table`, which the proofs in play do not fill (it is only the
+    /// alpha-beta solver's, which they no longer use).
+    pn_table: Mutex<Option<dfpn::Table>>,
 }
 
 impl Mnk {
@@ -87,9 +91,10 @@ impl Mnk {
     /// each move; ignored if the board is out of the solver's range (blocked cells, or more than
     /// 64 bits with the padding column).
     pub fn use_solver(&mut self, table: Arc<solver::Table>) {
-        self.solver = self
-            .solver_board()
-            .map(|board| Arc::new(InPlay { board, table, failed_at: std::sync::atomic::AtomicUsize::new(usize::MAX) }));
+        self.solver = self.solver_board().map(|board| {
+            let failed_at = std::sync::atomic::AtomicUsize::new(usize::MAX);
+            Arc::new(InPlay { board, table, failed_at, pn_table: Mutex::default() })
+        });
     }
 
     pub fn lines(&self) -> &Lines {

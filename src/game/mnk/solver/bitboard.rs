@@ -251,6 +251,11 @@ impl Position {
         self.moves += 1;
     }
 
+    /// A hash of the position as it is (its images under the board's symmetries have others).
+    pub fn plain_key(&self) -> u64 {
+        hash(self.stones[0])
+    }
+
     /// The key shared by the position and all its images under the board's symmetries (the
     /// smallest of their hashes), and the symmetry that maps the position to the image it is
     /// the hash of.

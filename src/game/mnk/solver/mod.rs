@@ -5,10 +5,12 @@
 //! - [`bitboard`]: positions as bitboards in every orientation of the board; lines by shifts.
 //! - [`search`]: negamax with null windows, forced blocks, double threats, the windows' scan.
 //! - [`pairing`]: pairing strategies, proofs that a side completes no window.
+//! - [`pn`]: the same rules searched by df-pn (proof numbers): what the bot uses in play.
 //! - The table of proved bounds is the Connect-X solver's ([`crate::game::proof::table`]).
 
 pub mod bitboard;
 pub mod pairing;
+pub mod pn;
 pub mod search;
 
 pub use crate::game::proof::{table::Table, Aborted};

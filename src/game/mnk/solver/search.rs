@@ -298,9 +298,34 @@ impl<'a> Solver<'a> {
         alpha
     }
 
+    /// For df-pn ([`super::pn`]): the moves worth searching at `p` (neither side wins at once;
+    /// `threats`: the opponent's one completion, or 0), their ordering scores, and whether each
+    /// side can still complete a window; or `p`'s value when the scan settles it (1: the side to
+    /// move makes two completions at once; -1: no move stops the opponent's doing so).
+    pub(super) fn moves_of(
+        &mut self,
+        p: &Position,
+        empty: u64,
+        threats: u64,
+        attack: bool,
+    ) -> Result<(u64, [u32; 64], [bool; 2]), i32> {
+        let scan = self.scan(p, empty, attack);
+        let mut moves = if threats != 0 { threats } else { scan.relevant & scan.stops_doubles };
+        if moves & scan.own_doubles != 0 {
+            return Err(1);
+        }
+        if threats == 0 {
+            moves |= scan.fours[0] & scan.relevant;
+        }
+        if moves == 0 {
+            return Err(-1);
+        }
+        Ok((moves, scan.score, scan.can_win))
+    }
+
     /// Whether the defender has a pairing (see [`pairing`]) against `side` (0: the side to
     /// move), which must first block `block` if not 0.
-    fn pairs_against(&mut self, p: &Position, side: usize, empty: u64, block: u64) -> bool {
+    pub(super) fn pairs_against(&mut self, p: &Position, side: usize, empty: u64, block: u64) -> bool {
         let empties = empty.count_ones();
         let stones = if side == 0 { [p.own(), p.opponent()] } else { [p.opponent(), p.own()] };
         // The side's moves left: the side to move has the odd one.

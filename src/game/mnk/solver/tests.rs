@@ -5,6 +5,7 @@ use super::*;
 use crate::game::mnk::Mnk;
 use crate::game::proof::testing::random_moves;
 use crate::game::{Game, Outcome};
+use crate::search::dfpn;
 use ahash::AHashMap;
 
 fn solve(rows: usize, cols: usize, k: usize, cells: &[(usize, usize)]) -> i32 {
@@ -132,6 +133,62 @@ fn agrees_with_plain_minimax() {
     }
 }
 
+/// The value of `cells` by df-pn ([`pn`]) with `table`, and the move it proves, if any, that
+/// keeps a win (or a draw when the side to move does not win).
+fn pn_value(board: &Board, table: dfpn::Table, cells: &[(usize, usize)]) -> (i32, Option<u32>, dfpn::Table) {
+    let scratch = Table::new(1);
+    let p = Position::from_cells(board, cells).unwrap();
+    let mut solver = pn::PnSolver::new(board, &scratch, table);
+    let value = solver.solve(&p).unwrap();
+    let mv = if value >= 0 { solver.proved_move(&p, value > 0) } else { None };
+    (value, mv, solver.into_table())
+}
+
+#[test]
+fn proof_numbers_give_the_known_values() {
+    for &(rows, cols, k, value) in &[(3, 3, 3, 0), (3, 4, 3, 1), (4, 4, 3, 1), (4, 4, 4, 0), (5, 5, 4, 0), (6, 5, 4, 1)]
+    {
+        let board = Board::new(rows, cols, k).unwrap();
+        let (got, mv, _) = pn_value(&board, pn::table_of_mib(64), &[]);
+        assert_eq!(got, value, "{rows}x{cols}x{k}");
+        assert!(mv.is_some(), "{rows}x{cols}x{k}: a move that keeps the value");
+    }
+}
+
+#[test]
+fn proof_numbers_agree_with_plain_minimax() {
+    // One table per board for all its positions and both searches (whether the side to move
+    // wins, whether it holds): entries of one must not mislead the other.
+    let mut seed = 23u64;
+    let mut proved_moves = 0;
+    for &(rows, cols, k, prefix, count) in
+        &[(3, 3, 3, 2, 20), (3, 4, 3, 3, 20), (4, 4, 3, 5, 20), (4, 4, 4, 6, 25), (4, 5, 4, 8, 20), (5, 4, 5, 8, 10)]
+    {
+        let board = Board::new(rows, cols, k).unwrap();
+        let mut table = pn::table_of_mib(16);
+        for _ in 0..count {
+            let (mut g, cells) = random_position(rows, cols, k, prefix, &mut seed);
+            let expected = plain_value(&mut g, &mut AHashMap::new());
+            let (got, mv, kept) = pn_value(&board, table, &cells);
+            table = kept;
+            assert_eq!(got, expected, "{rows}x{cols}x{k} after {cells:?}");
+            // The move proved keeps the value.
+            if let Some(mv) = mv {
+                proved_moves += 1;
+                let (r, c) = board.cell(mv);
+                g.play((r * cols + c) as u32);
+                let after = match g.outcome() {
+                    Some(Outcome::Win(_)) => 1,
+                    Some(Outcome::Draw) => 0,
+                    None => -plain_value(&mut g, &mut AHashMap::new()),
+                };
+                assert_eq!(after, expected, "{cells:?} then {:?}", (r, c));
+            }
+        }
+    }
+    assert!(proved_moves >= 40, "{proved_moves} moves checked");
+}
+
 #[test]
 fn aborts_at_a_deadline() {
     let board = Board::new(7, 7, 5).unwrap();
@@ -139,6 +196,8 @@ fn aborts_at_a_deadline() {
     let past = std::time::Instant::now();
     let mut solver = Solver::new(&board, &table).with_deadline(Some(past));
     assert_eq!(solver.solve(&Position::new()), Err(Aborted));
+    let mut pn = pn::PnSolver::new(&board, &table, pn::table_of_mib(1)).with_limits(Some(past), None);
+    assert_eq!(pn.solve(&Position::new()), Err(Aborted));
 }
 
 #[test]
