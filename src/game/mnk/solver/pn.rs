@@ -226,14 +226,8 @@ impl<'a> PnSolver<'a> {
         if self.cache.is_empty() {
             self.cache = vec![Expanded { key: 0, len: 0, moves: [0; 64] }; CACHE_SLOTS];
         }
-        let mut tree = WinTree {
-            solver: &mut self.solver,
-            cache: &mut self.cache,
-            board: self.board,
-            stack: vec![*p],
-            root_proves: prover,
-        };
-        match self.search.prove(&mut tree) {
+        let (search, mut tree) = self.tree(p, prover);
+        match search.prove(&mut tree) {
             Verdict::Proved => Ok(true),
             Verdict::Disproved => Ok(false),
             Verdict::Unknown => Err(Aborted),
@@ -246,14 +240,20 @@ impl<'a> PnSolver<'a> {
         if self.cache.is_empty() {
             return None;
         }
-        let mut tree = WinTree {
+        let (search, mut tree) = self.tree(p, prover);
+        search.proved_move(&mut tree)
+    }
+
+    /// The search and the tree below `p` (`prover`: whether its side to move is the prover).
+    fn tree(&mut self, p: &Position, prover: bool) -> (&mut Dfpn<'a>, WinTree<'_, 'a>) {
+        let tree = WinTree {
             solver: &mut self.solver,
             cache: &mut self.cache,
             board: self.board,
             stack: vec![*p],
             root_proves: prover,
         };
-        self.search.proved_move(&mut tree)
+        (&mut self.search, tree)
     }
 
     /// Whether the side to move at `p` wins at once, or the table knows it wins (no search).

@@ -83,6 +83,18 @@ fn plain_value(g: &mut Mnk, memo: &mut AHashMap<u64, i32>) -> i32 {
     best
 }
 
+/// The value for the side to move at `g` of its move to the solver's cell `mv`, by plain minimax.
+fn value_after(g: &Mnk, board: &Board, mv: u32) -> i32 {
+    let mut g = g.clone();
+    let (r, c) = board.cell(mv);
+    g.play((r * board.cols() + c) as u32);
+    match g.outcome() {
+        Some(Outcome::Win(_)) => 1,
+        Some(Outcome::Draw) => 0,
+        None => -plain_value(&mut g, &mut AHashMap::new()),
+    }
+}
+
 #[test]
 fn agrees_with_plain_minimax() {
     // Whole tiny boards, then random positions of larger ones.
@@ -119,15 +131,8 @@ fn agrees_with_plain_minimax() {
             assert_eq!(solver.holds(&p), Ok(expected >= 0), "{cells:?}");
             // Where it holds, the table's move keeps the draw at least.
             if let Some(mv) = solver.table_move(&p).filter(|_| expected >= 0) {
-                let mut g = g.clone();
-                let (r, c) = board.cell(mv);
-                g.play((r * cols + c) as u32);
-                let after = match g.outcome() {
-                    Some(Outcome::Win(_)) => 1,
-                    Some(Outcome::Draw) => 0,
-                    None => -plain_value(&mut g, &mut AHashMap::new()),
-                };
-                assert!(after >= 0, "{cells:?} then {:?}", (r, c));
+                let after = value_after(&g, &board, mv);
+                assert!(after >= 0, "{cells:?} then {:?}", board.cell(mv));
             }
         }
     }
@@ -175,14 +180,7 @@ fn proof_numbers_agree_with_plain_minimax() {
             // The move proved keeps the value.
             if let Some(mv) = mv {
                 proved_moves += 1;
-                let (r, c) = board.cell(mv);
-                g.play((r * cols + c) as u32);
-                let after = match g.outcome() {
-                    Some(Outcome::Win(_)) => 1,
-                    Some(Outcome::Draw) => 0,
-                    None => -plain_value(&mut g, &mut AHashMap::new()),
-                };
-                assert_eq!(after, expected, "{cells:?} then {:?}", (r, c));
+                assert_eq!(value_after(&g, &board, mv), expected, "{cells:?} then {:?}", board.cell(mv));
             }
         }
     }
