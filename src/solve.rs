@@ -189,7 +189,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 let start = Instant::now();
                 let (value, nodes) = if args.pn {
                     let kept = if args.fresh { None } else { pn_table.take() };
-                    let pn = kept.unwrap_or_else(|| mnk::pn::table_of_mib(args.hash));
+                    let pn = kept.unwrap_or_else(|| mnk::pn::PnTable::of_mib(args.hash));
                     let mut solver = mnk::pn::PnSolver::new(&board, &table, pn).with_limits(deadline(), None);
                     let value = solver.solve(&p);
                     let nodes = solver.nodes();

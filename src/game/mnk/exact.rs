@@ -146,7 +146,7 @@ impl InPlay {
         f: impl FnOnce(&mut PnSolver) -> T,
     ) -> T {
         let mut kept = self.pn_table.try_lock().ok();
-        let table = kept.as_mut().and_then(|t| t.take()).unwrap_or_else(|| pn::table_of_mib(self.table.megabytes()));
+        let table = kept.as_mut().and_then(|t| t.take()).unwrap_or_else(|| pn::PnTable::of_mib(self.table.megabytes()));
         let mut pn = PnSolver::new(&self.board, &self.table, table).with_limits(deadline, stop);
         let out = f(&mut pn);
         if let Some(t) = kept.as_mut() {

@@ -48,7 +48,7 @@ struct InPlay {
     /// The df-pn table of its proofs in play (see [`solver::pn`]), kept from move to move: of
     /// the size in MiB of `table`, which the proofs in play do not fill (it is only the
     /// alpha-beta solver's, which they no longer use).
-    pn_table: Mutex<Option<dfpn::Table>>,
+    pn_table: Mutex<Option<solver::pn::PnTable>>,
 }
 
 impl Mnk {

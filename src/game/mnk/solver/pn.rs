@@ -22,9 +22,27 @@ use std::time::Instant;
 /// Mixed into a node's key when the side to move is the prover.
 const PROVER_KEY: u64 = 0x6A09_E667_F3BC_C908;
 
-/// A df-pn table of about `mib` MiB (an entry takes about 48 bytes with the map's overhead).
-pub fn table_of_mib(mib: usize) -> dfpn::Table {
-    dfpn::Table::new(mib.saturating_mul(1 << 20) / 48)
+/// What the proofs on one board keep from search to search (see [`PnSolver::into_table`]): the
+/// df-pn table, and the cache of expansions (true of the board whatever the search, so kept
+/// too: made anew for each of the many short searches of play, its 10 MiB would cost more to
+/// fill than some of them take).
+pub struct PnTable {
+    proofs: dfpn::Table,
+    expansions: Vec<Expanded>,
+}
+
+impl std::fmt::Debug for PnTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PnTable").field("expansion_slots", &self.expansions.len()).finish_non_exhaustive()
+    }
+}
+
+impl PnTable {
+    /// A table of about `mib` MiB for the proofs (an entry takes about 48 bytes with the
+    /// map's overhead), and the expansions' cache, made at the first proof.
+    pub fn of_mib(mib: usize) -> PnTable {
+        PnTable { proofs: dfpn::Table::new(mib.saturating_mul(1 << 20) / 48), expansions: Vec::new() }
+    }
 }
 
 /// The key of `p` in the table, `prover`: whether the side to move is the prover.
@@ -42,8 +60,10 @@ struct Expanded {
     moves: [u8; 64],
 }
 
-/// Slots of the expansions' cache (direct-mapped by key).
-const CACHE_SLOTS: usize = 1 << 15;
+/// Slots of the expansions' cache (direct-mapped by key). On the 26 won positions of
+/// `benches/data/mnk-7x7x5-hard.values`, 2^17 slots took 0.94 of the time of 2^15, and 2^19 no
+/// less than 2^17.
+const CACHE_SLOTS: usize = 1 << 17;
 
 /// The tree below a position, for df-pn.
 struct WinTree<'s, 'a> {
@@ -122,16 +142,22 @@ impl WinTree<'_, '_> {
         if !prover && self.solver.pairs_against(&p, 1, empty, threats) {
             return drawn;
         }
-        let start = out.len();
+        // Best first: by the scan's score, then nearer the centre, then the higher cell. Each
+        // move's rank is packed above its cell and the packed keys sorted, so that the sort
+        // compares plain integers (sorting by a key took 15% of the solver's time in a profile, this
+        // 5%).
+        let mut ranked = [0u64; 64];
+        let mut len = 0;
         let mut f = moves;
         while f != 0 {
             let i = f.trailing_zeros();
             f &= f - 1;
-            out.push(i);
+            let near = 255 - b.centre_distance(i).min(255);
+            ranked[len] = u64::from(scores[i as usize]) << 16 | u64::from(near) << 8 | u64::from(i);
+            len += 1;
         }
-        // Best first: by the scan's score, then nearer the centre.
-        let rank = |i: &u32| u64::from(scores[*i as usize]) << 8 | u64::from(255 - b.centre_distance(*i).min(255));
-        out[start..].sort_unstable_by_key(|i| std::cmp::Reverse((rank(i), *i)));
+        ranked[..len].sort_unstable_by(|a, b| b.cmp(a));
+        out.extend(ranked[..len].iter().map(|&r| (r & 0xFF) as u32));
         Expansion::Moves
     }
 }
@@ -176,12 +202,12 @@ impl<'a> PnSolver<'a> {
     /// A solver with `table` (kept from earlier searches, see [`PnSolver::into_table`]);
     /// `scratch`: an alpha-beta table, which the scan and pairings do not use (only the
     /// alpha-beta solver needs one).
-    pub fn new(board: &'a Board, scratch: &'a Table, table: dfpn::Table) -> PnSolver<'a> {
+    pub fn new(board: &'a Board, scratch: &'a Table, table: PnTable) -> PnSolver<'a> {
         PnSolver {
             board,
             solver: Solver::new(board, scratch),
-            search: Dfpn::with_table(table, u64::MAX),
-            cache: Vec::new(),
+            search: Dfpn::with_table(table.proofs, u64::MAX),
+            cache: table.expansions,
         }
     }
 
@@ -197,8 +223,8 @@ impl<'a> PnSolver<'a> {
         self.search.nodes
     }
 
-    pub fn into_table(self) -> dfpn::Table {
-        self.search.into_table()
+    pub fn into_table(self) -> PnTable {
+        PnTable { proofs: self.search.into_table(), expansions: self.cache }
     }
 
     /// Whether the side to move at `p` wins.

@@ -5,7 +5,6 @@ use super::*;
 use crate::game::mnk::Mnk;
 use crate::game::proof::testing::random_moves;
 use crate::game::{Game, Outcome};
-use crate::search::dfpn;
 use ahash::AHashMap;
 
 fn solve(rows: usize, cols: usize, k: usize, cells: &[(usize, usize)]) -> i32 {
@@ -140,7 +139,7 @@ fn agrees_with_plain_minimax() {
 
 /// The value of `cells` by df-pn ([`pn`]) with `table`, and the move it proves, if any, that
 /// keeps a win (or a draw when the side to move does not win).
-fn pn_value(board: &Board, table: dfpn::Table, cells: &[(usize, usize)]) -> (i32, Option<u32>, dfpn::Table) {
+fn pn_value(board: &Board, table: pn::PnTable, cells: &[(usize, usize)]) -> (i32, Option<u32>, pn::PnTable) {
     let scratch = Table::new(1);
     let p = Position::from_cells(board, cells).unwrap();
     let mut solver = pn::PnSolver::new(board, &scratch, table);
@@ -154,7 +153,7 @@ fn proof_numbers_give_the_known_values() {
     for &(rows, cols, k, value) in &[(3, 3, 3, 0), (3, 4, 3, 1), (4, 4, 3, 1), (4, 4, 4, 0), (5, 5, 4, 0), (6, 5, 4, 1)]
     {
         let board = Board::new(rows, cols, k).unwrap();
-        let (got, mv, _) = pn_value(&board, pn::table_of_mib(64), &[]);
+        let (got, mv, _) = pn_value(&board, pn::PnTable::of_mib(64), &[]);
         assert_eq!(got, value, "{rows}x{cols}x{k}");
         assert!(mv.is_some(), "{rows}x{cols}x{k}: a move that keeps the value");
     }
@@ -170,7 +169,7 @@ fn proof_numbers_agree_with_plain_minimax() {
         &[(3, 3, 3, 2, 20), (3, 4, 3, 3, 20), (4, 4, 3, 5, 20), (4, 4, 4, 6, 25), (4, 5, 4, 8, 20), (5, 4, 5, 8, 10)]
     {
         let board = Board::new(rows, cols, k).unwrap();
-        let mut table = pn::table_of_mib(16);
+        let mut table = pn::PnTable::of_mib(16);
         for _ in 0..count {
             let (mut g, cells) = random_position(rows, cols, k, prefix, &mut seed);
             let expected = plain_value(&mut g, &mut AHashMap::new());
@@ -194,7 +193,7 @@ fn aborts_at_a_deadline() {
     let past = std::time::Instant::now();
     let mut solver = Solver::new(&board, &table).with_deadline(Some(past));
     assert_eq!(solver.solve(&Position::new()), Err(Aborted));
-    let mut pn = pn::PnSolver::new(&board, &table, pn::table_of_mib(1)).with_limits(Some(past), None);
+    let mut pn = pn::PnSolver::new(&board, &table, pn::PnTable::of_mib(1)).with_limits(Some(past), None);
     assert_eq!(pn.solve(&Position::new()), Err(Aborted));
 }
 
