@@ -61,8 +61,8 @@ struct Expanded {
 }
 
 /// Slots of the expansions' cache (direct-mapped by key). On the 26 won positions of
-/// `benches/data/mnk-7x7x5-hard.values`, 2^17 slots took 0.94 of the time of 2^15, and 2^19 no
-/// less than 2^17.
+/// `benches/data/mnk-7x7x5-hard.values`, one run each: 2^17 slots took 0.94 of the time of
+/// 2^15, and 2^19 no less than 2^17.
 const CACHE_SLOTS: usize = 1 << 17;
 
 /// The tree below a position, for df-pn.
