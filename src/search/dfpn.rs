@@ -45,6 +45,11 @@ pub trait AndOrTree {
     fn hash(&self) -> u64;
     /// The hash of the node after `mv`, without playing it.
     fn hash_after(&self, mv: Self::Move) -> u64;
+    /// The numbers (phi, delta) a child not yet in the table starts with, from its side to
+    /// move's view: `rank` is the move's place in the order `expand` gave (0: best).
+    fn initial(&self, _rank: usize) -> (u32, u32) {
+        (1, 1)
+    }
 }
 
 /// The outcome of a proof search, from the root's side to move.
@@ -337,7 +342,7 @@ impl<'a> Dfpn<'a> {
             let (mut phi, mut delta) = (INF, 0u32);
             let (mut best, mut best_delta, mut second_delta, mut best_phi) = (0, INF, INF, INF);
             for (i, &k) in keys.iter().enumerate() {
-                let (cp, cd) = self.table.get(k).unwrap_or((1, 1));
+                let (cp, cd) = self.table.get(k).unwrap_or_else(|| tree.initial(i));
                 delta = delta.saturating_add(cp).min(INF);
                 if cd < best_delta {
                     second_delta = best_delta;
@@ -415,6 +420,94 @@ mod tests {
                 assert!(moves[0].1.is_some_and(|p| p % 2 == 1), "heap {heap}: {moves:?}");
             }
         }
+    }
+
+    /// A tree without transpositions where the prover wins by the first move of its order at
+    /// each of its nodes, `depth` times (each answered by 3 replies), and its other 7 moves are
+    /// each refuted one ply below their 3 replies. Children start at `step` times their rank.
+    struct Ladder {
+        /// The nodes from the root: (kind, winning moves left, hash).
+        path: Vec<(Rung, u32, u64)>,
+        step: u32,
+        /// Expansions of the defender's nodes after a move that does not win.
+        bad: u32,
+    }
+
+    #[derive(Clone, Copy, PartialEq)]
+    enum Rung {
+        /// The prover to move.
+        Attack,
+        /// The defender to move after the winning move, or after another one.
+        Good,
+        Bad,
+        /// The prover to move after a reply to a bad move: it has lost.
+        Dead,
+    }
+
+    impl Ladder {
+        fn child(&self, mv: u32) -> (Rung, u32, u64) {
+            let &(rung, left, hash) = self.path.last().unwrap();
+            let next = match (rung, mv) {
+                (Rung::Attack, 0) => (Rung::Good, left),
+                (Rung::Attack, _) => (Rung::Bad, left),
+                (Rung::Good, _) => (Rung::Attack, left - 1),
+                _ => (Rung::Dead, 0),
+            };
+            // SplitMix64's finaliser over the parent's hash and the move: a path's own hash.
+            let mut z = hash.wrapping_mul(31).wrapping_add(u64::from(mv) + 1).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (next.0, next.1, z ^ (z >> 31))
+        }
+    }
+
+    impl AndOrTree for Ladder {
+        type Move = u32;
+        fn expand(&mut self, out: &mut Vec<u32>) -> Expansion {
+            match *self.path.last().unwrap() {
+                (Rung::Attack, 0, _) => return Expansion::Reached(0),
+                (Rung::Dead, _, _) => return Expansion::Failed(0),
+                (Rung::Attack, _, _) => out.extend(0..8),
+                (Rung::Bad, _, _) => {
+                    self.bad += 1;
+                    out.extend(0..3)
+                }
+                _ => out.extend(0..3),
+            }
+            Expansion::Moves
+        }
+        fn play(&mut self, mv: u32) {
+            let child = self.child(mv);
+            self.path.push(child);
+        }
+        fn undo(&mut self, _mv: u32) {
+            self.path.pop();
+        }
+        fn hash(&self) -> u64 {
+            self.path.last().unwrap().2
+        }
+        fn hash_after(&self, mv: u32) -> u64 {
+            self.child(mv).2
+        }
+        fn initial(&self, rank: usize) -> (u32, u32) {
+            (1, 1 + self.step * rank as u32)
+        }
+    }
+
+    #[test]
+    fn initial_numbers_by_the_order_send_the_search_down_the_order_first() {
+        let mut bad = Vec::new();
+        for step in [0, 8] {
+            let mut dfpn = Dfpn::new(1 << 16, 1_000_000);
+            let mut tree = Ladder { path: vec![(Rung::Attack, 4, 1)], step, bad: 0 };
+            assert_eq!(dfpn.prove(&mut tree), Verdict::Proved, "step {step}");
+            bad.push(tree.bad);
+        }
+        // All alike, df-pn opens the 7 other moves at each of the proof's 1 + 3 + 9 + 27
+        // prover's nodes (once its winning move's node shows 3 replies to refute, they look
+        // cheaper), some of them more than once; by the order, only where the proof below the
+        // first move has grown past the second's 9.
+        assert!(bad[0] >= 7 * 40 && bad[1] * 10 < bad[0], "{bad:?}");
     }
 
     #[test]

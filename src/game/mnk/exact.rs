@@ -230,10 +230,10 @@ mod tests {
 
     #[test]
     fn a_draw_held_before_the_win_is_settled_gives_the_move_that_holds_it() {
-        // 7x7x5 after 7 stones, a draw: that the side to move does not lose takes the solver
-        // about 0.02 s, that it does not win about 7 s. With 2 s, the verdict is the one move
-        // of the first search, and it keeps the draw.
-        let cells = [(4, 0), (1, 5), (0, 1), (1, 4), (0, 6), (2, 5), (1, 3)];
+        // 7x7x5 after 7 stones, a draw: that the side to move does not lose takes df-pn about
+        // 0.001 s, that it does not win about 16 s. With 2 s, the verdict is the one move of
+        // the first search, and it keeps the draw.
+        let cells = [(6, 3), (1, 3), (5, 6), (0, 2), (3, 0), (3, 4), (6, 4)];
         let g = game(7, 7, 5, &cells);
         let proof = g.exact_proof(Instant::now() + Duration::from_secs(2), None).expect("the draw is held");
         assert_eq!((proof.score, proof.moves.len()), (0, 1), "{proof:?}");
