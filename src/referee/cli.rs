@@ -6,6 +6,7 @@ use super::process::{ProcessConfig, ProcessEngine, Protocol};
 use super::progress::Progress;
 use super::report::{game_line, log_line, moves_text, result_text, table, LEGEND, LOG_HEADER};
 use super::runner::{run_match, EnginePair};
+use super::score::score_line;
 use super::spec::{board_text, builtin_boards, engine_config, parse_board, parse_boards};
 use super::MatchPlan;
 use crate::game::Side;
@@ -225,6 +226,9 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     writeln!(out)?;
     write!(out, "{}", table(&rows, &result.total))?;
     writeln!(out, "{LEGEND}")?;
+    if let Some(line) = score_line(&result.games) {
+        writeln!(out, "\n{line}")?;
+    }
 
     for e in 0..2 {
         write!(out, "\n{}", summary(&result.games, e, names, plan.timeout))?;

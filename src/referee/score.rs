@@ -117,6 +117,48 @@ impl Tally {
     }
 }
 
+/// Engine1's score of a game: 1 for a win (engine2's forfeit too), 1/2 for a draw or a game
+/// both forfeited, 0 for a loss.
+pub fn game_score(record: &GameRecord) -> f64 {
+    match record.end.winner() {
+        Some(side) if side == record.side_of(0) => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// The mean of `samples` and its 95% error bar (1.96 standard errors of the mean); None for
+/// fewer than two samples.
+pub fn mean_and_error(samples: &[f64]) -> Option<(f64, f64)> {
+    let n = samples.len();
+    if n < 2 {
+        return None;
+    }
+    let mean = samples.iter().sum::<f64>() / n as f64;
+    let variance = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
+    Some((mean, 1.96 * (variance / n as f64).sqrt()))
+}
+
+/// Engine1's score over `games` (in the runner's order: the two games of a round, one with
+/// each colour from the same opening, are consecutive), with two 95% error bars: taking the
+/// games as independent samples, and taking each round's pair as one sample (the mean of its two
+/// scores). From unbalanced openings the pair's games are not independent (the side the opening
+/// favours wins both): most pairs then score 1/2 whoever plays better, and only the pairs'
+/// spread measures the difference between the engines, as in chess engines' testing by game
+/// pairs. None when there are fewer than two pairs.
+pub fn score_line(games: &[GameRecord]) -> Option<String> {
+    let scores: Vec<f64> = games.iter().map(game_score).collect();
+    let pairs: Vec<f64> = scores.chunks_exact(2).map(|p| (p[0] + p[1]) / 2.0).collect();
+    let (mean, by_game) = mean_and_error(&scores)?;
+    let (_, by_pair) = mean_and_error(&pairs)?;
+    Some(format!(
+        "engine1 score {mean:.3} over {} games: +- {by_game:.3} (95%, games as independent), +- {by_pair:.3} \
+         (95%, the {} rounds' game pairs as samples)",
+        scores.len(),
+        pairs.len()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +193,36 @@ mod tests {
         assert_eq!(points(&cx(), &forfeit(first)), [0, 3]);
         let f = Fault::new(FaultKind::Crash, "x");
         assert_eq!(points(&mnk(), &GameEnd::BothForfeit { first: f.clone(), second: f }), [0, 0]);
+    }
+
+    #[test]
+    fn scores_and_error_bars() {
+        assert_eq!(mean_and_error(&[1.0]), None);
+        let (mean, error) = mean_and_error(&[1.0, 0.0, 1.0, 0.0]).unwrap();
+        assert_eq!(mean, 0.5);
+        // Variance 1/4, so the standard error is (1/4 / 4)^(1/2) = 1/4.
+        assert!((error - 1.96 / 4.0).abs() < 1e-12);
+        assert_eq!(mean_and_error(&[0.5, 0.5, 0.5]), Some((0.5, 0.0)));
+        // engine1 wins as first (game 0), draws, loses on the board, wins by engine2's forfeit.
+        let g = [
+            record(mnk(), 0, GameEnd::Played(Outcome::Win(Side::First))),
+            record(mnk(), 1, GameEnd::Played(Outcome::Draw)),
+            record(mnk(), 1, GameEnd::Played(Outcome::Win(Side::First))),
+            record(mnk(), 1, forfeit(Side::First)),
+        ];
+        assert_eq!(g.iter().map(game_score).collect::<Vec<_>>(), [1.0, 0.5, 0.0, 1.0]);
+        // An unbalanced opening's pair won by its favoured side each time: the pairs score 1/2
+        // exactly, so their error bar is 0 while the games' is not.
+        let favoured = [
+            record(mnk(), 0, GameEnd::Played(Outcome::Win(Side::First))),
+            record(mnk(), 1, GameEnd::Played(Outcome::Win(Side::First))),
+            record(mnk(), 0, GameEnd::Played(Outcome::Win(Side::First))),
+            record(mnk(), 1, GameEnd::Played(Outcome::Win(Side::First))),
+        ];
+        let line = score_line(&favoured).unwrap();
+        assert!(line.starts_with("engine1 score 0.500 over 4 games: +- 0.490 (95%"), "{line}");
+        assert!(line.contains("+- 0.000 (95%, the 2 rounds' game pairs as samples)"), "{line}");
+        assert_eq!(score_line(&favoured[..3]), None, "one pair and a half");
     }
 
     #[test]
