@@ -103,3 +103,60 @@ fn opening_values_from_given_openings() {
     );
     let _ = std::fs::remove_file(&book);
 }
+
+/// Runs scripts/won-openings.sh with `args` (at most 5 batches of 20 candidates) and returns
+/// whether it succeeded, and its lines.
+fn try_won_openings(args: &[&str], min_nodes: &str) -> (bool, Vec<String>) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/won-openings.sh");
+    let out = Command::new("bash")
+        .arg(script)
+        .args(args)
+        .env("BIN", BIN)
+        .env("MIN_NODES", min_nodes)
+        .env("HASH", "16")
+        .env("BATCH", "20")
+        .env("BATCHES", "5")
+        .output()
+        .expect("bash runs the script");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).lines().map(String::from).collect())
+}
+
+fn won_openings(args: &[&str], min_nodes: &str) -> Vec<String> {
+    let (ok, lines) = try_won_openings(args, min_nodes);
+    assert!(ok, "{lines:?}");
+    lines
+}
+
+#[test]
+fn won_openings_are_won_for_the_side_to_move_and_repeatable() {
+    // 4x4x3 positions of 2 to 4 random stones that need a search of at least 2 nodes.
+    let book = won_openings(&["4", "4", "3", "2", "4", "6", "7"], "2");
+    assert_eq!(book.len(), 6, "{book:?}");
+    for line in &book {
+        let cells: Vec<&str> = line.split(' ').collect();
+        assert!((2..=4).contains(&cells.len()), "{line}");
+        let mut distinct = cells.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), cells.len(), "{line}");
+    }
+    // Each is proved a win for the side to move by the solver, with its value given to check.
+    let input: String = book.iter().map(|l| format!("{l} 1\n")).collect();
+    let mut solve = Command::new(BIN)
+        .args(["solve", "--game", "mnk", "4", "4", "3", "--hash", "16"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    use std::io::Write;
+    solve.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = solve.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("positions 6 ") && text.contains("wrong 0"), "{text}");
+    // The same seed gives the same book; another seed another one.
+    assert_eq!(won_openings(&["4", "4", "3", "2", "4", "6", "7"], "2"), book);
+    assert_ne!(won_openings(&["4", "4", "3", "2", "4", "6", "8"], "2"), book);
+    // The node threshold leaves out the wins that need less search: none of these positions
+    // needs a million nodes, so the script fails after its 5 batches, with nothing found.
+    assert_eq!(try_won_openings(&["4", "4", "3", "2", "4", "6", "7"], "1000000"), (false, vec![]));
+}
