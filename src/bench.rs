@@ -47,7 +47,7 @@ fn run_one<G: Searchable + Send>(
     mut game: G,
     moves: &str,
     name: &str,
-    time: Duration,
+    limits: &Limits,
     hash_mb: usize,
     threads: usize,
 ) -> Result<BenchLine, String> {
@@ -59,9 +59,7 @@ fn run_one<G: Searchable + Send>(
         game.play(mv);
     }
     let mut searcher = Searcher::new(hash_mb);
-    let limits = Limits { hard: Some(time), ..Limits::infinite() };
-    let start = Instant::now();
-    let r = searcher.search_parallel(&mut game, &Limits { start, ..limits }, threads);
+    let r = searcher.search_parallel(&mut game, &Limits { start: Instant::now(), ..limits.clone() }, threads);
     Ok(BenchLine {
         name: name.to_string(),
         depth: r.depth,
@@ -72,9 +70,9 @@ fn run_one<G: Searchable + Send>(
     })
 }
 
-/// Runs every position with `time` per search and `threads` search threads.
+/// Runs every position with `limits` (a time cap, or a fixed depth) and `threads` search threads.
 pub fn run(
-    time: Duration,
+    limits: &Limits,
     hash_mb: usize,
     threads: usize,
     mut report: impl FnMut(&BenchLine),
@@ -83,10 +81,10 @@ pub fn run(
     for &(name, game, moves) in POSITIONS {
         let line = match spec_of(game)? {
             GameSpec::Mnk { rows, cols, k, .. } => {
-                run_one(Mnk::new(rows, cols, k, &[])?, moves, name, time, hash_mb, threads)?
+                run_one(Mnk::new(rows, cols, k, &[])?, moves, name, limits, hash_mb, threads)?
             }
             GameSpec::ConnectX { rows, cols, x } => {
-                run_one(ConnectX::new(rows, cols, x)?, moves, name, time, hash_mb, threads)?
+                run_one(ConnectX::new(rows, cols, x)?, moves, name, limits, hash_mb, threads)?
             }
         };
         report(&line);
@@ -118,7 +116,8 @@ mod tests {
 
     #[test]
     fn every_bench_position_is_legal_and_searchable() {
-        let lines = run(Duration::from_millis(20), 1, 1, |_| {}).unwrap();
+        let limits = Limits { hard: Some(Duration::from_millis(20)), ..Limits::infinite() };
+        let lines = run(&limits, 1, 1, |_| {}).unwrap();
         assert_eq!(lines.len(), POSITIONS.len());
         assert!(lines.iter().all(|l| l.depth >= 1 && l.nodes > 0));
     }

@@ -49,6 +49,10 @@ enum Mode {
         /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Searches every position to this depth instead of for a time (`--ms` is ignored): the
+        /// node counts then show whether a change alters the search.
+        #[arg(long)]
+        depth: Option<u32>,
     },
 }
 
@@ -111,9 +115,16 @@ fn run() -> Result<()> {
         Some(Mode::Replay(args)) => return boardbot::referee::replay::run(args),
         Some(Mode::Solve(args)) => return boardbot::solve::run(args),
         Some(Mode::Book(args)) => return boardbot::solve::run_book(args),
-        Some(Mode::Bench { ms, hash, threads }) => {
+        Some(Mode::Bench { ms, hash, threads, depth }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
-            boardbot::bench::run(Duration::from_millis(ms), hash, threads, report).map_err(anyhow::Error::msg)?;
+            let limits = match depth {
+                Some(d) => boardbot::search::Limits::depth(d),
+                None => boardbot::search::Limits {
+                    hard: Some(Duration::from_millis(ms)),
+                    ..boardbot::search::Limits::infinite()
+                },
+            };
+            boardbot::bench::run(&limits, hash, threads, report).map_err(anyhow::Error::msg)?;
             return Ok(());
         }
         None => {}
