@@ -9,11 +9,10 @@
 //! usage: cargo run --release --example l1_odds -- [mnk|cx] M N K
 
 use ahash::AHashMap;
-use boardbot::bot::players::safe_moves;
-use boardbot::game::connectx::ConnectX;
-use boardbot::game::mnk::Mnk;
+use boardbot::game::connectx::{ConnectX, CxKnowledge};
+use boardbot::game::mnk::{Mnk, MnkKnowledge};
 use boardbot::game::{Outcome, Side};
-use boardbot::search::Searchable;
+use boardbot::search::{safe_moves, Game, Knowledge};
 
 /// Chances of (win, loss) for the engine.
 type Odds = (f64, f64);
@@ -34,7 +33,7 @@ impl Solver {
         a.0 > b.0 + EPS || ((a.0 - b.0).abs() <= EPS && a.1 < b.1 - EPS)
     }
 
-    fn odds<G: Searchable>(&mut self, g: &mut G) -> Odds {
+    fn odds<G: Game, K: Knowledge<G>>(&mut self, g: &mut G, k: &K) -> Odds {
         match g.outcome() {
             Some(Outcome::Win(s)) => return if s == self.engine { (1.0, 0.0) } else { (0.0, 1.0) },
             Some(Outcome::Draw) => return (0.0, 0.0),
@@ -49,22 +48,22 @@ impl Solver {
             let mut best: Option<Odds> = None;
             for &mv in &moves {
                 g.play(mv);
-                let o = self.odds(g);
+                let o = self.odds(g, k);
                 g.undo();
                 if best.is_none_or(|b| self.better(o, b)) {
                     best = Some(o);
                 }
             }
             best.expect("a game in progress has a move")
-        } else if g.winning_move().is_some() {
+        } else if k.winning_move(g).is_some() {
             (0.0, 1.0)
         } else {
-            let safe = safe_moves(g, &moves);
+            let safe = safe_moves(k, g, &moves);
             let pool = if safe.is_empty() { &moves } else { &safe };
             let (mut w, mut l) = (0.0, 0.0);
             for &mv in pool {
                 g.play(mv);
-                let o = self.odds(g);
+                let o = self.odds(g, k);
                 g.undo();
                 w += o.0;
                 l += o.1;
@@ -86,9 +85,9 @@ fn main() {
         for safety_first in [false, true] {
             let mut s = Solver { engine, safety_first, memo: AHashMap::new() };
             let (w, l) = if kind == "cx" {
-                s.odds(&mut ConnectX::new(m, n, k).expect("a valid board"))
+                s.odds(&mut ConnectX::new(m, n, k).expect("a valid board"), &CxKnowledge::new())
             } else {
-                s.odds(&mut Mnk::new(m, n, k, &[]).expect("a valid board"))
+                s.odds(&mut Mnk::new(m, n, k, &[]).expect("a valid board"), &MnkKnowledge::new())
             };
             println!(
                 "engine {:<6} policy {:<14} win {:.6} draw {:.6} loss {:.6} ({} positions)",

@@ -2,10 +2,11 @@
 //! searches with a fixed time cap and prints the time and nodes at which every depth completed,
 //! and the overall nodes per second. Positions are given as protocol move lists.
 
-use crate::bot::GameSpec;
-use crate::game::connectx::ConnectX;
-use crate::game::mnk::Mnk;
-use crate::search::{Limits, Searchable, Searcher};
+use crate::game::any::{Player, Request};
+use crate::game::registry::{GameSpec, Resources};
+use crate::search::{Limits, Searcher};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
 use std::time::{Duration, Instant};
 
 /// (name, game, moves from the start)
@@ -23,16 +24,6 @@ pub const POSITIONS: &[(&str, &str, &str)] = &[
     ("cx 100x100x30 opening", "cx 100 100 30", "50 49 50 50 51 50 52 48"),
 ];
 
-pub fn spec_of(text: &str) -> Result<GameSpec, String> {
-    let w: Vec<&str> = text.split_whitespace().collect();
-    let num = |s: &str| s.parse::<usize>().map_err(|_| format!("bad size '{s}'"));
-    match w.as_slice() {
-        ["mnk", m, n, k] => Ok(GameSpec::Mnk { rows: num(m)?, cols: num(n)?, k: num(k)?, blocked: vec![] }),
-        ["cx", m, n, x] => Ok(GameSpec::ConnectX { rows: num(m)?, cols: num(n)?, x: num(x)? }),
-        _ => Err(format!("expected 'mnk M N K' or 'cx M N X', got '{text}'")),
-    }
-}
-
 /// One benchmark line: depth reached, nodes, time, nodes per second, and time to each depth.
 pub struct BenchLine {
     pub name: String,
@@ -43,30 +34,36 @@ pub struct BenchLine {
     pub per_depth: Vec<(u32, Duration, u64)>,
 }
 
-fn run_one<G: Searchable + Send>(
-    mut game: G,
+/// Searches the position after `moves` (protocol move text) on `spec` within `limits`, with a
+/// fresh table and without the games' exact solvers (search alone is measured).
+fn run_one(
+    spec: &GameSpec,
     moves: &str,
     name: &str,
     limits: &Limits,
     hash_mb: usize,
     threads: usize,
 ) -> Result<BenchLine, String> {
-    for word in moves.split_whitespace() {
-        let mv = game.parse_move(word)?;
-        if !game.is_legal(mv) {
-            return Err(format!("{name}: illegal move {word}"));
-        }
-        game.play(mv);
-    }
+    let mut game = spec.new_game(&Resources::none())?;
+    let words: Vec<&str> = moves.split_whitespace().collect();
+    let moves = game.split_moves(&words)?;
+    game.set_moves(&moves).map_err(|e| format!("{name}: {e}"))?;
     let mut searcher = Searcher::new(hash_mb);
-    let r = searcher.search_parallel(&mut game, &Limits { start: Instant::now(), ..limits.clone() }, threads);
+    let request = Request {
+        player: Player::Search,
+        max_depth: limits.max_depth,
+        threads,
+        limits: Limits { start: Instant::now(), ..limits.clone() },
+    };
+    let turn = game.think(&mut searcher, &mut SmallRng::seed_from_u64(0), &request);
+    let info = turn.thought.ok_or("no search")?;
     Ok(BenchLine {
         name: name.to_string(),
-        depth: r.depth,
-        nodes: r.nodes,
-        elapsed: r.elapsed,
-        proved: r.proved,
-        per_depth: r.iterations.iter().map(|i| (i.depth, i.elapsed, i.nodes)).collect(),
+        depth: info.depth,
+        nodes: info.nodes,
+        elapsed: info.elapsed,
+        proved: info.proved,
+        per_depth: info.iterations.iter().map(|i| (i.depth, i.elapsed, i.nodes)).collect(),
     })
 }
 
@@ -79,14 +76,7 @@ pub fn run(
 ) -> Result<Vec<BenchLine>, String> {
     let mut lines = Vec::new();
     for &(name, game, moves) in POSITIONS {
-        let line = match spec_of(game)? {
-            GameSpec::Mnk { rows, cols, k, .. } => {
-                run_one(Mnk::new(rows, cols, k, &[])?, moves, name, limits, hash_mb, threads)?
-            }
-            GameSpec::ConnectX { rows, cols, x } => {
-                run_one(ConnectX::new(rows, cols, x)?, moves, name, limits, hash_mb, threads)?
-            }
-        };
+        let line = run_one(&GameSpec::parse(game)?, moves, name, limits, hash_mb, threads)?;
         report(&line);
         lines.push(line);
     }

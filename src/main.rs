@@ -3,20 +3,26 @@
 //! `boardbot replay LOG` checks a match's game log; `boardbot bench` measures search speed.
 
 use anyhow::Result;
-use boardbot::bot::{Engine, Options, PlayerKind, DEFAULT_HASH_MB, DEFAULT_MARGIN_MS};
+use boardbot::bot::{parse_level, Engine, Options, DEFAULT_HASH_MB, DEFAULT_MARGIN_MS};
+use boardbot::game::any::Player;
 use clap::{Args, Parser, Subcommand};
 use std::io::BufReader;
 use std::time::Duration;
 
 #[derive(Parser)]
-#[command(name = "boardbot", version, about = "Plays m,n,k-games and Connect-X over a line protocol (protocol.md)")]
+#[command(
+    name = "boardbot",
+    version,
+    about = "Plays board games (m,n,k-games, Connect-X) over a line protocol (protocol.md)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Mode>,
     #[command(flatten)]
     engine: EngineArgs,
-    /// The protocol spoken on stdin/stdout: boardbot (protocol.md) or gomocup (the pbrain protocol
-    /// of gomoku managers such as Piskvork: free-style gomoku, five or more in a row wins).
+    /// The protocol spoken on stdin/stdout: boardbot (protocol.md) or gomocup, also called pbrain
+    /// (the protocol of gomoku managers such as Piskvork: free-style gomoku, five or more in a
+    /// row wins).
     #[arg(long, value_enum, default_value_t = Protocol::Boardbot)]
     protocol: Protocol,
 }
@@ -34,7 +40,8 @@ enum Mode {
     Match(boardbot::referee::MatchArgs),
     /// Replays a match's game log (`match --log`) with the rules: checks every move and result, prints the boards.
     Replay(boardbot::referee::ReplayArgs),
-    /// Exact scores of Connect-X positions (Pons' format: 1-based column digits, one a line).
+    /// Exact values of positions, one a line, by the game's exact solver (Connect-X: Pons' format,
+    /// 1-based column digits; m,n,k: ROW,COL cells).
     Solve(boardbot::solve::SolveArgs),
     /// Generates a Connect-X opening book with the exact solver (the first player's moves).
     Book(boardbot::solve::BookArgs),
@@ -59,9 +66,10 @@ enum Mode {
 /// Engine options; the same names work in the protocol as `set KEY VALUE`.
 #[derive(Args, Clone)]
 struct EngineArgs {
-    /// Strategy: search (the engine), random, or l1 (the courses' reference player).
+    /// Strategy: search (the engine), random, or l1 / greedy (the game's reference player of the
+    /// courses).
     #[arg(long, default_value = "search")]
-    player: PlayerKind,
+    player: Player,
     /// Safety margin kept free of each move's time budget, in milliseconds.
     #[arg(long = "margin", default_value_t = DEFAULT_MARGIN_MS)]
     margin_ms: u64,
@@ -71,8 +79,9 @@ struct EngineArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Strength 1..=10 (10: full; lower levels cap the search depth at LEVEL plies).
-    #[arg(long, default_value_t = 10)]
+    /// Strength: easy, medium, hard, max, or 1..=10 (10 = max: full; lower levels cap the search
+    /// depth at LEVEL plies).
+    #[arg(long, default_value = "max", value_parser = parse_level)]
     level: u32,
     /// Seed of the random choices (random and l1 players).
     #[arg(long, default_value_t = 0)]
@@ -91,17 +100,22 @@ impl EngineArgs {
     }
 }
 
-fn main() -> Result<()> {
+fn main() -> std::process::ExitCode {
     match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
         // A reader that stops early (`boardbot solve ... | head`) is not an error.
         Err(e)
             if e.chain().any(|c| {
                 c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
             }) =>
         {
-            Ok(())
+            std::process::ExitCode::SUCCESS
         }
-        other => other,
+        // One clear line, whatever RUST_BACKTRACE says.
+        Err(e) => {
+            eprintln!("boardbot: {e:#}");
+            std::process::ExitCode::from(2)
+        }
     }
 }
 

@@ -79,7 +79,7 @@ fn other_boards_and_bad_input() {
         (&["--game", "mnk", "3", "3", "3"][..], "3,0\n", "line 1: move 1: cell 3,0 is off the 3x3 board"),
         (&["--game", "mnk", "3", "3", "3"][..], "0,0 1 2,2\n", "'2,2' after the expected value"),
         (&["--game", "mnk", "8", "8", "5"][..], ".\n", "does not fit"),
-        (&["--game", "go", "9", "9", "5"][..], ".\n", "cx M N X or mnk M N K"),
+        (&["--game", "go", "9", "9", "5"][..], ".\n", "unknown game 'go'"),
         (&["--game", "mnk", "3", "3", "3", "--threads", "2"][..], ".\n", "neither --threads nor --analyze"),
     ] {
         let o = solve(args, input);

@@ -14,10 +14,10 @@
 
 mod common;
 
-use boardbot::game::mnk::{Cell, Mnk};
+use boardbot::game::mnk::{Cell, Mnk, MnkKnowledge, ThreatMemo};
 use boardbot::game::{Game, Side};
 use boardbot::search::dfpn::Verdict;
-use boardbot::search::{Candidate, Searchable};
+use boardbot::search::{Candidate, Knowledge};
 use common::Engine;
 use std::time::{Duration, Instant};
 
@@ -81,7 +81,8 @@ fn keeps_the_win(g: &Mnk, attacker: Side, mv: Cell) -> bool {
     }
     legal(&g).into_iter().all(|reply| {
         g.play(reply);
-        let ok = g.outcome().is_none() && (g.winning_move().is_some() || g.vcf(attacker, later(), NODES).is_some());
+        let ok = g.outcome().is_none()
+            && (MnkKnowledge::new().winning_move(&g).is_some() || g.vcf(attacker, later(), NODES).is_some());
         g.undo();
         ok
     })
@@ -90,7 +91,7 @@ fn keeps_the_win(g: &Mnk, attacker: Side, mv: Cell) -> bool {
 /// Whether `side`, to move in `g`, has a forced win by threats: proved (Some(true)), disproved
 /// (Some(false)) or unknown within the budget.
 fn vct(g: &Mnk, side: Side) -> Option<bool> {
-    match g.vct_dfpn(side, later(), THREAT_NODES).0 {
+    match g.vct_dfpn(&ThreatMemo::default(), side, later(), THREAT_NODES).0 {
         Verdict::Proved => Some(true),
         Verdict::Disproved => Some(false),
         Verdict::Unknown => None,
@@ -105,7 +106,7 @@ fn threat_defences(g: &Mnk, most: usize) -> Vec<Cell> {
     let mut found = Vec::new();
     for mv in legal(&g) {
         g.play(mv);
-        if g.outcome().is_some() || g.winning_move().is_none() && vct(&g, opponent) == Some(false) {
+        if g.outcome().is_some() || MnkKnowledge::new().winning_move(&g).is_none() && vct(&g, opponent) == Some(false) {
             found.push(mv);
         }
         g.undo();
@@ -125,7 +126,8 @@ fn keeps_the_threats(g: &Mnk, attacker: Side, mv: Cell) -> bool {
     }
     legal(&g).into_iter().all(|reply| {
         g.play(reply);
-        let ok = g.outcome().is_none() && (g.winning_move().is_some() || vct(&g, attacker) == Some(true));
+        let ok = g.outcome().is_none()
+            && (MnkKnowledge::new().winning_move(&g).is_some() || vct(&g, attacker) == Some(true));
         g.undo();
         ok
     })
@@ -150,13 +152,13 @@ fn random_cases(rows: usize, cols: usize, k: usize, kind: Kind, want: usize, see
         g.play(centre);
         for _ in 1..stones {
             let mut c: Vec<Candidate<Cell>> = Vec::new();
-            g.candidates(&mut c);
+            MnkKnowledge::new().candidates(&g, &mut c);
             if g.outcome().is_some() || c.is_empty() {
                 break;
             }
             g.play(c[next() % c.len()].mv);
         }
-        if g.outcome().is_some() || g.winning_move().is_some() || !g.quiet() {
+        if g.outcome().is_some() || MnkKnowledge::new().winning_move(&g).is_some() || !MnkKnowledge::new().quiet(&g) {
             continue;
         }
         let me = g.to_move();
@@ -167,7 +169,8 @@ fn random_cases(rows: usize, cols: usize, k: usize, kind: Kind, want: usize, see
                 mine.is_none() && g.vcf(me.other(), later(), NODES).is_some() && (1..=3).contains(&defences(&g).len())
             }
             Kind::WinByThreats => {
-                mine.is_none() && g.vct_dfpn(me, later(), NODES).1.is_some_and(|w| w.plies >= min_plies)
+                mine.is_none()
+                    && g.vct_dfpn(&ThreatMemo::default(), me, later(), NODES).1.is_some_and(|w| w.plies >= min_plies)
             }
             Kind::DefendThreats => {
                 mine.is_none()

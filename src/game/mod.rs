@@ -1,85 +1,23 @@
-//! Game rules. One module per game; each knows only its own rules: who is to move, the legal
-//! moves, play/undo, a Zobrist hash, the outcome and the text of a move.
+//! The games. One folder per game holds its rules (a struct implementing [`Game`]: to-move,
+//! legal moves, play/undo, hash, outcome, move text), its pictures ([`any::Render`]) and, beside
+//! them, its knowledge (an implementation of [`crate::search::Knowledge`]: evaluation, ordering,
+//! threats, exact solvers and when play calls them), and its entry in the [`registry`].
 //!
-//! The [`Game`] trait assumes neither strict alternation (Kalah gives extra turns: always ask
-//! [`Game::to_move`]) nor that a move is a cell (a checkers move is a path): a move is any small
-//! copyable value with a stable numeric key for tables.
+//! - [`registry`]: every game by name; a game's description text becomes a game there.
+//! - [`any`]: [`any::AnyGame`], a game of any kind through text, which the layers above hold.
+//! - [`kinarow`], [`proof`]: what the K-in-a-row games share (the board of windows; the exact
+//!   solvers' table and line helpers); [`solving`]: what the games' `solve` commands share.
 
+pub mod any;
 pub mod connectx;
 pub mod kinarow;
 pub mod mnk;
 pub mod proof;
+pub mod registry;
+pub mod solving;
 pub mod zobrist;
 
-use std::fmt::Debug;
+pub use crate::search::game::{Alternating, Game, Outcome, Side};
 
-/// One of the two players. `First` moves first.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    First,
-    Second,
-}
-
-impl Side {
-    pub fn index(self) -> usize {
-        self as usize
-    }
-    /// The side to move after `moves` moves, in a game of strict alternation.
-    pub fn after_moves(moves: usize) -> Side {
-        if moves.is_multiple_of(2) {
-            Side::First
-        } else {
-            Side::Second
-        }
-    }
-    pub fn other(self) -> Side {
-        match self {
-            Side::First => Side::Second,
-            Side::Second => Side::First,
-        }
-    }
-}
-
-/// How a finished game ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Win(Side),
-    Draw,
-}
-
-/// The rules of a two-player, perfect-information game.
-pub trait Game: Clone {
-    type Move: Copy + Eq + Debug;
-
-    /// The player who moves next (meaningless once the game is over).
-    fn to_move(&self) -> Side;
-    /// All legal moves, appended to `out`; none once the game is over.
-    fn legal_moves(&self, out: &mut Vec<Self::Move>);
-    /// Whether `mv` is legal now (false once the game is over).
-    fn is_legal(&self, mv: Self::Move) -> bool;
-    /// Plays a legal move. Playing an illegal move is a bug of the caller.
-    fn play(&mut self, mv: Self::Move);
-    /// Takes back the last move played.
-    fn undo(&mut self);
-    /// Number of moves played since the start.
-    fn moves_played(&self) -> usize;
-    /// Zobrist hash of the position (including whatever decides who moves).
-    fn hash(&self) -> u64;
-    /// `Some` once the game is over.
-    fn outcome(&self) -> Option<Outcome>;
-    /// Whether the game, not over yet, can only end in a draw whatever is played (a referee may
-    /// adjudicate it). The default knows of no such position.
-    fn is_dead_draw(&self) -> bool {
-        false
-    }
-    /// A stable key of a move, below [`Game::move_key_space`], for tables (history, TT).
-    fn move_key(&self, mv: Self::Move) -> u32;
-    /// An upper bound on [`Game::move_key`] + 1.
-    fn move_key_space(&self) -> usize;
-    /// The legal move whose key is `key`, if there is one now.
-    fn move_for_key(&self, key: u32) -> Option<Self::Move>;
-    /// Parses move text; checks syntax and that the move is on the board, not legality.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
-    /// The protocol text of a move.
-    fn format_move(&self, mv: Self::Move) -> String;
-}
+#[cfg(test)]
+mod search_tests;

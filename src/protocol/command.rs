@@ -1,11 +1,12 @@
 //! Parsing protocol lines into commands. See protocol.md for the grammar.
 
-use crate::bot::GameSpec;
+use crate::game::registry::{self, GameSpec};
 use std::time::Duration;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     Init { spec: GameSpec, first: bool, timeout: Duration },
+    Help,
     Go,
     Move(String),
     Position(Vec<String>),
@@ -44,6 +45,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             [key, value] => Ok(Some(Command::Set { key: key.to_string(), value: value.to_string() })),
             _ => Err("usage: set KEY VALUE".into()),
         },
+        "help" => no_args(Command::Help),
         "name" => no_args(Command::Name),
         "about" => no_args(Command::About),
         "quit" => no_args(Command::Quit),
@@ -51,51 +53,37 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
     }
 }
 
+/// `init [GAME] SIZE... FIRST TIMEOUT [OPTIONS...]`: the game's name (default `mnk`) and its size
+/// words as the registry reads them, then who moves first and the time per move, then the
+/// game's options (`blocked ROW,COL ...`).
 fn parse_init(args: &[&str]) -> Result<Command, String> {
-    const USAGE: &str = "usage: init [mnk|cx] M N K FIRST TIMEOUT [blocked ROW,COL ...]";
-    let (kind, rest) = match args.first().map(|s| s.to_ascii_lowercase()) {
-        Some(k) if k == "mnk" => ("mnk", &args[1..]),
-        Some(k) if k == "cx" || k == "connectx" => ("cx", &args[1..]),
-        _ => ("mnk", args),
+    let usage = || format!("usage: init [GAME] SIZE... FIRST TIMEOUT [OPTIONS...] ({})", registry::names());
+    let (kind, rest) = match args.first().and_then(|name| registry::game_type(name)) {
+        Some(kind) => (kind, &args[1..]),
+        None if args.first().is_some_and(|w| w.bytes().all(|b| b.is_ascii_alphabetic())) => {
+            return Err(format!("unknown game '{}' ({})", args[0], registry::names()))
+        }
+        None => (registry::GAMES[0], args),
     };
-    if rest.len() < 5 {
-        return Err(USAGE.into());
+    let n = kind.size_words;
+    if rest.len() < n + 2 {
+        return Err(usage());
     }
-    let size = |s: &str, what: &str| -> Result<usize, String> {
-        s.parse::<usize>()
-            .ok()
-            .filter(|&v| v >= 1)
-            .ok_or_else(|| format!("{what} must be a whole number >= 1, got '{s}'"))
-    };
-    let (rows, cols, k) = (size(rest[0], "M")?, size(rest[1], "N")?, size(rest[2], "K")?);
-    let first = match rest[3].to_ascii_lowercase().as_str() {
+    let first = match rest[n].to_ascii_lowercase().as_str() {
         "true" | "1" | "first" => true,
         "false" | "0" | "second" => false,
         other => return Err(format!("FIRST must be true/false, 1/0 or first/second, got '{other}'")),
     };
-    let timeout =
-        rest[4].parse::<f64>().ok().filter(|t| t.is_finite() && *t > 0.0 && *t <= MAX_TIMEOUT_SECS).ok_or_else(
-            || format!("TIMEOUT must be a number of seconds in (0, {MAX_TIMEOUT_SECS}], got '{}'", rest[4]),
-        )?;
-    let extra = &rest[5..];
-    let mut blocked = Vec::new();
-    if let Some((&word, cells)) = extra.split_first() {
-        if !word.eq_ignore_ascii_case("blocked") {
-            return Err(format!("unexpected '{word}' after TIMEOUT ({USAGE})"));
-        }
-        if kind != "mnk" {
-            return Err("blocked cells exist only in m,n,k-games".into());
-        }
-        for c in cells {
-            let (r, col) = c.split_once(',').ok_or_else(|| format!("blocked cell must be ROW,COL, got '{c}'"))?;
-            let num = |s: &str| s.parse::<usize>().map_err(|_| format!("bad blocked cell '{c}'"));
-            blocked.push((num(r)?, num(col)?));
-        }
-    }
-    let spec = match kind {
-        "mnk" => GameSpec::Mnk { rows, cols, k, blocked },
-        _ => GameSpec::ConnectX { rows, cols, x: k },
-    };
+    let t = rest[n + 1];
+    let timeout = Some(t)
+        .filter(|t| t.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+        .and_then(|t| t.parse::<f64>().ok())
+        .filter(|t| t.is_finite() && *t > 0.0 && *t <= MAX_TIMEOUT_SECS)
+        .ok_or_else(|| format!("TIMEOUT must be a number of seconds in (0, {MAX_TIMEOUT_SECS}], got '{t}'"))?;
+    let mut words = vec![kind.name];
+    words.extend_from_slice(&rest[..n]);
+    words.extend_from_slice(&rest[n + 2..]);
+    let spec = GameSpec::from_words(&words)?;
     Ok(Command::Init { spec, first, timeout: Duration::from_secs_f64(timeout) })
 }
 
@@ -109,7 +97,7 @@ mod tests {
         assert_eq!(
             c,
             Command::Init {
-                spec: GameSpec::Mnk { rows: 7, cols: 7, k: 5, blocked: vec![] },
+                spec: GameSpec::parse("mnk 7 7 5").unwrap(),
                 first: true,
                 timeout: Duration::from_secs(10)
             }
@@ -118,15 +106,14 @@ mod tests {
         assert_eq!(
             c,
             Command::Init {
-                spec: GameSpec::ConnectX { rows: 6, cols: 7, x: 4 },
+                spec: GameSpec::parse("cx 6 7 4").unwrap(),
                 first: false,
                 timeout: Duration::from_millis(500)
             }
         );
         let c = parse("init mnk 5 5 4 1 2 blocked 0,0 2,3").unwrap().unwrap();
-        assert!(
-            matches!(c, Command::Init { spec: GameSpec::Mnk { ref blocked, .. }, first: true, .. } if blocked == &vec![(0, 0), (2, 3)])
-        );
+        let Command::Init { spec, first: true, .. } = c else { panic!("{c:?}") };
+        assert_eq!(spec.to_string(), "mnk 5 5 4 blocked 0,0 2,3");
     }
 
     #[test]
@@ -143,6 +130,9 @@ mod tests {
             "init 3 3 3 true 1 extra",
             "init 3 3 3 true 1 blocked 1-1",
             "init 99999999999999999999 3 3 true 1",
+            "init +3 3 3 true 1",
+            "init 3 3 3 true +1",
+            "init chess 8 8 true 1",
             "frobnicate",
             "move",
             "go now",

@@ -4,9 +4,10 @@
 //! from 0. protocol.md ("The Gomocup protocol") lists the commands and replies.
 
 use super::session::{Input, Reader};
-use crate::bot::{Engine, GameSpec, NAME, VERSION};
-use crate::game::mnk::Mnk;
-use crate::game::{Game, Outcome};
+use crate::bot::{Engine, NAME, VERSION};
+use crate::game::registry::GameSpec;
+use crate::game::registry::Resources;
+use crate::game::Outcome;
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -161,7 +162,7 @@ impl Session {
         if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
             return Err(format!("unsupported board {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE}"));
         }
-        self.engine.new_game(spec(width, height, Vec::new()), false, self.move_timeout())?;
+        self.engine.new_game(&spec(width, height, Vec::new())?, false, self.move_timeout())?;
         self.size = Some((width, height));
         self.moves.clear();
         Ok(())
@@ -240,19 +241,18 @@ impl Session {
         };
         let order = if first { interleave(own, theirs) } else { interleave(theirs, own) };
         // Checked on a copy of the rules first: the engine's game changes only if all is well.
-        let mut game = Mnk::new(h, w, K, &blocked)?;
+        let spec = spec(w, h, blocked)?;
+        let mut game = spec.new_game(&Resources::none())?;
         for &(x, y) in &order {
-            let cell = (y * w + x) as u32;
-            if !game.is_legal(cell) {
+            if game.play(&cell_text((x, y))).is_err() {
                 return Err("BOARD: the game is already over (five in a row)".into());
             }
-            game.play(cell);
         }
         if game.outcome().is_some() {
             return Err("BOARD: the game is already over (five in a row, or a full board)".into());
         }
         let words: Vec<String> = order.iter().map(|&c| cell_text(c)).collect();
-        self.engine.new_game(spec(w, h, blocked), first, self.move_timeout())?;
+        self.engine.new_game(&spec, first, self.move_timeout())?;
         self.engine.set_position(&words.iter().map(String::as_str).collect::<Vec<_>>())?;
         self.moves = order;
         self.our_move(start, stop)
@@ -321,7 +321,7 @@ impl Session {
 
     fn our_move(&mut self, start: Instant, stop: &Arc<AtomicBool>) -> Result<String, String> {
         self.engine.set_timeout(self.move_timeout());
-        let text = self.engine.think(start, stop.clone())?;
+        let text = self.engine.think(start, stop.clone())?.moves.join(" ");
         let (x, y) = match text.split_whitespace().map(str::parse::<usize>).collect::<Vec<_>>()[..] {
             [Ok(row), Ok(col)] => (col, row),
             _ => return Err(format!("internal error: the engine's move '{text}' is not a cell")),
@@ -335,9 +335,17 @@ fn reply(result: Result<String, String>) -> String {
     result.unwrap_or_else(|e| format!("ERROR {e}"))
 }
 
-/// Free-style gomoku on a `width` x `height` board with `blocked` cells (row, col).
-fn spec(width: usize, height: usize, blocked: Vec<(usize, usize)>) -> GameSpec {
-    GameSpec::Mnk { rows: height, cols: width, k: K, blocked }
+/// Free-style gomoku on a `width` x `height` board with `blocked` cells (row, col): the m,n,k
+/// game with K = 5, as the registry reads it.
+fn spec(width: usize, height: usize, blocked: Vec<(usize, usize)>) -> Result<GameSpec, String> {
+    let mut text = format!("mnk {height} {width} {K}");
+    if !blocked.is_empty() {
+        text.push_str(" blocked");
+        for (r, c) in blocked {
+            text.push_str(&format!(" {r},{c}"));
+        }
+    }
+    GameSpec::parse(&text)
 }
 
 /// The engine's text of a cell: `ROW COL`.

@@ -113,7 +113,7 @@ where
         let reply = match catch_unwind(AssertUnwindSafe(|| handle(&mut engine, &line, start, &stop))) {
             Ok(Ok(Some(reply))) => reply,
             Ok(Ok(None)) => continue,
-            Ok(Err(e)) => format!("error {e}"),
+            Ok(Err(e)) => format!("error {}", shortened(&e)),
             Err(_) => "error internal error (see stderr); the game is unchanged".to_string(),
         };
         log::debug!(">> {reply}");
@@ -127,18 +127,19 @@ fn handle(engine: &mut Engine, line: &str, start: Instant, stop: &Arc<AtomicBool
     let Some(cmd) = parse(line)? else { return Ok(None) };
     let reply = match cmd {
         Command::Init { spec, first, timeout } => {
-            engine.new_game(spec, first, timeout)?;
+            engine.new_game(&spec, first, timeout)?;
             "ok".to_string()
         }
-        Command::Go => engine.think(start, stop.clone())?,
+        Command::Go => engine.think(start, stop.clone())?.moves.join(" "),
         Command::Move(mv) => {
             engine.opponent_move(&mv)?;
             match engine.outcome() {
                 Some(outcome) => end_text(outcome),
-                None if engine.is_engine_turn() => engine.think(start, stop.clone())?,
+                None if engine.is_engine_turn() => engine.think(start, stop.clone())?.moves.join(" "),
                 None => "ok".to_string(),
             }
         }
+        Command::Help => HELP.to_string(),
         Command::Position(words) => {
             let words: Vec<&str> = words.iter().map(|s| s.as_str()).collect();
             engine.set_position(&words)?;
@@ -150,12 +151,29 @@ fn handle(engine: &mut Engine, line: &str, start: Instant, stop: &Arc<AtomicBool
         }
         Command::Name => format!("name {NAME} {VERSION}"),
         Command::About => format!(
-            "about {NAME} {VERSION}: m,n,k-games and Connect-X by iterative-deepening alpha-beta ({})",
+            "about {NAME} {VERSION}: {} by iterative-deepening alpha-beta and exact solvers ({})",
+            crate::game::registry::GAMES.iter().map(|t| t.name).collect::<Vec<_>>().join(", "),
             env!("CARGO_PKG_LICENSE")
         ),
         Command::Quit => unreachable!("the reader ends the session on quit"),
     };
     Ok(Some(reply))
+}
+
+/// The reply to `help`: the commands, on one line (every command gets one reply line).
+const HELP: &str = "help: init [GAME] SIZE... FIRST TIMEOUT [OPTIONS] | go | move MV | position [MV ...] | \
+set KEY VALUE (margin, hash, threads, level, seed, player) | name | about | help | quit; \
+games: mnk M N K [blocked ROW,COL ...], cx M N X; see protocol.md";
+
+/// Longest reason in an `error` reply, in characters: a reply never echoes a long line whole.
+const MAX_REASON: usize = 200;
+
+/// `reason`, cut to MAX_REASON characters.
+fn shortened(reason: &str) -> String {
+    match reason.char_indices().nth(MAX_REASON) {
+        Some((i, _)) => format!("{}...", &reason[..i]),
+        None => reason.to_string(),
+    }
 }
 
 fn end_text(outcome: Outcome) -> String {

@@ -2,7 +2,7 @@
 //! for moves under a deadline and stops it. The referee knows nothing of how an engine is run or
 //! which protocol it speaks; every failure comes back as a [`Fault`] that forfeits the game.
 
-use crate::bot::GameSpec;
+use crate::game::registry::GameSpec;
 use std::fmt;
 use std::time::Duration;
 
@@ -11,7 +11,7 @@ use std::time::Duration;
 pub enum FaultKind {
     /// No reply within the time limit.
     Timeout,
-    /// A reply shaped like a move (numbers only) that is not a legal move now.
+    /// A reply shaped like a move (numbers only, or moves of the game) that is not legal now.
     Illegal,
     /// A reply that is not a move at all: an `error` line, an unexpected `ok` or `end`, text.
     Garbled,
@@ -100,11 +100,11 @@ pub trait EngineAdapter: Send {
     fn is_running(&self) -> bool;
     /// Sets up a new game (any game in progress is abandoned). Not timed as a move.
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), Fault>;
-    /// Asks for a move: the first move the engine is asked for in this game (after the opening)
-    /// if `opponent_move` is `None`, else the reply to the opponent's move (which must not end
-    /// the game). The reply must come within `limit`.
+    /// Asks for a turn: the first the engine is asked for in this game (after the opening) if
+    /// `opponent_turn` is empty, else the reply to the opponent's turn (its moves in order;
+    /// the turn must not end the game). The reply must come within `limit`.
     /// The text is returned as written; the caller checks it against the rules.
-    fn ask_move(&mut self, opponent_move: Option<&str>, limit: Duration) -> Result<Reply, Fault>;
+    fn ask_move(&mut self, opponent_turn: &[String], limit: Duration) -> Result<Reply, Fault>;
     /// Stops the engine at once.
     fn kill(&mut self);
     /// Stops the engine politely (asks it to quit, kills it if it does not).

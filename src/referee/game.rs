@@ -1,14 +1,11 @@
-//! One refereed game. The referee keeps its own copy of the rules (the crate's [`Game`] types):
-//! it checks every reply against them and decides the outcome itself.
+//! One refereed game. The referee keeps its own copy of the rules (the game as the registry
+//! builds it, without the engine's tables): it checks every reply against them and decides the
+//! outcome itself.
 
 use super::adapter::{EngineAdapter, Fault, FaultKind, GameSetup};
-use crate::bot::GameSpec;
-use crate::game::connectx::ConnectX;
-use crate::game::mnk::Mnk;
-use crate::game::{Game, Outcome, Side};
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use crate::game::any::{AnyGame, MoveError};
+use crate::game::registry::{GameSpec, Resources};
+use crate::game::{Outcome, Side};
 use std::time::Duration;
 
 /// How a refereed game ended.
@@ -16,8 +13,8 @@ use std::time::Duration;
 pub enum GameEnd {
     /// Played to the end on the board.
     Played(Outcome),
-    /// Stopped as a draw when neither side could still complete a line (no window was left
-    /// free of either side's stones): every way to go on ends in a draw.
+    /// Stopped as a draw when neither side could still win (for the K-in-a-row games: no window
+    /// was left free of either side's stones): every way to go on ends in a draw.
     DeadDraw,
     /// `loser` forfeited; the other side wins.
     Forfeit { loser: Side, fault: Fault },
@@ -54,7 +51,8 @@ pub struct GameRecord {
     pub spec: GameSpec,
     /// The engine that moved first.
     pub first: usize,
-    /// The moves played, in the protocol's text.
+    /// The moves played, in the protocol's text, one a move (a turn with extra moves gives
+    /// several in a row).
     pub moves: Vec<String>,
     pub end: GameEnd,
     /// Every reply time of each engine (a timeout counts with the time waited).
@@ -80,34 +78,9 @@ impl GameRecord {
     }
 }
 
-/// Checks that a board can be played, building its rules once.
-pub fn check_spec(spec: &GameSpec) -> Result<(), String> {
-    match spec {
-        GameSpec::Mnk { rows, cols, k, blocked } => Mnk::new(*rows, *cols, *k, blocked).map(|_| ()),
-        GameSpec::ConnectX { rows, cols, x } => ConnectX::new(*rows, *cols, *x).map(|_| ()),
-    }
-}
-
-/// Plays one game between `engines` (engine1, engine2); `first` (0 or 1) moves first. Engines
-/// that are not running are started. An engine that faults loses the game and is left stopped
-/// (the caller restarts it, or [`EngineAdapter::new_game`] does on the next game).
-pub fn play_game(
-    number: usize,
-    spec: &GameSpec,
-    engines: [&mut dyn EngineAdapter; 2],
-    first: usize,
-    terms: &Terms,
-) -> Result<GameRecord, String> {
-    match spec {
-        GameSpec::Mnk { rows, cols, k, blocked } => {
-            let game = Mnk::new(*rows, *cols, *k, blocked)?;
-            play_on(game, number, spec, engines, first, terms)
-        }
-        GameSpec::ConnectX { rows, cols, x } => {
-            let game = ConnectX::new(*rows, *cols, *x)?;
-            play_on(game, number, spec, engines, first, terms)
-        }
-    }
+/// The referee's copy of the rules of `spec`, at the start.
+pub fn rules_of(spec: &GameSpec) -> Result<Box<dyn AnyGame>, String> {
+    spec.new_game(&Resources::none())
 }
 
 /// How a game is played: the time per move, the seed given to the engines, whether a game
@@ -124,7 +97,8 @@ pub struct Terms {
 /// The moves the referee plays before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Opening {
-    /// `plies` random quiet moves from `seed` (see [`random_opening`]; 0 plies: the empty board).
+    /// `plies` random quiet moves from `seed` (see [`AnyGame::random_opening`]; 0 plies: the
+    /// empty board).
     Random { plies: usize, seed: u64 },
     /// These moves, in the game's move text (as a log or `position` writes them).
     Moves(Vec<String>),
@@ -136,26 +110,20 @@ impl Opening {
 
     /// Plays the opening on `game` (a new game) and returns its moves. Given moves must be legal
     /// and must not end the game.
-    fn play<G: Game>(&self, game: &mut G) -> Result<Vec<G::Move>, String> {
+    pub fn play(&self, game: &mut dyn AnyGame) -> Result<Vec<String>, String> {
         match self {
-            Opening::Random { plies, seed } => Ok(random_opening(game, *plies, *seed)),
+            Opening::Random { plies, seed } => Ok(game.random_opening(*plies, *seed)),
             Opening::Moves(texts) => {
-                let mut moves = Vec::with_capacity(texts.len());
-                let mut legal = Vec::new();
                 for (i, text) in texts.iter().enumerate() {
-                    let mv = game.parse_move(text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
-                    legal.clear();
-                    game.legal_moves(&mut legal);
-                    if !legal.contains(&mv) {
-                        return Err(format!("move {} '{text}' is not legal there", i + 1));
-                    }
-                    game.play(mv);
+                    game.play(text).map_err(|e| match e {
+                        MoveError::Unreadable(e) => format!("move {} '{text}': {e}", i + 1),
+                        MoveError::Illegal(_) => format!("move {} '{text}' is not legal there", i + 1),
+                    })?;
                     if game.outcome().is_some() {
                         return Err(format!("move {} '{text}' ends the game", i + 1));
                     }
-                    moves.push(mv);
                 }
-                Ok(moves)
+                Ok(game.history())
             }
         }
     }
@@ -163,41 +131,13 @@ impl Opening {
 
 /// Whether `opening` can start a game on `spec`: its moves legal, the game not over after them.
 pub fn check_opening(spec: &GameSpec, opening: &Opening) -> Result<(), String> {
-    fn on<G: Game>(mut game: G, opening: &Opening) -> Result<(), String> {
-        opening.play(&mut game).map(|_| ())
-    }
-    match spec {
-        GameSpec::Mnk { rows, cols, k, blocked } => on(Mnk::new(*rows, *cols, *k, blocked)?, opening),
-        GameSpec::ConnectX { rows, cols, x } => on(ConnectX::new(*rows, *cols, *x)?, opening),
-    }
+    opening.play(rules_of(spec)?.as_mut()).map(|_| ())
 }
 
-/// Plays up to `plies` random moves on `game` and returns them: each uniformly random among the
-/// legal moves that neither end the game nor leave it a dead draw (fewer if there is none).
-/// The same seed on the same board gives the same opening.
-pub fn random_opening<G: Game>(game: &mut G, plies: usize, seed: u64) -> Vec<G::Move> {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut opening = Vec::with_capacity(plies);
-    let mut moves = Vec::new();
-    while opening.len() < plies {
-        moves.clear();
-        game.legal_moves(&mut moves);
-        moves.shuffle(&mut rng);
-        let quiet = moves.iter().copied().find(|&mv| {
-            game.play(mv);
-            let quiet = game.outcome().is_none() && !game.is_dead_draw();
-            game.undo();
-            quiet
-        });
-        let Some(mv) = quiet else { break };
-        game.play(mv);
-        opening.push(mv);
-    }
-    opening
-}
-
-fn play_on<G: Game>(
-    mut game: G,
+/// Plays one game between `engines` (engine1, engine2); `first` (0 or 1) moves first. Engines
+/// that are not running are started. An engine that faults loses the game and is left stopped
+/// (the caller restarts it, or [`EngineAdapter::new_game`] does on the next game).
+pub fn play_game(
     number: usize,
     spec: &GameSpec,
     mut engines: [&mut dyn EngineAdapter; 2],
@@ -206,8 +146,8 @@ fn play_on<G: Game>(
 ) -> Result<GameRecord, String> {
     let Terms { timeout, seed, dead_draws, ref opening } = *terms;
     assert!(first < 2, "engine index");
-    let opening = opening.play(&mut game).map_err(|e| format!("opening: {e}"))?;
-    let opening: Vec<String> = opening.into_iter().map(|mv| game.format_move(mv)).collect();
+    let mut game = rules_of(spec)?;
+    let opening = opening.play(game.as_mut()).map_err(|e| format!("opening: {e}"))?;
     let mut record = GameRecord {
         number,
         spec: spec.clone(),
@@ -243,7 +183,8 @@ fn play_on<G: Game>(
         [None, None] => {}
     }
 
-    let mut last: Option<String> = None;
+    // The last turn played: the moves the next engine is told of.
+    let mut last: Vec<String> = Vec::new();
     let end = loop {
         if let Some(outcome) = game.outcome() {
             break GameEnd::Played(outcome);
@@ -253,18 +194,21 @@ fn play_on<G: Game>(
         }
         let side = game.to_move();
         let e = record.engine_of(side);
-        let fault = match engines[e].ask_move(last.as_deref(), timeout) {
+        let fault = match engines[e].ask_move(&last, timeout) {
             Ok(reply) => {
                 record.replies[e].push(reply.elapsed);
-                match read_move(&game, &reply.text) {
-                    Ok(mv) => {
-                        let text = game.format_move(mv);
-                        game.play(mv);
-                        record.moves.push(text.clone());
-                        last = Some(text);
+                let played = game.history().len();
+                match read_turn(game.as_mut(), &reply.text) {
+                    Ok(turn) => {
+                        record.moves.extend(turn.iter().cloned());
+                        last = turn;
                         continue;
                     }
-                    Err(fault) => fault,
+                    Err(fault) => {
+                        // The moves of the turn that were legal stay in the record.
+                        record.moves.extend(game.history().into_iter().skip(played));
+                        fault
+                    }
                 }
             }
             Err(fault) => {
@@ -281,28 +225,53 @@ fn play_on<G: Game>(
     Ok(record)
 }
 
-/// Reads an engine's move: text that is not numbers only is garbled; numbers that are not a
-/// legal move now (off the board, an occupied cell, a full column) are an illegal move.
-pub fn read_move<G: Game>(game: &G, text: &str) -> Result<G::Move, Fault> {
+/// Reads and plays an engine's whole turn on `game`: one move, or several where the game gives
+/// the same side another move (each must leave that side to move but the last, which must end
+/// the turn). Text that does not look like moves is garbled; moves that are not legal now (off
+/// the board, an occupied cell, a full column, a turn left unfinished) are an illegal move. On
+/// a fault the moves before it stay played.
+pub fn read_turn(game: &mut dyn AnyGame, text: &str) -> Result<Vec<String>, Fault> {
     let t = text.trim();
-    if !is_move_shaped(t) {
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let shaped = is_move_shaped(t);
+    let moves = game.split_moves(&words).map_err(|e| {
+        if shaped {
+            Fault::new(FaultKind::Illegal, format!("'{t}': {e}"))
+        } else {
+            Fault::new(FaultKind::Garbled, format!("not a move: '{t}'"))
+        }
+    })?;
+    if moves.is_empty() {
         return Err(Fault::new(FaultKind::Garbled, format!("not a move: '{t}'")));
     }
-    let mv = game.parse_move(t).map_err(|e| Fault::new(FaultKind::Illegal, format!("'{t}': {e}")))?;
-    if !game.is_legal(mv) {
-        return Err(Fault::new(FaultKind::Illegal, format!("'{t}' is not a legal move now")));
+    let side = game.to_move();
+    for (i, mv) in moves.iter().enumerate() {
+        if i > 0 && (game.outcome().is_some() || game.to_move() != side) {
+            return Err(Fault::new(FaultKind::Illegal, format!("'{t}': '{mv}' comes after the turn ended")));
+        }
+        game.play(mv).map_err(|e| match e {
+            MoveError::Unreadable(e) => Fault::new(FaultKind::Illegal, format!("'{t}': {e}")),
+            MoveError::Illegal(_) => Fault::new(FaultKind::Illegal, format!("'{mv}' is not a legal move now")),
+        })?;
     }
-    Ok(mv)
+    if game.outcome().is_none() && game.to_move() == side {
+        return Err(Fault::new(
+            FaultKind::Illegal,
+            format!("'{t}': the turn is not finished (the same side moves again)"),
+        ));
+    }
+    Ok(moves)
 }
 
-/// Whether `text` is one or more whole numbers (separated by blanks or commas): what a move of
-/// the K-in-a-row games looks like.
+/// Whether `text` is made of whole numbers only (separated by blanks, commas, `-` or `x`): what
+/// a move of the board games looks like, even off the board.
 pub fn is_move_shaped(text: &str) -> bool {
     let mut words = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).peekable();
     words.peek().is_some()
         && words.all(|w| {
             let digits = w.strip_prefix('-').unwrap_or(w);
-            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+            !digits.is_empty()
+                && digits.split(['-', 'x']).all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
         })
 }
 
@@ -320,27 +289,38 @@ mod tests {
         }
     }
 
+    fn rules(text: &str) -> Box<dyn AnyGame> {
+        rules_of(&GameSpec::parse(text).unwrap()).unwrap()
+    }
+
+    /// The kind of fault `text` is on a copy of `game`, or the moves it plays.
+    fn read(game: &dyn AnyGame, text: &str) -> Result<Vec<String>, FaultKind> {
+        read_turn(game.clone_box().as_mut(), text).map_err(|f| f.kind)
+    }
+
     #[test]
     fn moves_are_classified_against_the_rules() {
-        let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
-        assert_eq!(read_move(&g, "1 1"), Ok(4));
-        assert_eq!(read_move(&g, "1,2"), Ok(5));
-        g.play(4);
-        assert_eq!(read_move(&g, "1 1").unwrap_err().kind, FaultKind::Illegal);
-        assert_eq!(read_move(&g, "99 99").unwrap_err().kind, FaultKind::Illegal);
-        assert_eq!(read_move(&g, "-1 0").unwrap_err().kind, FaultKind::Illegal);
-        assert_eq!(read_move(&g, "3").unwrap_err().kind, FaultKind::Illegal);
-        assert_eq!(read_move(&g, "one one").unwrap_err().kind, FaultKind::Garbled);
-        assert_eq!(read_move(&g, "").unwrap_err().kind, FaultKind::Garbled);
+        let mut g = rules("mnk 3 3 3");
+        assert_eq!(read(g.as_ref(), "1 1"), Ok(vec!["1 1".to_string()]));
+        assert_eq!(read(g.as_ref(), "1,2"), Ok(vec!["1,2".to_string()]));
+        g.play("1 1").unwrap();
+        assert_eq!(read(g.as_ref(), "1 1"), Err(FaultKind::Illegal));
+        assert_eq!(read(g.as_ref(), "99 99"), Err(FaultKind::Illegal));
+        assert_eq!(read(g.as_ref(), "-1 0"), Err(FaultKind::Illegal));
+        assert_eq!(read(g.as_ref(), "3"), Err(FaultKind::Illegal));
+        assert_eq!(read(g.as_ref(), "one one"), Err(FaultKind::Garbled));
+        assert_eq!(read(g.as_ref(), ""), Err(FaultKind::Garbled));
+        // Two moves where the turn is one.
+        assert_eq!(read(g.as_ref(), "0 0 0 1"), Err(FaultKind::Illegal));
 
-        let mut c = ConnectX::new(2, 3, 2).unwrap();
-        assert_eq!(read_move(&c, "2"), Ok(2));
-        c.play(0);
-        c.play(0);
-        assert_eq!(read_move(&c, "0").unwrap_err().kind, FaultKind::Illegal);
-        assert_eq!(read_move(&c, "3").unwrap_err().kind, FaultKind::Illegal);
-        assert_eq!(read_move(&c, "1 1").unwrap_err().kind, FaultKind::Illegal);
-        assert_eq!(read_move(&c, "left").unwrap_err().kind, FaultKind::Garbled);
+        let mut c = rules("cx 2 3 2");
+        assert_eq!(read(c.as_ref(), "2"), Ok(vec!["2".to_string()]));
+        c.play("0").unwrap();
+        c.play("0").unwrap();
+        assert_eq!(read(c.as_ref(), "0"), Err(FaultKind::Illegal));
+        assert_eq!(read(c.as_ref(), "3"), Err(FaultKind::Illegal));
+        assert_eq!(read(c.as_ref(), "1 1"), Err(FaultKind::Illegal));
+        assert_eq!(read(c.as_ref(), "left"), Err(FaultKind::Garbled));
     }
 
     #[test]
@@ -380,9 +360,13 @@ mod process_tests {
         sh(&format!("while read l; do case \"$l\" in init*) echo ok;; *) echo {reply};; esac; done"))
     }
 
-    const CX: GameSpec = GameSpec::ConnectX { rows: 6, cols: 7, x: 4 };
+    fn cx() -> GameSpec {
+        GameSpec::parse("cx 6 7 4").unwrap()
+    }
     /// Columns of 3: full before anyone wins in one.
-    const LOW_CX: GameSpec = GameSpec::ConnectX { rows: 3, cols: 7, x: 4 };
+    fn low_cx() -> GameSpec {
+        GameSpec::parse("cx 3 7 4").unwrap()
+    }
 
     fn play(spec: &GameSpec, a: &mut ProcessEngine, b: &mut ProcessEngine, first: usize, ms: u64) -> GameRecord {
         let terms = Terms { timeout: Duration::from_millis(ms), seed: 0, dead_draws: true, opening: Opening::NONE };
@@ -392,12 +376,12 @@ mod process_tests {
     #[test]
     fn a_game_played_to_the_end() {
         let (mut a, mut b) = (always("0"), always("1"));
-        let r = play(&CX, &mut a, &mut b, 0, 5000);
+        let r = play(&cx(), &mut a, &mut b, 0, 5000);
         assert_eq!(r.end, GameEnd::Played(Outcome::Win(Side::First)));
         assert_eq!(r.moves, ["0", "1", "0", "1", "0", "1", "0"]);
         assert_eq!((r.replies[0].len(), r.replies[1].len()), (4, 3));
         // The engines are reused: the same again with engine2 first.
-        let r = play(&CX, &mut a, &mut b, 1, 5000);
+        let r = play(&cx(), &mut a, &mut b, 1, 5000);
         assert_eq!(r.end, GameEnd::Played(Outcome::Win(Side::First)));
         assert_eq!(r.engine_of(Side::First), 1);
     }
@@ -407,7 +391,7 @@ mod process_tests {
         // X O X / X O O / O X . : after the 8th stone no line is left for either side.
         let x = r#"read a; echo ok; for m in "0 0" "0 2" "1 0" "2 1" "2 2"; do read l; echo $m; done"#;
         let o = r#"read a; echo ok; for m in "0 1" "1 1" "1 2" "2 0"; do read l; echo $m; done"#;
-        let spec = GameSpec::Mnk { rows: 3, cols: 3, k: 3, blocked: vec![] };
+        let spec = GameSpec::parse("mnk 3 3 3").unwrap();
         for dead_draws in [true, false] {
             let (mut a, mut b) = (sh(x), sh(o));
             let terms = Terms { timeout: Duration::from_millis(5000), seed: 0, dead_draws, opening: Opening::NONE };
@@ -439,7 +423,7 @@ mod process_tests {
             let (mut good, mut bad) = (always("0"), sh(script));
             // Twice: the faulty engine is stopped after its forfeit and started again.
             for _ in 0..2 {
-                let r = play(&LOW_CX, &mut good, &mut bad, 0, 300);
+                let r = play(&low_cx(), &mut good, &mut bad, 0, 300);
                 let GameEnd::Forfeit { loser, fault } = &r.end else { panic!("{script}: {:?}", r.end) };
                 assert_eq!((*loser, fault.kind), (Side::Second, kind), "{script}: {fault}");
                 assert!(!bad.is_running(), "a faulty engine is stopped");
@@ -451,43 +435,41 @@ mod process_tests {
     #[test]
     fn given_openings_are_played_if_legal_and_open() {
         let moves = |texts: &[&str]| Opening::Moves(texts.iter().map(|t| t.to_string()).collect());
-        let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
-        assert_eq!(moves(&["1,1", "0 0"]).play(&mut g), Ok(vec![4, 0]));
-        assert_eq!(g.moves_played(), 2);
-        let spec = GameSpec::Mnk { rows: 3, cols: 3, k: 3, blocked: vec![] };
+        let spec = GameSpec::parse("mnk 3 3 3").unwrap();
+        let mut g = rules_of(&spec).unwrap();
+        assert_eq!(moves(&["1,1", "0 0"]).play(g.as_mut()), Ok(vec!["1 1".to_string(), "0 0".to_string()]));
+        assert_eq!(g.history().len(), 2);
         assert_eq!(check_opening(&spec, &moves(&["1,1", "1,1"])), Err("move 2 '1,1' is not legal there".into()));
         assert!(check_opening(&spec, &moves(&["1,1", "3,0"])).unwrap_err().starts_with("move 2 '3,0': "));
         let won = moves(&["0,0", "1,0", "0,1", "1,1", "0,2"]);
         assert_eq!(check_opening(&spec, &won), Err("move 5 '0,2' ends the game".into()));
         assert_eq!(check_opening(&spec, &moves(&[])), Ok(()));
-        let cx = GameSpec::ConnectX { rows: 2, cols: 3, x: 3 };
+        let cx = GameSpec::parse("cx 2 3 3").unwrap();
         assert_eq!(check_opening(&cx, &moves(&["0", "0", "1"])), Ok(()));
         assert_eq!(check_opening(&cx, &moves(&["0", "0", "0"])), Err("move 3 '0' is not legal there".into()));
     }
 
     #[test]
     fn random_openings_are_quiet_and_repeatable() {
+        let new = |text: &str| rules_of(&GameSpec::parse(text).unwrap()).unwrap();
         for seed in 0..20 {
-            let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
-            let opening = random_opening(&mut g, 6, seed);
+            let mut g = new("mnk 3 3 3");
+            let opening = g.random_opening(6, seed);
             assert_eq!(opening.len(), 6);
             assert!(g.outcome().is_none() && !g.is_dead_draw(), "seed {seed}");
-            assert_eq!(random_opening(&mut Mnk::new(3, 3, 3, &[]).unwrap(), 6, seed), opening);
+            assert_eq!(new("mnk 3 3 3").random_opening(6, seed), opening);
         }
         // The 9th stone of 3x3x3 always ends the game: the opening stops when no move is quiet.
-        let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
-        assert!(random_opening(&mut g, 9, 1).len() < 9);
-        let openings: std::collections::HashSet<Vec<u32>> =
-            (0..20).map(|seed| random_opening(&mut Mnk::new(7, 7, 5, &[]).unwrap(), 4, seed)).collect();
+        assert!(new("mnk 3 3 3").random_opening(9, 1).len() < 9);
+        let openings: std::collections::HashSet<Vec<String>> =
+            (0..20).map(|seed| new("mnk 7 7 5").random_opening(4, seed)).collect();
         assert!(openings.len() > 15, "seeds give different openings");
     }
 
     #[test]
     fn engines_get_the_opening_and_play_on_from_it() {
-        let spec = GameSpec::ConnectX { rows: 6, cols: 7, x: 4 };
-        let mut rules = ConnectX::new(6, 7, 4).unwrap();
-        let opening: Vec<String> =
-            random_opening(&mut rules, 3, 42).into_iter().map(|m| rules.format_move(m)).collect();
+        let spec = cx();
+        let opening = rules_of(&spec).unwrap().random_opening(3, 42);
         let position = format!("position {}", opening.join(" "));
         // Each engine accepts only this position, then plays a column that is not full.
         let engine = || {
@@ -522,7 +504,7 @@ mod process_tests {
 
     #[test]
     fn a_pbrain_engine_is_driven_in_its_own_protocol() {
-        let gomoku = GameSpec::Mnk { rows: 7, cols: 7, k: 5, blocked: vec![] };
+        let gomoku = GameSpec::parse("mnk 7 7 5").unwrap();
         // Second player: chatter, then answers TURN x,y with x,y+1 (one row down); it fails on
         // anything but START (OK), INFO (nothing) and TURN.
         let mut mirror = pbrain(
@@ -552,11 +534,12 @@ mod process_tests {
 
     #[test]
     fn a_pbrain_engine_gets_the_opening_as_a_board() {
-        let gomoku = GameSpec::Mnk { rows: 7, cols: 7, k: 5, blocked: vec![] };
-        let mut rules = Mnk::new(7, 7, 5, &[]).unwrap();
-        let opening: Vec<String> = random_opening(&mut rules, 2, 9).into_iter().map(|m| rules.format_move(m)).collect();
+        let gomoku = GameSpec::parse("mnk 7 7 5").unwrap();
+        let mut rules = rules_of(&gomoku).unwrap();
+        let opening = rules.random_opening(2, 9);
         // Two empty cells: the first player's move, then the pbrain engine's reply.
-        let mut free = (0..49u32).filter(|&c| rules.is_legal(c)).map(|c| (c / 7, c % 7));
+        let legal = rules.legal_moves();
+        let mut free = (0..49u32).map(|c| (c / 7, c % 7)).filter(|(r, c)| legal.contains(&format!("{r} {c}")));
         let ((r1, c1), (r2, c2)) = (free.next().unwrap(), free.next().unwrap());
         let position =
             format!("position {}", opening.iter().map(|m| m.replace(' ', ",")).collect::<Vec<_>>().join(" "));

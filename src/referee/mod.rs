@@ -32,7 +32,7 @@ pub use replay::ReplayArgs;
 pub use runner::{run_match, EnginePair};
 pub use score::Tally;
 
-use crate::bot::GameSpec;
+use crate::game::registry::GameSpec;
 use std::time::Duration;
 
 /// What to play: every board `rounds` times two games, with each engine moving first once per

@@ -4,29 +4,34 @@
 //! A move is `x,y` (column, row) in the protocol and `ROW COL` for the referee.
 
 use super::adapter::{Fault, FaultKind};
-use crate::bot::GameSpec;
+use crate::game::registry::GameSpec;
 use std::time::Duration;
 
 /// The prefix of a pbrain engine spec.
 pub const PREFIX: &str = "pbrain:";
 
-/// Whether a pbrain engine can play `spec`.
-pub fn check_board(spec: &GameSpec) -> Result<(), String> {
-    match spec {
-        GameSpec::Mnk { k: 5, blocked, .. } if blocked.is_empty() => Ok(()),
+/// The board (rows, columns) of `spec` if a pbrain engine can play it: free-style gomoku, the
+/// m,n,k game with K = 5 and no blocked cells.
+pub fn gomoku_board(spec: &GameSpec) -> Result<(usize, usize), String> {
+    let size: Vec<usize> = spec.size().iter().filter_map(|w| w.parse().ok()).collect();
+    match size[..] {
+        [rows, cols, 5] if spec.name() == "mnk" && spec.options().is_empty() => Ok((rows, cols)),
         _ => Err(format!(
-            "a pbrain (Gomocup) engine plays only m,n,k boards with K = 5 and no blocked cells, not '{spec}{}'",
-            super::spec::blocked_text(spec)
+            "a pbrain (Gomocup) engine plays only m,n,k boards with K = 5 and no blocked cells, not '{spec}'"
         )),
     }
+}
+
+/// Whether a pbrain engine can play `spec`.
+pub fn check_board(spec: &GameSpec) -> Result<(), String> {
+    gomoku_board(spec).map(|_| ())
 }
 
 /// The lines that set up a game: START (square board) or RECTSTART (width, height), whose
 /// answer is OK, then INFO lines, which get none. The referee keeps no match clock: the match
 /// time is unlimited (`timeout_match 0`, and `time_left` as Piskvork sends it then).
 pub fn setup_lines(spec: &GameSpec, timeout: Duration) -> Result<(String, Vec<String>), Fault> {
-    check_board(spec).map_err(|e| Fault::new(FaultKind::Crash, e))?;
-    let &GameSpec::Mnk { rows, cols, .. } = spec else { unreachable!("checked above") };
+    let (rows, cols) = gomoku_board(spec).map_err(|e| Fault::new(FaultKind::Crash, e))?;
     let start = if rows == cols { format!("START {rows}") } else { format!("RECTSTART {cols},{rows}") };
     let info = [
         format!("timeout_turn {}", timeout.as_millis()),
@@ -88,17 +93,17 @@ mod tests {
     use super::*;
 
     fn mnk(rows: usize, cols: usize, k: usize) -> GameSpec {
-        GameSpec::Mnk { rows, cols, k, blocked: vec![] }
+        GameSpec::parse(&format!("mnk {rows} {cols} {k}")).unwrap()
     }
 
     #[test]
     fn boards() {
         assert!(check_board(&mnk(15, 15, 5)).is_ok());
         assert!(check_board(&mnk(7, 9, 5)).is_ok());
-        for bad in [mnk(7, 7, 4), GameSpec::ConnectX { rows: 6, cols: 7, x: 5 }] {
+        for bad in [mnk(7, 7, 4), GameSpec::parse("cx 6 7 5").unwrap()] {
             assert!(check_board(&bad).unwrap_err().contains("K = 5"), "{bad}");
         }
-        let blocked = GameSpec::Mnk { rows: 9, cols: 9, k: 5, blocked: vec![(0, 0)] };
+        let blocked = GameSpec::parse("mnk 9 9 5 blocked 0,0").unwrap();
         assert!(check_board(&blocked).unwrap_err().contains("blocked 0,0"));
         let t = Duration::from_millis(1500);
         let (start, info) = setup_lines(&mnk(15, 15, 5), t).unwrap();

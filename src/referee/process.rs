@@ -5,8 +5,7 @@
 
 use super::adapter::{EngineAdapter, Fault, FaultKind, GameSetup, Reply};
 use super::pbrain;
-use super::spec::blocked_text;
-use crate::bot::GameSpec;
+use crate::game::registry::GameSpec;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -240,9 +239,20 @@ fn read_line<R: Read>(reader: &mut BufReader<R>) -> Option<String> {
     }
 }
 
-/// The `init` line of the protocol.
+/// The `init` line of the protocol: the game's name and size, who moves first, the time per
+/// move, then the game's options.
 pub fn init_line(spec: &GameSpec, first: bool, timeout: Duration) -> String {
-    format!("init {spec} {first} {}{}", timeout.as_secs_f64(), blocked_text(spec))
+    let mut line = format!("init {}", spec.name());
+    for w in spec.size() {
+        line.push(' ');
+        line.push_str(w);
+    }
+    line.push_str(&format!(" {first} {}", timeout.as_secs_f64()));
+    for w in spec.options() {
+        line.push(' ');
+        line.push_str(w);
+    }
+    line
 }
 
 /// The `position` line that sets up an opening: its moves, each as one word (`R,C` for m,n,k).
@@ -298,7 +308,20 @@ impl EngineAdapter for ProcessEngine {
         self.expect_ok(&position_line(setup.opening))
     }
 
-    fn ask_move(&mut self, opponent_move: Option<&str>, limit: Duration) -> Result<Reply, Fault> {
+    fn ask_move(&mut self, opponent_turn: &[String], limit: Duration) -> Result<Reply, Fault> {
+        let opponent_move = match opponent_turn {
+            [] => None,
+            [first @ .., last] => {
+                if self.config.protocol == Protocol::Pbrain && !first.is_empty() {
+                    return Err(Fault::new(FaultKind::Crash, "a pbrain engine takes one move a turn"));
+                }
+                // The moves before the last leave the opponent to move again: each gets `ok`.
+                for mv in first {
+                    self.expect_ok(&format!("move {mv}"))?;
+                }
+                Some(last.as_str())
+            }
+        };
         let line = match (self.config.protocol, opponent_move) {
             (Protocol::Pbrain, mv) if !self.opening_board.is_empty() => {
                 // The opening and the opponent's move as one position, then DONE (timed).
@@ -354,9 +377,9 @@ mod tests {
 
     #[test]
     fn init_lines() {
-        let spec = GameSpec::ConnectX { rows: 6, cols: 7, x: 4 };
+        let spec = GameSpec::parse("cx 6 7 4").unwrap();
         assert_eq!(init_line(&spec, true, Duration::from_secs(1)), "init cx 6 7 4 true 1");
-        let spec = GameSpec::Mnk { rows: 5, cols: 5, k: 4, blocked: vec![(0, 0), (2, 3)] };
+        let spec = GameSpec::parse("mnk 5 5 4 blocked 0,0 2,3").unwrap();
         assert_eq!(init_line(&spec, false, Duration::from_millis(500)), "init mnk 5 5 4 false 0.5 blocked 0,0 2,3");
         let opening = ["3 4".to_string(), "2 2".to_string()];
         assert_eq!(position_line(&opening), "position 3,4 2,2");

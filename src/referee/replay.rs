@@ -6,13 +6,11 @@
 //! was), but the moves before it must be legal, the game must not have been over, and the side
 //! that forfeited must have been the side to move (or no move was played: the game setup failed).
 
-use super::game::read_move;
+use super::game::rules_of;
 use super::spec::{board_text, parse_board};
-use crate::bot::GameSpec;
-use crate::game::connectx::ConnectX;
-use crate::game::kinarow::{Lines, BLOCKED, EMPTY};
-use crate::game::mnk::Mnk;
-use crate::game::{Game, Outcome, Side};
+use crate::game::any::AnyGame;
+use crate::game::registry::GameSpec;
+use crate::game::{Outcome, Side};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::Write;
@@ -106,40 +104,6 @@ fn logged_end(result: &str, reason: &str) -> Result<LoggedEnd, String> {
     Ok(end)
 }
 
-/// The rules of a K-in-a-row game and its board, for printing.
-trait Grid: Game {
-    fn grid(&self) -> &Lines;
-}
-
-impl Grid for Mnk {
-    fn grid(&self) -> &Lines {
-        self.lines()
-    }
-}
-
-impl Grid for ConnectX {
-    fn grid(&self) -> &Lines {
-        self.lines()
-    }
-}
-
-/// The board as text, a line per row (row 0 first): `.` empty, `X` first, `O` second, `#` blocked.
-pub fn board_picture(lines: &Lines) -> String {
-    let mut text = String::with_capacity((lines.cols() + 1) * lines.rows());
-    for row in 0..lines.rows() {
-        for col in 0..lines.cols() {
-            text.push(match lines.cell(row * lines.cols() + col) {
-                EMPTY => '.',
-                BLOCKED => '#',
-                1 => 'X',
-                _ => 'O',
-            });
-        }
-        text.push('\n');
-    }
-    text
-}
-
 /// What a replay found: the text to print (boards) and the verdict, `Ok` with a summary or `Err`
 /// with what is wrong.
 pub struct Replayed {
@@ -150,46 +114,40 @@ pub struct Replayed {
 /// Replays `game` with the rules; `each_move` prints the board after every move, else only the
 /// final board (or the last board reached before an illegal move).
 pub fn replay_game(game: &LoggedGame, each_move: bool) -> Replayed {
-    let rules = match &game.spec {
-        GameSpec::Mnk { rows, cols, k, blocked } => {
-            Mnk::new(*rows, *cols, *k, blocked).map(|g| replay_on(g, game, each_move))
-        }
-        GameSpec::ConnectX { rows, cols, x } => ConnectX::new(*rows, *cols, *x).map(|g| replay_on(g, game, each_move)),
-    };
-    rules.unwrap_or_else(|e| Replayed { boards: String::new(), verdict: Err(format!("board: {e}")) })
+    match rules_of(&game.spec) {
+        Ok(rules) => replay_on(rules, game, each_move),
+        Err(e) => Replayed { boards: String::new(), verdict: Err(format!("board: {e}")) },
+    }
 }
 
-fn replay_on<G: Grid>(mut rules: G, game: &LoggedGame, each_move: bool) -> Replayed {
+fn replay_on(mut rules: Box<dyn AnyGame>, game: &LoggedGame, each_move: bool) -> Replayed {
     let mut boards = String::new();
     for (i, text) in game.moves.iter().enumerate() {
-        if let Err(e) = play_logged(&mut rules, i, text) {
-            boards.push_str(&board_picture(rules.grid()));
+        if let Err(e) = play_logged(rules.as_mut(), i, text) {
+            boards.push_str(&rules.board_text());
             return Replayed { boards, verdict: Err(e) };
         }
         if each_move {
-            boards.push_str(&format!("after move {} ({text}):\n{}", i + 1, board_picture(rules.grid())));
+            boards.push_str(&format!("after move {} ({text}):\n{}", i + 1, rules.board_text()));
         }
     }
     if !each_move || game.moves.is_empty() {
-        boards.push_str(&board_picture(rules.grid()));
+        boards.push_str(&rules.board_text());
     }
-    Replayed { boards, verdict: check_end(&rules, game) }
+    Replayed { boards, verdict: check_end(rules.as_ref(), game) }
 }
 
 /// Plays the logged move `text` (move `i`, from 0) if the rules allow it.
-fn play_logged<G: Game>(rules: &mut G, i: usize, text: &str) -> Result<(), String> {
+fn play_logged(rules: &mut dyn AnyGame, i: usize, text: &str) -> Result<(), String> {
     let side = side_name(rules.to_move());
     if let Some(outcome) = rules.outcome() {
         return Err(format!("move {} '{text}' was played after the game was over ({})", i + 1, outcome_text(outcome)));
     }
-    let mv = read_move(rules, &text.replace(',', " "))
-        .map_err(|fault| format!("move {} '{text}' by {side} is illegal: {}", i + 1, fault.detail))?;
-    rules.play(mv);
-    Ok(())
+    rules.play(text).map_err(|e| format!("move {} '{text}' by {side} is illegal: {e}", i + 1))
 }
 
 /// Whether the position after the logged moves agrees with the logged end.
-fn check_end<G: Game>(rules: &G, game: &LoggedGame) -> Result<String, String> {
+fn check_end(rules: &dyn AnyGame, game: &LoggedGame) -> Result<String, String> {
     let n = game.moves.len();
     let outcome = rules.outcome();
     match (game.end, outcome) {
@@ -203,7 +161,7 @@ fn check_end<G: Game>(rules: &G, game: &LoggedGame) -> Result<String, String> {
             Err(format!("logged {}, but the game is not over after {n} moves", outcome_text(logged)))
         }
         (LoggedEnd::DeadDraw, None) if rules.is_dead_draw() => {
-            Ok(format!("a dead draw (1/2-1/2) after {n} moves: no line is left for either side, as the rules say"))
+            Ok(format!("a dead draw (1/2-1/2) after {n} moves: neither side can win any more, as the rules say"))
         }
         (LoggedEnd::DeadDraw, None) => Err(format!("logged a dead draw, but a side can still win after {n} moves")),
         (LoggedEnd::DeadDraw, Some(real)) => {
@@ -334,7 +292,7 @@ mod tests {
     fn log_lines_are_read() {
         let g = parse_log_line(TIC_TAC_TOE).unwrap();
         assert_eq!(g.number, 3);
-        assert_eq!(g.spec, GameSpec::Mnk { rows: 3, cols: 3, k: 3, blocked: vec![] });
+        assert_eq!(g.spec, GameSpec::parse("mnk 3 3 3").unwrap());
         assert_eq!(g.players, ["e1:self", "e2:l1"]);
         assert_eq!(g.end, LoggedEnd::Played(Outcome::Win(Side::First)));
         assert_eq!(g.moves.len(), 5);
@@ -351,7 +309,7 @@ mod tests {
             ("1\tmnk 3 3 3\te1:a", "expected 7 tab-separated fields"),
             ("x\tmnk 3 3 3\te1:a\te2:b\t1-0\twin\t", "game number 'x'"),
             ("0\tmnk 3 3 3\te1:a\te2:b\t1-0\twin\t", "game number '0'"),
-            ("1\tmnk 3 3\te1:a\te2:b\t1-0\twin\t", "a board is"),
+            ("1\tmnk 3 3\te1:a\te2:b\t1-0\twin\t", "expected M N K"),
             ("1\tchess 8 8 1\te1:a\te2:b\t1-0\twin\t", "unknown game 'chess'"),
             ("1\tmnk 3 3 3\te1:a\te2:b\t2-0\twin\t", "result '2-0' is none of"),
             ("1\tmnk 3 3 3\te1:a\te2:b\t1-0\tdraw\t", "does not agree"),

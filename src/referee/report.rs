@@ -147,13 +147,13 @@ second, draw 1); maxN/meanN: reply times of engineN.";
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::GameSpec;
+    use crate::game::registry::GameSpec;
     use crate::referee::adapter::{Fault, FaultKind};
 
     fn record(end: GameEnd) -> GameRecord {
         GameRecord {
             number: 2,
-            spec: GameSpec::Mnk { rows: 3, cols: 3, k: 3, blocked: vec![] },
+            spec: GameSpec::parse("mnk 3 3 3").unwrap(),
             first: 1,
             moves: vec!["1 1".into(), "0 0".into()],
             end,

@@ -162,11 +162,11 @@ fn collect(plan: &MatchPlan, games: Vec<GameRecord>) -> MatchResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::GameSpec;
+    use crate::game::registry::GameSpec;
     use std::time::Duration;
 
     fn plan(boards: usize, rounds: usize) -> MatchPlan {
-        let spec = GameSpec::ConnectX { rows: 4, cols: 4, x: 3 };
+        let spec = GameSpec::parse("cx 4 4 3").unwrap();
         MatchPlan {
             boards: vec![spec; boards],
             rounds,
@@ -197,7 +197,7 @@ mod tests {
     fn finished_games_are_passed_on_in_order() {
         let record = |number| GameRecord {
             number,
-            spec: GameSpec::ConnectX { rows: 4, cols: 4, x: 3 },
+            spec: GameSpec::parse("cx 4 4 3").unwrap(),
             first: number % 2,
             moves: vec![],
             end: crate::referee::GameEnd::Played(crate::game::Outcome::Draw),

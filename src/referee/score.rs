@@ -4,30 +4,20 @@
 //! draw 1, loss 0. A forfeit is a loss, and gives the opponent the points of a win.
 
 use super::game::{GameEnd, GameRecord};
-use crate::bot::GameSpec;
-use crate::game::{Outcome, Side};
+use crate::game::registry::GameSpec;
+use crate::game::Outcome;
 use std::time::Duration;
 
-/// Points of a win for `side` on `spec`'s kind of game.
-pub fn win_points(spec: &GameSpec, side: Side) -> u32 {
-    match (spec, side) {
-        (GameSpec::ConnectX { .. }, _) => 3,
-        (GameSpec::Mnk { .. }, Side::First) => 2,
-        (GameSpec::Mnk { .. }, Side::Second) => 3,
-    }
-}
-
-pub const DRAW_POINTS: u32 = 1;
-
-/// Points of each side (indexed by [`Side::index`]).
+/// Points of each side (indexed by [`crate::game::Side::index`]), as the game's registry entry
+/// counts them.
 pub fn points(spec: &GameSpec, end: &GameEnd) -> [u32; 2] {
     let mut p = [0, 0];
     match end {
-        GameEnd::Played(Outcome::Draw) | GameEnd::DeadDraw => p = [DRAW_POINTS, DRAW_POINTS],
+        GameEnd::Played(Outcome::Draw) | GameEnd::DeadDraw => p = [spec.draw_points(), spec.draw_points()],
         GameEnd::BothForfeit { .. } => {}
         _ => {
             let winner = end.winner().expect("a win or a forfeit has a winner");
-            p[winner.index()] = win_points(spec, winner);
+            p[winner.index()] = spec.win_points(winner);
         }
     }
     p
@@ -162,13 +152,14 @@ pub fn score_line(games: &[GameRecord]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Side;
     use crate::referee::adapter::{Fault, FaultKind};
 
     fn mnk() -> GameSpec {
-        GameSpec::Mnk { rows: 3, cols: 3, k: 3, blocked: vec![] }
+        GameSpec::parse("mnk 3 3 3").unwrap()
     }
     fn cx() -> GameSpec {
-        GameSpec::ConnectX { rows: 6, cols: 7, x: 4 }
+        GameSpec::parse("cx 6 7 4").unwrap()
     }
     fn forfeit(loser: Side) -> GameEnd {
         GameEnd::Forfeit { loser, fault: Fault::new(FaultKind::Timeout, "slow") }

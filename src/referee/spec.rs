@@ -1,44 +1,16 @@
 //! The text forms the referee reads: boards (`mnk M N K`, `cx M N X`, board files) and engine
 //! specs (a command line, or a built-in player of this binary).
 
-use super::game::check_spec;
 use super::pbrain;
 use super::process::{ProcessConfig, Protocol};
-use crate::bot::GameSpec;
+use crate::game::registry::GameSpec;
 use std::path::Path;
 use std::time::Duration;
 
-/// Parses a board: `mnk M N K [blocked ROW,COL ...]` or `cx M N X` (M rows, N columns).
+/// Parses a board: a game's description as the registry reads it (`mnk M N K [blocked
+/// ROW,COL ...]`, `cx M N X`, ...).
 pub fn parse_board(words: &[&str]) -> Result<GameSpec, String> {
-    const USAGE: &str = "a board is 'mnk M N K [blocked ROW,COL ...]' or 'cx M N X'";
-    let [kind, m, n, k, rest @ ..] = words else { return Err(format!("{USAGE}, got '{}'", words.join(" "))) };
-    let num = |s: &str| s.parse::<usize>().map_err(|_| format!("'{s}' is not a whole number ({USAGE})"));
-    let (rows, cols, k) = (num(m)?, num(n)?, num(k)?);
-    let spec = match kind.to_ascii_lowercase().as_str() {
-        "mnk" => {
-            let mut blocked = Vec::new();
-            if let Some((word, cells)) = rest.split_first() {
-                if !word.eq_ignore_ascii_case("blocked") {
-                    return Err(format!("unexpected '{word}' ({USAGE})"));
-                }
-                for cell in cells {
-                    let (r, c) =
-                        cell.split_once(',').ok_or_else(|| format!("blocked cell must be ROW,COL, got '{cell}'"))?;
-                    blocked.push((num(r)?, num(c)?));
-                }
-            }
-            GameSpec::Mnk { rows, cols, k, blocked }
-        }
-        "cx" | "connectx" => {
-            if !rest.is_empty() {
-                return Err(format!("unexpected '{}' ({USAGE})", rest.join(" ")));
-            }
-            GameSpec::ConnectX { rows, cols, x: k }
-        }
-        _ => return Err(format!("unknown game '{kind}' ({USAGE})")),
-    };
-    check_spec(&spec).map_err(|e| format!("board '{}': {e}", words.join(" ")))?;
-    Ok(spec)
+    GameSpec::from_words(words).map_err(|e| format!("board '{}': {e}", words.join(" ")))
 }
 
 /// The boards of the m,n,k course tournament (M N K), from the shared reference facts.
@@ -75,27 +47,30 @@ const MNK_TOURNAMENT: &[(usize, usize, usize)] = &[
 /// the same with X = 5 except 4 4 5, then 25 25 10, 50 50 15, 75 75 20 and 100 100 30).
 pub fn builtin_boards(name: &str) -> Option<Vec<GameSpec>> {
     match name {
-        "mnk-tournament" => Some(
-            MNK_TOURNAMENT.iter().map(|&(rows, cols, k)| GameSpec::Mnk { rows, cols, k, blocked: vec![] }).collect(),
-        ),
+        "mnk-tournament" => Some(MNK_TOURNAMENT.iter().map(|&(m, n, k)| board(&format!("mnk {m} {n} {k}"))).collect()),
         "cx-tournament" => {
             let mut v = Vec::new();
             for x in [4, 5] {
                 for rows in 4..=7 {
                     for cols in 4..=7 {
                         if (rows, cols, x) != (4, 4, 5) {
-                            v.push(GameSpec::ConnectX { rows, cols, x });
+                            v.push(board(&format!("cx {rows} {cols} {x}")));
                         }
                     }
                 }
             }
             for (n, x) in [(25, 10), (50, 15), (75, 20), (100, 30)] {
-                v.push(GameSpec::ConnectX { rows: n, cols: n, x });
+                v.push(board(&format!("cx {n} {n} {x}")));
             }
             Some(v)
         }
         _ => None,
     }
+}
+
+/// A built-in board's spec (the text is known to be good).
+fn board(text: &str) -> GameSpec {
+    GameSpec::parse(text).expect("a built-in board")
 }
 
 /// Parses a board file: one board a line, `#` starts a comment, blank lines are skipped.
@@ -113,18 +88,7 @@ pub fn parse_boards(text: &str) -> Result<Vec<GameSpec>, String> {
 
 /// The text of a board, as `parse_board` reads it.
 pub fn board_text(spec: &GameSpec) -> String {
-    format!("{spec}{}", blocked_text(spec))
-}
-
-/// The blocked cells of a board as text (` blocked ROW,COL ...`), or nothing.
-pub fn blocked_text(spec: &GameSpec) -> String {
-    match spec {
-        GameSpec::Mnk { blocked, .. } if !blocked.is_empty() => {
-            let cells: Vec<String> = blocked.iter().map(|(r, c)| format!("{r},{c}")).collect();
-            format!(" blocked {}", cells.join(" "))
-        }
-        _ => String::new(),
-    }
+    spec.to_string()
 }
 
 /// Splits a command line into words: blanks separate words, except inside '...' or "...";
@@ -254,11 +218,11 @@ mod tests {
 
     #[test]
     fn boards() {
-        assert_eq!(parse_board(&["mnk", "3", "3", "3"]), Ok(GameSpec::Mnk { rows: 3, cols: 3, k: 3, blocked: vec![] }));
-        assert_eq!(parse_board(&["cx", "6", "7", "4"]), Ok(GameSpec::ConnectX { rows: 6, cols: 7, x: 4 }));
+        assert_eq!(parse_board(&["mnk", "3", "3", "3"]).unwrap().to_string(), "mnk 3 3 3");
+        assert_eq!(parse_board(&["CX", "6", "7", "4"]).unwrap().to_string(), "cx 6 7 4");
         assert_eq!(
-            parse_board(&["mnk", "5", "5", "4", "blocked", "0,0", "1,2"]),
-            Ok(GameSpec::Mnk { rows: 5, cols: 5, k: 4, blocked: vec![(0, 0), (1, 2)] })
+            parse_board(&["mnk", "5", "5", "4", "blocked", "0,0", "1,2"]).unwrap().to_string(),
+            "mnk 5 5 4 blocked 0,0 1,2"
         );
         for bad in ["mnk 3 3", "go 3 3 3", "cx 6 7 4 blocked 0,0", "mnk 0 3 3", "mnk 3 3 x", "mnk 3 3 3 blocked 9,9"] {
             let words: Vec<&str> = bad.split_whitespace().collect();
@@ -267,7 +231,7 @@ mod tests {
         let file = "# boards\nmnk 3 3 3\n\n  cx 6 7 4  # connect four\n";
         assert_eq!(parse_boards(file).unwrap().len(), 2);
         assert!(parse_boards("mnk 3 3 3\nmnk 3\n").unwrap_err().starts_with("line 2"));
-        let spec = GameSpec::Mnk { rows: 5, cols: 5, k: 4, blocked: vec![(0, 0)] };
+        let spec = GameSpec::parse("mnk 5 5 4 blocked 0,0").unwrap();
         assert_eq!(board_text(&spec), "mnk 5 5 4 blocked 0,0");
     }
 

@@ -82,9 +82,16 @@ pub struct Table {
 }
 
 impl Table {
-    /// An empty table of at most `capacity` entries.
+    /// An empty table of at most `capacity` entries, whose memory is taken as it fills.
     pub fn new(capacity: usize) -> Table {
         Table { map: AHashMap::new(), capacity: capacity.max(16) }
+    }
+
+    /// An empty table of at most `capacity` entries, with their room taken now: it never grows
+    /// (a map's growth copies it whole, a pause that must not fall inside a move's time).
+    pub fn reserved(capacity: usize) -> Table {
+        let capacity = capacity.max(16);
+        Table { map: AHashMap::with_capacity(capacity), capacity }
     }
 
     fn get(&self, key: u64) -> Option<(u32, u32)> {

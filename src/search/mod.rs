@@ -1,17 +1,23 @@
 //! Game-agnostic search: iterative deepening, PVS negamax alpha-beta with a transposition table,
-//! aspiration windows, killer and history ordering, late-move reductions, and a clock. It knows
-//! games only through [`Game`] and [`Searchable`]; it never names one.
+//! aspiration windows, killer and history ordering, late-move reductions, and a clock; and
+//! df-pn ([`dfpn`]) for proofs over AND/OR trees. It knows games only through the contracts it
+//! defines: [`Game`] (the rules) and [`Knowledge`] (what is not the rules: evaluation, move
+//! ordering, tactics, exact solvers); it never names a game. It is the bottom layer: games
+//! implement its traits, it imports nothing of theirs.
 
 pub mod clock;
 pub mod dfpn;
+pub mod game;
 mod ordering;
 mod searcher;
 pub mod tt;
 
 pub use clock::Limits;
-pub use searcher::{SearchInfo, SearchResult, Searcher};
+pub use game::{Alternating, Game, Outcome, Side};
+pub use searcher::{score_text, SearchInfo, SearchResult, Searcher};
 
-use crate::game::{Game, Side};
+use rand::seq::SliceRandom;
+use rand::RngCore;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -43,61 +49,98 @@ pub struct Proof<M> {
 }
 
 /// What the search needs to know about a game beyond its rules: evaluation, candidate moves,
-/// and tactics (immediate wins, forced replies, whether a side can still win).
-pub trait Searchable: Game {
+/// tactics (immediate wins, forced replies, whether a side can still win) and, at the root, the
+/// game's exact solvers and threat searches. It is kept apart from the game's struct, which
+/// holds the rules only: one value serves every copy of a game (the search's threads share it),
+/// and holds whatever state the knowledge keeps from move to move (a solver's tables).
+pub trait Knowledge<G: Game>: Sync {
     /// Static evaluation from the view of the side to move, in +-EVAL_LIMIT.
-    fn evaluate(&self) -> Score;
+    fn evaluate(&self, g: &G) -> Score;
 
     /// A move that wins at once for the side to move, if there is one.
-    fn winning_move(&self) -> Option<Self::Move>;
+    fn winning_move(&self, g: &G) -> Option<G::Move>;
 
     /// Whether the side to move can be evaluated statically: no immediate threat against it
     /// that the evaluation would not see. Non-quiet nodes are searched past the horizon.
-    fn quiet(&self) -> bool;
+    fn quiet(&self, g: &G) -> bool;
 
     /// Candidate moves for search, appended to `out` in any order with ordering scores. When the
     /// side to move is forced (e.g. it must block a threat) only the forced replies are given.
     /// Returns whether the list is exhaustive, i.e. every omitted legal move is provably no
     /// better than the ones given; only then may search treat its result as a proof.
-    fn candidates(&self, out: &mut Vec<Candidate<Self::Move>>) -> bool;
+    fn candidates(&self, g: &G, out: &mut Vec<Candidate<G::Move>>) -> bool;
 
-    /// At a quiet node (see [`Searchable::quiet`]): a win the side to move forces in this many
+    /// At a quiet node (see [`Knowledge::quiet`]): a win the side to move forces in this many
     /// plies that the static evaluation does not see (e.g. a stone that makes two threats at
     /// once). Search scores such a leaf as the win instead of evaluating it.
-    fn quiet_win(&self) -> Option<u32> {
+    fn quiet_win(&self, _g: &G) -> Option<u32> {
         None
     }
 
     /// Whether `side` can still win at all (false lets search bound the score by a draw).
-    fn can_win(&self, _side: Side) -> bool {
+    fn can_win(&self, _g: &G, _side: Side) -> bool {
         true
     }
 
     /// The exact value of the position and the moves that keep it, from a game's own exact
     /// solver, if it has one for this position and it finishes before `deadline` (or `stop`).
-    fn solve_exactly(&self, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<Self::Move>> {
+    fn solve_exactly(&self, _g: &G, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<G::Move>> {
         None
     }
 
     /// Whether the side to move wins with best play, by the game's exact solver, if it has one
     /// for this position and it settles the question before `deadline` (or `stop`).
-    fn wins_exactly(&self, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<bool> {
+    fn wins_exactly(&self, _g: &G, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<bool> {
         None
     }
 
     /// The moves among `moves` after which the game's exact solver has already proved that the
     /// opponent wins, from what its earlier searches left (no new search): e.g. those a solve
     /// refuted before it ran out of time. The search leaves them out, unless they are all.
-    fn refuted_moves(&self, _moves: &[Self::Move]) -> Vec<Self::Move> {
+    fn refuted_moves(&self, _g: &G, _moves: &[G::Move]) -> Vec<G::Move> {
         Vec::new()
     }
 
     /// When the opponent threatens a forced win (one it would have if it were to move), the
     /// moves among `moves` that take it away (possibly none); None when it threatens none or the
     /// game cannot tell before `deadline`.
-    fn threat_answers(&self, _moves: &[Self::Move], _deadline: Instant) -> Option<Vec<Self::Move>> {
+    fn threat_answers(&self, _g: &G, _moves: &[G::Move], _deadline: Instant) -> Option<Vec<G::Move>> {
         None
     }
+
+    /// The move of the game's reference player of the courses, the one a bot is first measured
+    /// against; by default L1 (see [`l1_move`]). Games where it means something else (greedy
+    /// sowing, the largest capture) say so.
+    fn reference_move(&self, g: &mut G, rng: &mut dyn RngCore) -> Option<G::Move> {
+        l1_move(self, g, rng)
+    }
+}
+
+/// The courses' L1 player: a move that wins at once, else a random move that hands the
+/// opponent no immediate win, else any random move.
+pub fn l1_move<G: Game, K: Knowledge<G> + ?Sized>(know: &K, game: &mut G, rng: &mut dyn RngCore) -> Option<G::Move> {
+    if let Some(mv) = know.winning_move(game) {
+        return Some(mv);
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let safe = safe_moves(know, game, &moves);
+    safe.choose(rng).or(moves.choose(rng)).copied()
+}
+
+/// The moves among `moves` that do not hand the opponent an immediate win.
+pub fn safe_moves<G: Game, K: Knowledge<G> + ?Sized>(know: &K, game: &mut G, moves: &[G::Move]) -> Vec<G::Move> {
+    let me = game.to_move();
+    moves
+        .iter()
+        .copied()
+        .filter(|&mv| {
+            game.play(mv);
+            let gives_win = game.outcome().is_none() && game.to_move() != me && know.winning_move(game).is_some();
+            game.undo();
+            !gives_win
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -7,8 +7,7 @@
 
 use super::ordering::Ordering;
 use super::tt::{Bound, Tt, NO_MOVE, PROVEN};
-use super::{Candidate, Limits, Proof, Score, Searchable, MAX_PLY, WIN, WIN_BOUND};
-use crate::game::{Outcome, Side};
+use super::{Candidate, Game, Knowledge, Limits, Outcome, Proof, Score, Side, MAX_PLY, WIN, WIN_BOUND};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
@@ -72,23 +71,29 @@ impl Searcher {
 
     /// Searches `game` (which must not be over) within `limits` with one thread; `game` is left
     /// as it was.
-    pub fn search<G: Searchable>(&mut self, game: &mut G, limits: &Limits) -> SearchResult<G::Move> {
+    pub fn search<G: Game, K: Knowledge<G>>(
+        &mut self,
+        game: &mut G,
+        know: &K,
+        limits: &Limits,
+    ) -> SearchResult<G::Move> {
         self.tt.new_search();
         self.orderings[0].new_search(game.move_key_space());
-        Run::new(&self.tt, &mut self.orderings[0], limits, None, 0).iterate(game)
+        Run::new(&self.tt, know, &mut self.orderings[0], limits, None, 0).iterate(game)
     }
 
     /// As [`Searcher::search`], with `threads` threads (Lazy SMP): helpers search copies of the
     /// game through the same table, which makes the main thread's search deeper; the main
     /// thread's result is the answer, and the helpers stop when it does.
-    pub fn search_parallel<G: Searchable + Send>(
+    pub fn search_parallel<G: Game + Send, K: Knowledge<G>>(
         &mut self,
         game: &mut G,
+        know: &K,
         limits: &Limits,
         threads: usize,
     ) -> SearchResult<G::Move> {
         if threads <= 1 {
-            return self.search(game, limits);
+            return self.search(game, know, limits);
         }
         self.tt.new_search();
         self.orderings.resize_with(threads, Ordering::new);
@@ -102,11 +107,11 @@ impl Searcher {
                 let mut copy = game.clone();
                 handles.push(scope.spawn(move || {
                     ordering.new_search(keys);
-                    Run::new(tt, ordering, limits, Some(done_ref), i + 1).iterate(&mut copy).nodes
+                    Run::new(tt, know, ordering, limits, Some(done_ref), i + 1).iterate(&mut copy).nodes
                 }));
             }
             main.new_search(keys);
-            let mut result = Run::new(tt, main, limits, None, 0).iterate(game);
+            let mut result = Run::new(tt, know, main, limits, None, 0).iterate(game);
             done.store(true, AtomicOrdering::Relaxed);
             for h in handles {
                 result.nodes += h.join().unwrap_or(0);
@@ -116,8 +121,9 @@ impl Searcher {
     }
 }
 
-struct Run<'a, G: Searchable> {
+struct Run<'a, G: Game, K: Knowledge<G>> {
     tt: &'a Tt,
+    know: &'a K,
     ordering: &'a mut Ordering,
     limits: &'a Limits,
     /// Set when the main thread is done (for helper threads).
@@ -142,9 +148,10 @@ struct Run<'a, G: Searchable> {
     soft: Option<Duration>,
 }
 
-impl<'a, G: Searchable> Run<'a, G> {
+impl<'a, G: Game, K: Knowledge<G>> Run<'a, G, K> {
     fn new(
         tt: &'a Tt,
+        know: &'a K,
         ordering: &'a mut Ordering,
         limits: &'a Limits,
         done: Option<&'a AtomicBool>,
@@ -152,6 +159,7 @@ impl<'a, G: Searchable> Run<'a, G> {
     ) -> Self {
         Run {
             tt,
+            know,
             ordering,
             limits,
             done,
@@ -168,7 +176,7 @@ impl<'a, G: Searchable> Run<'a, G> {
     }
 }
 
-impl<G: Searchable> Run<'_, G> {
+impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
     fn iterate(&mut self, game: &mut G) -> SearchResult<G::Move> {
         let decided = |best, score, proved| SearchResult {
             best,
@@ -180,11 +188,11 @@ impl<G: Searchable> Run<'_, G> {
             pv: vec![best],
             iterations: Vec::new(),
         };
-        if let Some(mv) = game.winning_move() {
+        if let Some(mv) = self.know.winning_move(game) {
             return decided(mv, WIN - 1, true);
         }
         let mut root = Vec::new();
-        let exhaustive = game.candidates(&mut root);
+        let exhaustive = self.know.candidates(game, &mut root);
         assert!(!root.is_empty(), "search needs a game in progress");
         root.sort_by_key(|c| std::cmp::Reverse(c.score));
         if root.len() == 1 && self.limits.hard.is_some() {
@@ -216,7 +224,7 @@ impl<G: Searchable> Run<'_, G> {
             // What the solver refuted before it ran out of time (or at earlier moves) is not
             // searched again.
             let moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
-            let refuted = game.refuted_moves(&moves);
+            let refuted = self.know.refuted_moves(game, &moves);
             if !refuted.is_empty() && refuted.len() < root.len() {
                 log::info!(
                     "refuted: {} of {} moves lose by the exact solver: {}",
@@ -348,7 +356,7 @@ impl<G: Searchable> Run<'_, G> {
     fn exact_solution(&mut self, game: &G) -> Option<Proof<G::Move>> {
         let hard = self.limits.hard.filter(|_| self.thread == 0)?;
         let deadline = self.limits.start + hard.mul_f64(SOLVER_SHARE);
-        let Some(proof) = game.solve_exactly(deadline, self.limits.stop.as_deref()) else {
+        let Some(proof) = self.know.solve_exactly(game, deadline, self.limits.stop.as_deref()) else {
             // The search keeps its usual share of the time that is left.
             let (spent, soft) = (self.limits.elapsed(), self.soft?);
             if spent > Duration::from_millis(1) {
@@ -371,7 +379,7 @@ impl<G: Searchable> Run<'_, G> {
         let hard = self.limits.hard.filter(|_| self.thread == 0)?;
         let deadline = Instant::now() + hard.mul_f64(DEFENCE_SHARE);
         let moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
-        let answers = game.threat_answers(&moves, deadline)?;
+        let answers = self.know.threat_answers(game, &moves, deadline)?;
         log::info!("threat: {} of {} moves stop the opponent's forced win", answers.len(), moves.len());
         Some(answers)
     }
@@ -429,7 +437,7 @@ impl<G: Searchable> Run<'_, G> {
             let (mut looked, mut lost) = (0u32, 0u32);
             if game.outcome().is_none() && game.to_move() != me {
                 replies.clear();
-                game.candidates(&mut replies);
+                self.know.candidates(game, &mut replies);
                 replies.sort_by_key(|c| std::cmp::Reverse(c.score));
                 for r in &replies {
                     let now = Instant::now();
@@ -439,10 +447,11 @@ impl<G: Searchable> Run<'_, G> {
                     game.play(r.mv);
                     // A reply that hands us a win the game sees at once (a move that wins, or
                     // a stone that makes two threats) is no trap: the opponent sees it too.
-                    let obvious = game.winning_move().is_some() || (game.quiet() && game.quiet_win().is_some());
+                    let obvious = self.know.winning_move(game).is_some()
+                        || (self.know.quiet(game) && self.know.quiet_win(game).is_some());
                     if game.outcome().is_none() && game.to_move() == me && !obvious {
                         looked += 1;
-                        if game.wins_exactly((now + query).min(end), stop.as_deref()) == Some(true) {
+                        if self.know.wins_exactly(game, (now + query).min(end), stop.as_deref()) == Some(true) {
                             lost += 1;
                         }
                     }
@@ -559,7 +568,7 @@ impl<G: Searchable> Run<'_, G> {
         if game.outcome().is_some() {
             return Some(0.0);
         }
-        if game.to_move() != me && game.winning_move().is_some() {
+        if game.to_move() != me && self.know.winning_move(game).is_some() {
             return None;
         }
         if !losing && !self.proved_at_least(game, me, depth, value) {
@@ -571,7 +580,7 @@ impl<G: Searchable> Run<'_, G> {
         for &r in &replies {
             game.play(r);
             // A sensible opponent does not hand us an immediate win.
-            if !(game.outcome().is_none() && game.to_move() == me && game.winning_move().is_some()) {
+            if !(game.outcome().is_none() && game.to_move() == me && self.know.winning_move(game).is_some()) {
                 total += 1;
                 if self.proved_at_least(game, me, depth, better) {
                     chance += 1.0;
@@ -643,16 +652,16 @@ impl<G: Searchable> Run<'_, G> {
             }
             None => {}
         }
-        if game.winning_move().is_some() {
+        if self.know.winning_move(game).is_some() {
             return WIN - ply as Score - 1;
         }
         if ply >= MAX_PLY - 1 {
             self.hit = true;
-            return game.evaluate();
+            return self.know.evaluate(game);
         }
         // Mate-distance bounds, then what the game knows: a side that cannot win scores at most 0.
-        let lo = if game.can_win(me.other()) { -(WIN - ply as Score) } else { 0 };
-        let hi = if game.can_win(me) { WIN - ply as Score - 1 } else { 0 };
+        let lo = if self.know.can_win(game, me.other()) { -(WIN - ply as Score) } else { 0 };
+        let hi = if self.know.can_win(game, me) { WIN - ply as Score - 1 } else { 0 };
         if lo >= beta {
             return lo;
         }
@@ -666,13 +675,13 @@ impl<G: Searchable> Run<'_, G> {
         }
         let (alpha0, beta0) = (alpha, beta);
 
-        let quiet = game.quiet();
+        let quiet = self.know.quiet(game);
         if depth <= 0 && quiet {
-            if let Some(plies) = game.quiet_win() {
+            if let Some(plies) = self.know.quiet_win(game) {
                 return WIN - ply as Score - plies as Score;
             }
             self.hit = true;
-            return game.evaluate();
+            return self.know.evaluate(game);
         }
         let key = game.hash();
         let mut tt_move = NO_MOVE;
@@ -717,7 +726,7 @@ impl<G: Searchable> Run<'_, G> {
         list.clear();
         let mut exhaustive = true;
         if best < beta && !self.stopped {
-            exhaustive = game.candidates(&mut list);
+            exhaustive = self.know.candidates(game, &mut list);
             if !exhaustive {
                 self.hit = true;
             }

@@ -1,163 +1,276 @@
-//! Search results that are known exactly: solved small boards and Pons' Connect-4 positions.
+//! The search on toy games built for it, checked against plain minimax: one where a side may
+//! move several times in a row, one whose moves are paths with the same start and end. Search
+//! on the real games is tested with them (`src/game/search_tests.rs`).
 
 use super::*;
-use crate::game::connectx::ConnectX;
-use crate::game::mnk::Mnk;
 
-fn solve<G: Searchable>(game: &mut G) -> SearchResult<G::Move> {
-    let mut s = Searcher::new(16);
-    let r = s.search(game, &Limits::infinite());
-    assert!(r.proved, "an unlimited search on a small board ends in a proof: depth {} score {}", r.depth, r.score);
+/// What every toy game's knowledge is: no evaluation beyond the game's own score, every legal
+/// move a candidate, nothing forced.
+struct Plain;
+
+/// A toy game's running score, from the side to move's view (for the evaluation).
+trait Scored: Game {
+    fn lead(&self) -> Score;
+}
+
+impl<G: Scored + Sync> Knowledge<G> for Plain {
+    fn evaluate(&self, g: &G) -> Score {
+        g.lead()
+    }
+    fn winning_move(&self, _g: &G) -> Option<G::Move> {
+        None
+    }
+    fn quiet(&self, _g: &G) -> bool {
+        true
+    }
+    fn candidates(&self, g: &G, out: &mut Vec<Candidate<G::Move>>) -> bool {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        out.extend(moves.into_iter().map(|mv| Candidate { mv, score: 0 }));
+        true
+    }
+}
+
+/// Plain minimax: 1 if the side to move wins, 0 draw, -1 loss, for any game (the same side
+/// may move again: its value is then taken as it is, not negated).
+fn minimax<G: Game>(g: &mut G) -> i32 {
+    if let Some(outcome) = g.outcome() {
+        return match outcome {
+            Outcome::Draw => 0,
+            Outcome::Win(side) if side == g.to_move() => 1,
+            Outcome::Win(_) => -1,
+        };
+    }
+    let me = g.to_move();
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let mut best = -1;
+    for mv in moves {
+        g.play(mv);
+        let v = if g.to_move() == me { minimax(g) } else { -minimax(g) };
+        g.undo();
+        best = best.max(v);
+    }
+    best
+}
+
+fn solve<G: Scored + Sync>(g: &mut G) -> SearchResult<G::Move> {
+    let r = Searcher::new(1).search(g, &Plain, &Limits::infinite());
+    assert!(r.proved, "an unlimited search of a finite game ends in a proof");
     r
 }
 
-#[test]
-fn solved_mnk_values() {
-    // (M, N, K, first player's result: 1 win, 0 draw)
-    for (m, n, k, value) in
-        [(3, 3, 3, 0), (3, 4, 3, 1), (4, 3, 3, 1), (4, 4, 3, 1), (4, 4, 4, 0), (2, 2, 2, 1), (3, 3, 4, 0)]
-    {
-        let mut g = Mnk::new(m, n, k, &[]).unwrap();
-        let r = solve(&mut g);
-        assert_eq!(r.score.signum(), value, "{m}x{n}x{k}: score {}", r.score);
+/// Counters in a pile; a move takes 1, 2 or 3 of them, and who takes exactly 2 (leaving some)
+/// moves again. Who takes the last counter wins.
+#[derive(Clone, Debug)]
+struct Bonus {
+    pile: u32,
+    to_move: Side,
+    /// Each move: how many it took and who moved.
+    history: Vec<(u32, Side)>,
+}
+
+impl Bonus {
+    fn new(pile: u32) -> Bonus {
+        Bonus { pile, to_move: Side::First, history: Vec::new() }
+    }
+}
+
+impl Game for Bonus {
+    type Move = u32;
+    fn to_move(&self) -> Side {
+        self.to_move
+    }
+    fn legal_moves(&self, out: &mut Vec<u32>) {
+        out.extend((1..=3).filter(|&t| t <= self.pile));
+    }
+    fn is_legal(&self, mv: u32) -> bool {
+        (1..=3).contains(&mv) && mv <= self.pile
+    }
+    fn play(&mut self, mv: u32) {
+        self.pile -= mv;
+        self.history.push((mv, self.to_move));
+        if !(mv == 2 && self.pile > 0) {
+            self.to_move = self.to_move.other();
+        }
+    }
+    fn undo(&mut self) {
+        let (mv, side) = self.history.pop().expect("a move to undo");
+        self.pile += mv;
+        self.to_move = side;
+    }
+    fn moves_played(&self) -> usize {
+        self.history.len()
+    }
+    fn hash(&self) -> u64 {
+        (self.pile as u64) << 1 | self.to_move.index() as u64
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        (self.pile == 0).then(|| Outcome::Win(self.history.last().expect("the last taker").1))
+    }
+    fn move_key(&self, mv: u32) -> u32 {
+        mv
+    }
+    fn move_key_space(&self) -> usize {
+        4
+    }
+    fn move_for_key(&self, key: u32) -> Option<u32> {
+        self.is_legal(key).then_some(key)
+    }
+    fn parse_move(&self, text: &str) -> Result<u32, String> {
+        text.parse().map_err(|_| format!("not a count: {text}"))
+    }
+    fn format_move(&self, mv: u32) -> String {
+        mv.to_string()
+    }
+}
+
+impl Scored for Bonus {
+    fn lead(&self) -> Score {
+        0
     }
 }
 
 #[test]
-fn the_first_player_wins_4x4x3_in_three_of_its_moves() {
-    let mut g = Mnk::new(4, 4, 3, &[]).unwrap();
+fn extra_turns_are_searched_as_the_same_sides_moves() {
+    let mut extra_turns = 0;
+    for pile in 1..=24 {
+        let mut g = Bonus::new(pile);
+        let r = solve(&mut g);
+        assert_eq!(r.score.signum(), minimax(&mut g), "pile {pile}");
+        assert_eq!(g.pile, pile, "the game is left as it was");
+        // The move played keeps the value.
+        g.play(r.best);
+        let after = if g.outcome().is_some() {
+            1
+        } else if g.to_move() == Side::First {
+            minimax(&mut g)
+        } else {
+            -minimax(&mut g)
+        };
+        assert_eq!(after, r.score.signum(), "pile {pile}: {}", r.best);
+        extra_turns += (r.best == 2 && g.to_move() == Side::First) as u32;
+    }
+    assert!(extra_turns > 0, "some best moves take the extra turn");
+}
+
+#[test]
+fn a_win_through_extra_turns_counts_every_ply() {
+    // Pile 4: take 2 (and move again), then 2: a win in two plies of the same side.
+    let mut g = Bonus::new(4);
+    assert_eq!(solve(&mut g).score, WIN - 2);
+}
+
+/// A token walks a line of `len` segments; each segment has two roads between the same two
+/// points, a left one and a right one, each worth points to whoever takes it. A move is a road
+/// from the token's point to the next: two moves with the same start and end. The sides
+/// alternate; the higher score at the end wins.
+#[derive(Clone, Debug)]
+struct Roads {
+    /// Points of the left and right road of each segment.
+    values: Vec<[i32; 2]>,
+    score: [i32; 2],
+    /// Roads taken (0 left, 1 right), in order.
+    taken: Vec<u32>,
+}
+
+/// A road: segment * 2 + side (0 left, 1 right).
+type Road = u32;
+
+impl Roads {
+    fn new(values: &[[i32; 2]]) -> Roads {
+        Roads { values: values.to_vec(), score: [0, 0], taken: Vec::new() }
+    }
+    fn segment(&self) -> usize {
+        self.taken.len()
+    }
+}
+
+impl Game for Roads {
+    type Move = Road;
+    fn to_move(&self) -> Side {
+        Side::after_moves(self.taken.len())
+    }
+    fn legal_moves(&self, out: &mut Vec<Road>) {
+        let s = self.segment() as u32;
+        if (s as usize) < self.values.len() {
+            out.extend([2 * s, 2 * s + 1]);
+        }
+    }
+    fn is_legal(&self, mv: Road) -> bool {
+        mv / 2 == self.segment() as u32 && self.segment() < self.values.len()
+    }
+    fn play(&mut self, mv: Road) {
+        let me = self.to_move().index();
+        self.score[me] += self.values[self.segment()][(mv % 2) as usize];
+        self.taken.push(mv % 2);
+    }
+    fn undo(&mut self) {
+        let side = self.taken.pop().expect("a road to undo");
+        let me = self.to_move().index();
+        self.score[me] -= self.values[self.segment()][side as usize];
+    }
+    fn moves_played(&self) -> usize {
+        self.taken.len()
+    }
+    fn hash(&self) -> u64 {
+        // The roads taken, as bits, above the count: different paths, different positions.
+        self.taken.iter().fold(self.taken.len() as u64, |h, &s| h.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (s as u64 + 1))
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        if self.segment() < self.values.len() {
+            return None;
+        }
+        Some(match self.score[0].cmp(&self.score[1]) {
+            std::cmp::Ordering::Greater => Outcome::Win(Side::First),
+            std::cmp::Ordering::Less => Outcome::Win(Side::Second),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        })
+    }
+    fn move_key(&self, mv: Road) -> u32 {
+        mv
+    }
+    fn move_key_space(&self) -> usize {
+        2 * self.values.len()
+    }
+    fn move_for_key(&self, key: u32) -> Option<Road> {
+        self.is_legal(key).then_some(key)
+    }
+    fn parse_move(&self, text: &str) -> Result<Road, String> {
+        text.parse().map_err(|_| format!("not a road: {text}"))
+    }
+    fn format_move(&self, mv: Road) -> String {
+        mv.to_string()
+    }
+}
+
+impl Scored for Roads {
+    fn lead(&self) -> Score {
+        let me = self.to_move().index();
+        self.score[me] - self.score[1 - me]
+    }
+}
+
+#[test]
+fn moves_with_the_same_start_and_end_are_told_apart() {
+    // The right road of the first segment wins; the left one, the same two points, loses.
+    let mut g = Roads::new(&[[1, 5], [3, 0], [0, 2]]);
     let r = solve(&mut g);
-    // Its third stone is ply 5 from the start.
-    assert_eq!(r.score, WIN - 5);
-}
-
-/// Plays 1-based column digits.
-fn connect4(moves: &str) -> ConnectX {
-    let mut g = ConnectX::new(6, 7, 4).unwrap();
-    for ch in moves.chars() {
-        let col = ch.to_digit(10).unwrap() - 1;
-        assert!(g.is_legal(col));
-        g.play(col);
-    }
-    g
-}
-
-/// Our proved score in Pons' convention: 22 minus the stones the winner has placed.
-fn pons_score(moves_played: usize, score: Score) -> i32 {
-    if score == 0 {
-        return 0;
-    }
-    let plies = (WIN - score.abs()) as usize;
-    let winner_stones = (moves_played + plies).div_ceil(2);
-    (22 - winner_stones as i32) * score.signum()
-}
-
-#[test]
-fn exact_scores_of_connect4_positions() {
-    let sets = [
-        include_str!("../../tests/data/connect4/Test_L3_R1.head60"),
-        include_str!("../../tests/data/connect4/Test_L2_R1.head30"),
-    ];
-    for line in sets.iter().flat_map(|s| s.lines()).filter(|l| !l.is_empty()) {
-        let (moves, expected) = line.split_once(' ').unwrap();
-        let mut g = connect4(moves);
+    assert_eq!(r.score.signum(), minimax(&mut g));
+    assert_eq!((r.score.signum(), r.best), (1, 1), "{r:?}");
+    // Many lines, each checked against plain minimax.
+    let mut seed = 7u64;
+    for _ in 0..200 {
+        let values: Vec<[i32; 2]> = (0..6)
+            .map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                [(seed >> 33) as i32 % 5, (seed >> 45) as i32 % 5]
+            })
+            .collect();
+        let mut g = Roads::new(&values);
         let r = solve(&mut g);
-        assert_eq!(pons_score(moves.len(), r.score), expected.parse::<i32>().unwrap(), "{moves}");
+        assert_eq!(r.score.signum(), minimax(&mut g), "{values:?}");
+        g.play(r.best);
+        assert_eq!(-minimax(&mut g), r.score.signum(), "{values:?}: road {}", r.best);
     }
-}
-
-#[test]
-fn takes_a_win_and_blocks_a_loss() {
-    let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
-    // First: row 7, columns 3..6 (four); second: scattered.
-    for (r, c) in [(7, 3), (0, 0), (7, 4), (0, 14), (7, 5), (14, 0), (7, 6)] {
-        g.play((r * 15 + c) as u32);
-    }
-    // Second to move must block one end; the other end wins for the first player regardless
-    // (an open four): the search proves the loss.
-    let mut s = Searcher::new(16);
-    let r = s.search(&mut g, &Limits::depth(6));
-    assert!(r.score <= -WIN_BOUND, "an open four is lost: {}", r.score);
-    assert!([7 * 15 + 2, 7 * 15 + 7].contains(&r.best));
-    g.play(r.best);
-    let r = s.search(&mut g, &Limits::depth(2));
-    assert_eq!(r.score, WIN - 1);
-    g.play(r.best);
-    assert_eq!(g.outcome(), Some(crate::game::Outcome::Win(crate::game::Side::First)));
-}
-
-#[test]
-fn search_leaves_the_game_unchanged_and_respects_the_depth_cap() {
-    let mut g = ConnectX::new(6, 7, 4).unwrap();
-    g.play(3);
-    let h = g.hash();
-    let mut s = Searcher::new(1);
-    let r = s.search(&mut g, &Limits::depth(3));
-    assert_eq!(r.depth, 3);
-    assert_eq!(g.hash(), h);
-    assert_eq!(g.moves_played(), 1);
-    assert!(g.is_legal(r.best));
-}
-
-#[test]
-fn parallel_search_proves_the_same_values() {
-    for (m, n, k, value) in [(3, 3, 3, 0), (4, 4, 3, 1), (4, 4, 4, 0)] {
-        let mut g = Mnk::new(m, n, k, &[]).unwrap();
-        let mut s = Searcher::new(16);
-        let r = s.search_parallel(&mut g, &Limits::infinite(), 2);
-        assert!(r.proved);
-        assert_eq!(r.score.signum(), value, "{m}x{n}x{k}");
-        assert_eq!(g.moves_played(), 0);
-    }
-    let line = include_str!("../../tests/data/connect4/Test_L2_R1.head30").lines().next().unwrap();
-    let (moves, expected) = line.split_once(' ').unwrap();
-    let mut g = connect4(moves);
-    let r = Searcher::new(16).search_parallel(&mut g, &Limits::infinite(), 3);
-    assert_eq!(pons_score(moves.len(), r.score), expected.parse::<i32>().unwrap());
-}
-
-#[test]
-fn a_settled_draw_is_played_for_the_opponents_errors() {
-    // Tic-tac-toe is a draw. Under a clock the engine opens in a corner: it keeps the draw, and
-    // 7 of the opponent's 8 replies lose (only the centre holds), more than after any other move.
-    let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
-    let limits = Limits::per_move(std::time::Instant::now(), std::time::Duration::from_secs(2), Default::default());
-    let r = Searcher::new(4).search(&mut g, &limits);
-    assert!(r.proved && r.score == 0);
-    assert!([0, 2, 6, 8].contains(&r.best), "a corner, got {}", r.best);
-    // Solving (no clock) is unaffected: the first drawing move in search order stands.
-    let r = Searcher::new(4).search(&mut g, &Limits::infinite());
-    assert_eq!(r.score, 0);
-}
-
-#[test]
-fn a_draw_proved_by_the_exact_solver_is_played_for_traps() {
-    // With the m,n,k solver in play, tic-tac-toe is proved a draw at the root and every first
-    // move keeps it. After a corner the solver proves 7 of O's 8 replies lost (only the centre
-    // holds), after the centre or an edge 4: the trap is a corner.
-    for hash in [1, 16] {
-        let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
-        g.use_solver(std::sync::Arc::new(crate::game::mnk::solver::Table::new(hash)));
-        let limits = Limits::per_move(std::time::Instant::now(), std::time::Duration::from_secs(2), Default::default());
-        let r = Searcher::new(4).search(&mut g, &limits);
-        assert!([0, 2, 6, 8].contains(&r.best), "a corner, got {}", r.best);
-    }
-}
-
-#[test]
-fn a_double_threat_at_the_horizon_scores_as_the_win() {
-    // 15x15x5: X's two stones on row 7 and two on column 8 meet at 7,8: that stone makes two
-    // threes at once, and no one stone of O spoils both. The win takes 5 plies (O's reply, X's
-    // open four, O's block, X's five); a two-ply search sees it only because its leaf, X to move
-    // with a stone that makes two threats, scores as the win.
-    let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
-    for (r, c) in [(7, 5), (0, 0), (7, 6), (0, 14), (5, 8), (14, 0), (6, 8), (14, 14)] {
-        g.play((r * 15 + c) as u32);
-    }
-    assert_eq!(g.quiet_win(), None, "no double threat yet");
-    let r = Searcher::new(1).search(&mut g, &Limits::depth(2));
-    assert!(r.score >= WIN_BOUND, "{r:?}");
-    g.play(r.best);
-    g.play(0);
-    assert_eq!(g.quiet_win(), Some(3), "after {}", g.format_move(r.best));
 }

@@ -1,23 +1,30 @@
 //! The exact solver in play: when the board is in its range and it finishes within its share of
-//! the move's time, the search plays by its verdict (see [`Searchable::solve_exactly`]).
+//! the move's time, the search plays by its verdict (see [`Knowledge::solve_exactly`]).
 
 use super::book::Book;
 use super::solver::{Geometry, Position, Shape, Solver, Table};
-use super::{Column, ConnectX};
+use super::{Column, ConnectX, CxKnowledge};
+#[cfg(doc)]
+use crate::search::Knowledge;
 use crate::search::{Proof, Score, WIN};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-impl ConnectX {
-    /// See [`Searchable::solve_exactly`](crate::search::Searchable::solve_exactly).
+impl CxKnowledge {
+    /// See [`Knowledge::solve_exactly`].
     ///
-    /// Only with a table given ([`ConnectX::use_solver`]). In order: the opening book; then a weak solve (win, draw or loss: the cheapest proof),
+    /// Only with a table given ([`CxKnowledge::with_solver`]). In order: the opening book; then a weak solve (win, draw or loss: the cheapest proof),
     /// which for a draw already tells the moves that keep it; for a win, a winning move, and
     /// then, if time allows, the fastest win (a strong solve); for a loss, the strong solve (the
     /// move that loses slowest), or nothing if it does not finish. With a draw or a loss, the
     /// moves that reach the score are those proved before the deadline (none: nothing).
-    pub(super) fn exact_proof(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Column>> {
-        let (shape, p, table) = self.solver_position()?;
+    pub(super) fn exact_proof(
+        &self,
+        g: &ConnectX,
+        deadline: Instant,
+        stop: Option<&AtomicBool>,
+    ) -> Option<Proof<Column>> {
+        let (shape, p, table) = self.solver_position(g)?;
         if let Some((col, score)) = Book::built_in(&shape).and_then(|b| b.lookup(&p)) {
             return Some(Proof { score: search_score(score, &p), moves: vec![col as Column] });
         }
@@ -26,8 +33,8 @@ impl ConnectX {
             solver = solver.with_stop(stop);
         }
         let value = solver.solve(&p, true).ok()?;
-        let mut order: Vec<usize> = (0..self.cols()).filter(|&c| p.can_play(c)).collect();
-        order.sort_by_key(|&c| (2 * c).abs_diff(self.cols() - 1));
+        let mut order: Vec<usize> = (0..g.cols()).filter(|&c| p.can_play(c)).collect();
+        order.sort_by_key(|&c| (2 * c).abs_diff(g.cols() - 1));
         if value > 0 {
             let mut winning = None;
             for &col in &order {
@@ -59,11 +66,11 @@ impl ConnectX {
     }
 }
 
-impl ConnectX {
+impl CxKnowledge {
     /// Whether the side to move wins (a weak solve), with the table given by
-    /// [`ConnectX::use_solver`], if the solver settles it before `deadline` (or `stop`).
-    pub(super) fn exact_wins(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
-        let (_, p, table) = self.solver_position()?;
+    /// [`CxKnowledge::with_solver`], if the solver settles it before `deadline` (or `stop`).
+    pub(super) fn exact_wins(&self, g: &ConnectX, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
+        let (_, p, table) = self.solver_position(g)?;
         let mut solver = Solver::new(table).with_deadline(Some(deadline));
         if let Some(stop) = stop {
             solver = solver.with_stop(stop);
@@ -73,9 +80,9 @@ impl ConnectX {
 
     /// The board's shape and the game's position in the solver's terms, and the solver's
     /// table, if it is used.
-    fn solver_position(&self) -> Option<(Shape, Position, &Table)> {
-        let shape = Shape::new(self.rows(), self.cols(), self.lines.k()).ok()?;
-        let cols: Vec<usize> = self.history.iter().map(|&c| c as usize).collect();
+    fn solver_position(&self, g: &ConnectX) -> Option<(Shape, Position, &Table)> {
+        let shape = Shape::new(g.rows(), g.cols(), g.lines.k()).ok()?;
+        let cols: Vec<usize> = g.history.iter().map(|&c| c as usize).collect();
         let p = Position::from_moves(shape, &cols).ok()?;
         Some((shape, p, self.solver.as_ref()?))
     }
@@ -105,7 +112,7 @@ fn search_score(score: i32, p: &Position) -> Score {
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::search::Searchable;
+    use crate::search::Knowledge;
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -133,10 +140,9 @@ mod tests {
         // Test_L2_R1's first line, score 4 for the side to move; and a drawn end position.
         let table = Arc::new(super::super::solver::Table::new(16));
         let deadline = Instant::now() + Duration::from_secs(60);
-        let mut g = game("5554224333234511764415115");
-        assert_eq!(g.solve_exactly(deadline, None), None, "no table given");
-        g.use_solver(table.clone());
-        let proof = g.solve_exactly(deadline, None).unwrap();
+        let g = game("5554224333234511764415115");
+        assert_eq!(CxKnowledge::new().solve_exactly(&g, deadline, None), None, "no table given");
+        let proof = CxKnowledge::with_solver(&g, table.clone()).solve_exactly(&g, deadline, None).unwrap();
         assert!(proof.score >= crate::search::WIN_BOUND);
         let p = Position::from_moves(
             Shape::new(6, 7, 4).unwrap(),
@@ -147,9 +153,8 @@ mod tests {
         assert_eq!(proof.moves.len(), 1);
         assert_eq!(scores[proof.moves[0] as usize], Some(4), "the fastest win: {scores:?}");
         // A drawn position: every move that keeps the draw, and only those.
-        let mut g = game("52677675164321472411331752454");
-        g.use_solver(table.clone());
-        let proof = g.solve_exactly(deadline, None).unwrap();
+        let g = game("52677675164321472411331752454");
+        let proof = CxKnowledge::with_solver(&g, table.clone()).solve_exactly(&g, deadline, None).unwrap();
         assert_eq!(proof.score, 0);
         let p = Position::from_moves(
             Shape::new(6, 7, 4).unwrap(),
@@ -161,14 +166,13 @@ mod tests {
             assert_eq!(proof.moves.contains(&(mv as Column)), scores[mv] == Some(0), "column {mv}: {scores:?}");
         }
         let past = Instant::now();
-        let mut g = game("4");
-        g.use_solver(table.clone());
-        assert_eq!(g.solve_exactly(past, None), None, "the second move is not solved in no time");
+        let g = game("4");
+        let k = CxKnowledge::with_solver(&g, table.clone());
+        assert_eq!(k.solve_exactly(&g, past, None), None, "the second move is not solved in no time");
         // The opening book answers at once.
-        let mut g = game("");
-        assert_eq!(g.solve_exactly(past, None), None, "no table given");
-        g.use_solver(table);
-        let proof = g.solve_exactly(past, None).unwrap();
+        let g = game("");
+        assert_eq!(CxKnowledge::new().solve_exactly(&g, past, None), None, "no table given");
+        let proof = k.solve_exactly(&g, past, None).unwrap();
         assert_eq!(proof.moves, [3]);
         assert_eq!(proof.score, WIN - 41);
     }

@@ -2,11 +2,31 @@
 //! forced blocks, and never dropping a piece right under an enemy threat (it lets the enemy win
 //! on the next move).
 
-use super::{Column, ConnectX};
+use super::{solver, Column, ConnectX};
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Proof, Score, Searchable};
+use crate::search::{Candidate, Knowledge, Proof, Score};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
+
+/// What the engine knows of Connect-X beyond the rules; with the exact solver's table (kept
+/// across moves and games) on the boards in its range.
+#[derive(Clone, Debug, Default)]
+pub struct CxKnowledge {
+    pub(super) solver: Option<Arc<solver::Table>>,
+}
+
+impl CxKnowledge {
+    /// The evaluation and tactics only.
+    pub fn new() -> CxKnowledge {
+        CxKnowledge::default()
+    }
+
+    /// With the exact solver on `table`, if `game`'s board is in its range.
+    pub fn with_solver(game: &ConnectX, table: Arc<solver::Table>) -> CxKnowledge {
+        CxKnowledge { solver: game.solver_fits().then_some(table) }
+    }
+}
 
 impl ConnectX {
     /// Playable threat cells of `side`.
@@ -23,57 +43,57 @@ impl ConnectX {
     }
 }
 
-impl Searchable for ConnectX {
-    fn evaluate(&self) -> Score {
-        self.lines.evaluation(self.to_move())
+impl Knowledge<ConnectX> for CxKnowledge {
+    fn evaluate(&self, g: &ConnectX) -> Score {
+        g.lines.evaluation(g.to_move())
     }
 
-    fn winning_move(&self) -> Option<Column> {
-        self.playable_threats(self.to_move()).next().map(|cell| (cell % self.cols()) as Column)
+    fn winning_move(&self, g: &ConnectX) -> Option<Column> {
+        g.playable_threats(g.to_move()).next().map(|cell| (cell % g.cols()) as Column)
     }
 
-    fn quiet(&self) -> bool {
-        self.playable_threats(self.to_move().other()).next().is_none()
+    fn quiet(&self, g: &ConnectX) -> bool {
+        g.playable_threats(g.to_move().other()).next().is_none()
     }
 
-    fn candidates(&self, out: &mut Vec<Candidate<Column>>) -> bool {
-        let me = self.to_move();
+    fn candidates(&self, g: &ConnectX, out: &mut Vec<Candidate<Column>>) -> bool {
+        let me = g.to_move();
         let enemy = me.other();
-        let mut forced = self.playable_threats(enemy).map(|cell| (cell % self.cols()) as Column).peekable();
+        let mut forced = g.playable_threats(enemy).map(|cell| (cell % g.cols()) as Column).peekable();
         if forced.peek().is_some() {
             out.extend(forced.map(|mv| Candidate { mv, score: 0 }));
             return true;
         }
-        let centre = (self.cols() as i64 - 1) as f64 / 2.0;
+        let centre = (g.cols() as i64 - 1) as f64 / 2.0;
         let start = out.len();
-        for col in 0..self.cols() {
-            if let Some(cell) = self.landing_cell(col) {
-                if self.feeds_threat(col, enemy) {
+        for col in 0..g.cols() {
+            if let Some(cell) = g.landing_cell(col) {
+                if g.feeds_threat(col, enemy) {
                     continue;
                 }
                 let off_centre = (col as f64 - centre).abs() as i64;
-                let score = self.lines.move_gain(cell, me) * 4 - off_centre;
+                let score = g.lines.move_gain(cell, me) * 4 - off_centre;
                 out.push(Candidate { mv: col as Column, score });
             }
         }
         if out.len() == start {
             // Every move feeds a threat: the game is lost; any legal move will do.
             let mut all = Vec::new();
-            self.legal_moves(&mut all);
+            g.legal_moves(&mut all);
             out.extend(all.into_iter().map(|mv| Candidate { mv, score: 0 }));
         }
         true
     }
 
-    fn can_win(&self, side: Side) -> bool {
-        self.lines.can_win(side)
+    fn can_win(&self, g: &ConnectX, side: Side) -> bool {
+        g.lines.can_win(side)
     }
 
-    fn solve_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Column>> {
-        self.exact_proof(deadline, stop)
+    fn solve_exactly(&self, g: &ConnectX, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Column>> {
+        self.exact_proof(g, deadline, stop)
     }
 
-    fn wins_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
-        self.exact_wins(deadline, stop)
+    fn wins_exactly(&self, g: &ConnectX, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
+        self.exact_wins(g, deadline, stop)
     }
 }

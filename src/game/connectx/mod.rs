@@ -3,14 +3,17 @@
 //! referee). X in a row wins; a full board is a draw. Connect-4 is 6 x 7 x 4.
 
 pub mod book;
+mod entry;
 mod exact;
 mod knowledge;
+
+pub use entry::GAME_TYPE;
+pub use knowledge::CxKnowledge;
 pub mod solver;
 
 use super::kinarow::Lines;
 use super::mnk::{check_size, parse_index};
-use super::{Game, Outcome, Side};
-use std::sync::Arc;
+use super::{Alternating, Game, Outcome, Side};
 
 /// Salt of this game's hashes (see [`Lines::new`]).
 const GAME_ID: u64 = 2;
@@ -24,33 +27,17 @@ pub struct ConnectX {
     /// Pieces in each column.
     height: Vec<usize>,
     history: Vec<Column>,
-    /// The exact solver's table, shared by the copies of the game, if the board is in its range
-    /// and the player gave it one (see [`ConnectX::use_solver`]).
-    solver: Option<Arc<solver::Table>>,
 }
 
 impl ConnectX {
     pub fn new(rows: usize, cols: usize, x: usize) -> Result<ConnectX, String> {
         check_size(rows, cols, x)?;
-        Ok(ConnectX {
-            lines: Lines::new(rows, cols, x, &[], GAME_ID),
-            height: vec![0; cols],
-            history: Vec::new(),
-            solver: None,
-        })
+        Ok(ConnectX { lines: Lines::new(rows, cols, x, &[], GAME_ID), height: vec![0; cols], history: Vec::new() })
     }
 
     /// Whether the exact solver covers this board ((rows + 1) x cols <= 64).
     pub fn solver_fits(&self) -> bool {
         solver::Shape::new(self.rows(), self.cols(), self.lines.k()).is_ok()
-    }
-
-    /// Lets search use the exact solver with `table` (kept across moves and games); ignored if
-    /// the board is out of the solver's range.
-    pub fn use_solver(&mut self, table: Arc<solver::Table>) {
-        if self.solver_fits() {
-            self.solver = Some(table);
-        }
     }
 
     pub fn lines(&self) -> &Lines {
@@ -80,6 +67,8 @@ impl ConnectX {
         self.landing_cell(cell % self.cols()) == Some(cell)
     }
 }
+
+impl Alternating for ConnectX {}
 
 impl Game for ConnectX {
     type Move = Column;

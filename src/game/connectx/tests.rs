@@ -1,5 +1,5 @@
 use super::*;
-use crate::search::{Candidate, Searchable};
+use crate::search::{Candidate, Knowledge};
 
 fn drop_all(g: &mut ConnectX, cols: &[u32]) {
     for &c in cols {
@@ -56,7 +56,7 @@ fn never_drops_under_an_enemy_threat_unless_forced() {
     // is empty, so the second player must avoid column 3.
     assert!(g.lines().is_threat(Side::First, 4 * 7 + 3));
     let mut c: Vec<Candidate<Column>> = Vec::new();
-    g.candidates(&mut c);
+    CxKnowledge::new().candidates(&g, &mut c);
     assert!(!c.is_empty());
     assert!(c.iter().all(|c| c.mv != 3), "{c:?}");
 }

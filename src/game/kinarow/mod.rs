@@ -9,8 +9,10 @@
 //! - the threat cells of each side: empty cells that would complete one of its windows.
 
 mod cellset;
+mod picture;
 
 pub use cellset::CellSet;
+pub use picture::{board_picture, end_reason, grid_view};
 
 use super::zobrist;
 use super::{Outcome, Side};
@@ -219,6 +221,13 @@ impl Lines {
             })
         });
         cells
+    }
+
+    /// The cells of a window the winner has filled, in order along the line, once a side won.
+    pub fn winning_line(&self) -> Option<Vec<usize>> {
+        let p = self.winner?.index();
+        let w = (0..self.count.len()).find(|&w| self.valid[w] && self.count[w][p] as usize == self.k)?;
+        Some(self.window_cells(w / 4, w % 4).collect())
     }
 
     /// Whether `cell` lies in a window free of one side's stones (a stone there can still

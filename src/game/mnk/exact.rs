@@ -1,10 +1,11 @@
 //! The exact solver in play: on the boards it covers, when it proves the position within its
 //! share of the move's time, the search plays by its verdict (see
-//! [`Searchable::solve_exactly`](crate::search::Searchable::solve_exactly)).
+//! [`Knowledge::solve_exactly`](crate::search::Knowledge::solve_exactly)).
 
+use super::knowledge::InPlay;
 use super::solver::pn::{self, PnSolver};
 use super::solver::{Board, Position};
-use super::{Cell, InPlay, Mnk};
+use super::{Cell, Mnk, MnkKnowledge};
 use crate::game::Game;
 use crate::search::{Proof, Score, WIN};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -16,8 +17,8 @@ use std::time::Instant;
 /// of 155 positions after 7 stones, 52 of 60 after 9).
 const RETRY_AFTER: usize = 2;
 
-impl Mnk {
-    /// The solver's verdict on the position, with the table given by [`Mnk::use_solver`]:
+impl MnkKnowledge {
+    /// The solver's verdict on the position, with the table given by [`MnkKnowledge::with_solver`]:
     /// - a win: a winning move (the table's move of the proof, else the first child proved lost
     ///   for the opponent in the order of the evaluation's move gain), scored as a win at the
     ///   latest with the last empty cell (the solver proves wins, not their length);
@@ -29,70 +30,70 @@ impl Mnk {
     /// - a loss, or no proof before `deadline` (or `stop`): nothing; the search plays on.
     ///
     /// After a failure, it is not tried again until [`RETRY_AFTER`] more cells are filled.
-    pub(super) fn exact_proof(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
-        if !self.exact_ready() {
+    pub(super) fn exact_proof(&self, g: &Mnk, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
+        if !self.exact_ready(g) {
             return None;
         }
         let in_play = self.solver.as_ref()?;
-        let empty = self.lines.empty_cells();
-        let proof = self.prove(in_play, deadline, stop);
+        let empty = g.lines.empty_cells();
+        let proof = Self::prove(g, in_play, deadline, stop);
         if proof.is_none() {
             in_play.failed_at.store(empty, Relaxed);
         }
         proof
     }
 
-    /// Whether the solver is in play and not waiting after a failure (see [`Mnk::exact_proof`]).
-    pub(super) fn exact_ready(&self) -> bool {
-        self.solver.as_ref().is_some_and(|s| self.lines.empty_cells() + RETRY_AFTER <= s.failed_at.load(Relaxed))
+    /// Whether the solver is in play and not waiting after a failure (see [`MnkKnowledge::exact_proof`]).
+    pub(super) fn exact_ready(&self, g: &Mnk) -> bool {
+        self.solver.as_ref().is_some_and(|s| g.lines.empty_cells() + RETRY_AFTER <= s.failed_at.load(Relaxed))
     }
 
-    /// Whether the side to move wins, by the solver (see [`Mnk::use_solver`]), if it settles it
+    /// Whether the side to move wins, by the solver (see [`MnkKnowledge::with_solver`]), if it settles it
     /// before `deadline` (or `stop`); `None` too where the solver is not used.
-    pub(super) fn exact_wins(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
+    pub(super) fn exact_wins(&self, g: &Mnk, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
         let in_play = self.solver.as_ref()?;
-        let p = self.solver_position(in_play)?;
+        let p = Self::solver_position(g, in_play)?;
         in_play.with_pn(Some(deadline), stop, |pn| pn.wins(&p).ok())
     }
 
-    /// The moves among `moves` after which the solver's table (see [`Mnk::use_solver`]) has
+    /// The moves among `moves` after which the solver's table (see [`MnkKnowledge::with_solver`]) has
     /// proved that the opponent wins, or it wins at once; no search. A proof that the side to
     /// move holds the draw that runs out of time leaves there the moves it refuted before it
     /// stopped.
-    pub(super) fn exact_refuted(&self, moves: &[Cell]) -> Vec<Cell> {
+    pub(super) fn exact_refuted(&self, g: &Mnk, moves: &[Cell]) -> Vec<Cell> {
         let Some(in_play) = self.solver.as_ref() else {
             return Vec::new();
         };
-        let Some(p) = self.solver_position(in_play) else {
+        let Some(p) = Self::solver_position(g, in_play) else {
             return Vec::new();
         };
         in_play.with_pn(None, None, |pn| {
-            let lost = |&mv: &Cell| pn.known_win(&self.solver_child(&in_play.board, &p, mv));
+            let lost = |&mv: &Cell| pn.known_win(&Self::solver_child(g, &in_play.board, &p, mv));
             moves.iter().copied().filter(lost).collect()
         })
     }
 
     /// The solver's position `p` (this game's) after our cell `mv`.
-    fn solver_child(&self, board: &Board, p: &Position, mv: Cell) -> Position {
-        let cols = self.lines.cols();
+    fn solver_child(g: &Mnk, board: &Board, p: &Position, mv: Cell) -> Position {
+        let cols = g.lines.cols();
         let mut child = *p;
         child.play(board, board.index(mv as usize / cols, mv as usize % cols));
         child
     }
 
     /// The game's position on the solver's board.
-    fn solver_position(&self, in_play: &InPlay) -> Option<Position> {
-        let cols = self.lines.cols();
-        let cells: Vec<(usize, usize)> = self.history.iter().map(|&c| (c as usize / cols, c as usize % cols)).collect();
+    fn solver_position(g: &Mnk, in_play: &InPlay) -> Option<Position> {
+        let cols = g.lines.cols();
+        let cells: Vec<(usize, usize)> = g.history.iter().map(|&c| (c as usize / cols, c as usize % cols)).collect();
         Position::from_cells(&in_play.board, &cells).ok()
     }
 
-    fn prove(&self, in_play: &InPlay, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
-        let p = self.solver_position(in_play)?;
-        in_play.with_pn(Some(deadline), stop, |pn| self.prove_with(pn, &in_play.board, &p))
+    fn prove(g: &Mnk, in_play: &InPlay, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
+        let p = Self::solver_position(g, in_play)?;
+        in_play.with_pn(Some(deadline), stop, |pn| Self::prove_with(g, pn, &in_play.board, &p))
     }
 
-    fn prove_with(&self, pn: &mut PnSolver, board: &Board, p: &Position) -> Option<Proof<Cell>> {
+    fn prove_with(g: &Mnk, pn: &mut PnSolver, board: &Board, p: &Position) -> Option<Proof<Cell>> {
         // Not losing first, then winning: of the two proofs, the first settles the draw a move
         // needs to keep, and gives a move that keeps it. Of 929 7x7x5 positions after 7 to 10
         // stones, 112 took the alpha-beta solve more than 0.56 s (the solver's share of a move
@@ -101,7 +102,7 @@ impl Mnk {
         if !pn.holds(p).ok()? {
             return None;
         }
-        let cols = self.lines.cols();
+        let cols = g.lines.cols();
         let to_move = |i: u32| {
             let (r, c) = board.cell(i);
             (r * cols + c) as Cell
@@ -109,7 +110,7 @@ impl Mnk {
         let safe = pn.proved_move(p, false).map(to_move);
         match pn.wins(p) {
             Ok(true) => {
-                let score = WIN - self.lines.empty_cells() as Score;
+                let score = WIN - g.lines.empty_cells() as Score;
                 return pn.proved_move(p, true).map(|mv| Proof { score, moves: vec![to_move(mv)] });
             }
             Ok(false) => {}
@@ -118,14 +119,14 @@ impl Mnk {
         }
         // A draw: the moves that keep it, the proof's first, then the others proved in the
         // order of the move gain until the deadline.
-        let me = self.to_move();
+        let me = g.to_move();
         let mut order: Vec<Cell> = Vec::new();
-        self.legal_moves(&mut order);
-        order.sort_by_key(|&c| std::cmp::Reverse(self.lines.move_gain(c as usize, me)));
+        g.legal_moves(&mut order);
+        order.sort_by_key(|&c| std::cmp::Reverse(g.lines.move_gain(c as usize, me)));
         let mut keeping: Vec<Cell> = safe.into_iter().collect();
         for mv in order.into_iter().filter(|&mv| Some(mv) != safe) {
             // The child's value is the opponent's: the move keeps the draw if it does not win.
-            match pn.wins(&self.solver_child(board, p, mv)) {
+            match pn.wins(&Self::solver_child(g, board, p, mv)) {
                 Ok(true) => {}
                 Ok(false) => keeping.push(mv),
                 // Out of time: the moves proved so far keep the value (the search plays one).
@@ -160,17 +161,53 @@ impl InPlay {
 mod tests {
     use super::*;
     use crate::game::mnk::solver::{Board, Solver, Table};
-    use crate::search::{Searchable, WIN_BOUND};
+    use crate::search::{Knowledge, WIN_BOUND};
     use std::sync::Arc;
     use std::time::Duration;
 
-    fn game(rows: usize, cols: usize, k: usize, cells: &[(u32, u32)]) -> Mnk {
-        let mut g = Mnk::new(rows, cols, k, &[]).unwrap();
-        g.use_solver(Arc::new(Table::new(16)));
-        for &(r, c) in cells {
-            g.play(r * cols as u32 + c);
+    /// A game and its knowledge, kept together as play keeps them (copies share the knowledge).
+    #[derive(Clone)]
+    struct T {
+        g: Mnk,
+        k: Arc<MnkKnowledge>,
+    }
+
+    impl T {
+        fn play(&mut self, mv: Cell) {
+            self.g.play(mv)
         }
-        g
+        fn legal_moves(&self, out: &mut Vec<Cell>) {
+            self.g.legal_moves(out)
+        }
+        fn exact_proof(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
+            self.k.exact_proof(&self.g, deadline, stop)
+        }
+        fn exact_ready(&self) -> bool {
+            self.k.exact_ready(&self.g)
+        }
+        fn exact_wins(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
+            self.k.exact_wins(&self.g, deadline, stop)
+        }
+        fn exact_refuted(&self, moves: &[Cell]) -> Vec<Cell> {
+            self.k.exact_refuted(&self.g, moves)
+        }
+        fn solve_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
+            self.k.solve_exactly(&self.g, deadline, stop)
+        }
+    }
+
+    fn game(rows: usize, cols: usize, k: usize, cells: &[(u32, u32)]) -> T {
+        let g = Mnk::new(rows, cols, k, &[]).unwrap();
+        let mut t = T { k: Arc::new(MnkKnowledge::with_solver(&g, Arc::new(Table::new(16)))), g };
+        for &(r, c) in cells {
+            t.play(r * cols as u32 + c);
+        }
+        t
+    }
+
+    /// Without the solver.
+    fn plain(rows: usize, cols: usize, k: usize) -> T {
+        T { g: Mnk::new(rows, cols, k, &[]).unwrap(), k: Arc::new(MnkKnowledge::new()) }
     }
 
     fn soon() -> Instant {
@@ -198,9 +235,7 @@ mod tests {
         after.play(proof.moves[0]);
         assert_eq!(after.exact_proof(soon(), None), None, "the opponent is lost: no proof to play by");
         // Without a table, or past the deadline, there is no verdict.
-        let mut plain = Mnk::new(4, 4, 3, &[]).unwrap();
-        assert_eq!(plain.exact_proof(soon(), None), None);
-        plain.use_solver(Arc::new(Table::new(16)));
+        assert_eq!(plain(4, 4, 3).exact_proof(soon(), None), None);
         let past = Instant::now() - Duration::from_millis(1);
         let big = game(7, 7, 5, &[]);
         assert_eq!(big.exact_proof(past, None), None);
@@ -218,7 +253,7 @@ mod tests {
         // Each move given keeps the draw (checked with a table of its own).
         let table = Table::new(16);
         let board = Board::new(7, 7, 5).unwrap();
-        let mut cells: Vec<(usize, usize)> = g.history.iter().map(|&c| (c as usize / 7, c as usize % 7)).collect();
+        let mut cells: Vec<(usize, usize)> = g.g.history.iter().map(|&c| (c as usize / 7, c as usize % 7)).collect();
         for &mv in &proof.moves {
             cells.push((mv as usize / 7, mv as usize % 7));
             let p = Position::from_cells(&board, &cells).unwrap();
@@ -259,7 +294,7 @@ mod tests {
         // Waiting after a failure (as if one had come with all 16 cells empty), df-pn proves it
         // and tells how long the win is.
         let waiting = game(4, 4, 3, &[]);
-        waiting.solver.as_ref().unwrap().failed_at.store(16, Relaxed);
+        waiting.k.solver.as_ref().unwrap().failed_at.store(16, Relaxed);
         assert!(!waiting.exact_ready());
         let proof = waiting.solve_exactly(soon(), None).unwrap();
         assert!(proof.score > WIN - 16, "{proof:?}");
@@ -273,7 +308,7 @@ mod tests {
         // O to move after X's edge: O does not win.
         assert_eq!(game(3, 3, 3, &[(0, 1)]).exact_wins(soon(), None), Some(false));
         // No table, or past the deadline: no verdict.
-        assert_eq!(Mnk::new(3, 3, 3, &[]).unwrap().exact_wins(soon(), None), None);
+        assert_eq!(plain(3, 3, 3).exact_wins(soon(), None), None);
         let past = Instant::now() - Duration::from_millis(1);
         assert_eq!(game(7, 7, 5, &[]).exact_wins(past, None), None);
     }
@@ -308,8 +343,7 @@ mod tests {
         g.legal_moves(&mut all);
         assert_eq!(g.exact_refuted(&all), vec![3, 5, 6, 7, 8]);
         // No table: nothing.
-        let plain = Mnk::new(3, 3, 3, &[]).unwrap();
-        assert_eq!(plain.exact_refuted(&[0, 4]), Vec::<Cell>::new());
+        assert_eq!(plain(3, 3, 3).exact_refuted(&[0, 4]), Vec::<Cell>::new());
     }
 
     #[test]
@@ -338,12 +372,11 @@ mod tests {
 
     #[test]
     fn boards_out_of_the_solvers_range_take_no_table() {
-        let mut g = Mnk::new(8, 8, 4, &[]).unwrap();
-        assert!(!g.solver_fits());
-        g.use_solver(Arc::new(Table::new(16)));
-        assert!(g.solver.is_none());
+        let g = Mnk::new(8, 8, 4, &[]).unwrap();
+        assert!(!MnkKnowledge::solver_fits(&g));
+        assert!(MnkKnowledge::with_solver(&g, Arc::new(Table::new(16))).solver.is_none());
         let g = Mnk::new(4, 4, 3, &[(0, 0)]).unwrap();
-        assert!(!g.solver_fits(), "blocked cells");
-        assert!(Mnk::new(7, 7, 5, &[]).unwrap().solver_fits());
+        assert!(!MnkKnowledge::solver_fits(&g), "blocked cells");
+        assert!(MnkKnowledge::solver_fits(&Mnk::new(7, 7, 5, &[]).unwrap()));
     }
 }

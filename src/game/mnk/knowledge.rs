@@ -1,14 +1,19 @@
 //! What search needs to know about m,n,k-games: the window evaluation, immediate wins, forced
 //! blocks, and candidate moves near the stones, ordered by how much they change the evaluation.
 
-use super::{Cell, Mnk};
+use super::vct::ThreatMemo;
+use super::{solver, Cell, Mnk};
+use crate::game::kinarow::BLOCKED;
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Proof, Score, Searchable, WIN};
-use std::sync::atomic::AtomicBool;
+use crate::search::{Candidate, Knowledge, Proof, Score, WIN};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Boards up to this many cells consider every empty cell, so that their search is exact.
 const SMALL_BOARD: usize = 64;
+/// The df-pn table of the exact solver's proofs in play takes at most this many MiB.
+const PN_MAX_MIB: usize = 256;
 /// Node budget of one threat-space search (VCF) in play.
 const VCF_NODES: u64 = 100_000;
 /// Node budget of a df-pn proof of our own win in play (see [`super::vct`]).
@@ -18,6 +23,60 @@ const THREAT_PROOF_NODES: u64 = 20_000;
 /// Node budget of that proof and all the checks of the moves that might stop it (the clock
 /// usually ends them first).
 const ANSWER_NODES: u64 = 2_000_000;
+
+/// What the engine knows of m,n,k-games beyond the rules, and the state it keeps from move to
+/// move: the threat searches' table, and on the boards in its range the exact solver's.
+#[derive(Debug, Default)]
+pub struct MnkKnowledge {
+    pub(super) solver: Option<InPlay>,
+    threats: ThreatMemo,
+}
+
+/// The exact solver as play uses it (see [`MnkKnowledge::with_solver`]).
+#[derive(Debug)]
+pub(super) struct InPlay {
+    pub(super) board: solver::Board,
+    pub(super) table: Arc<solver::Table>,
+    /// The empty cells of the last position it failed to prove in time (`usize::MAX` before).
+    pub(super) failed_at: AtomicUsize,
+    /// The df-pn table of its proofs in play (see [`solver::pn`]), kept from move to move: of
+    /// the size in MiB of `table`, which the proofs in play do not fill (it is only the
+    /// alpha-beta solver's, which they no longer use).
+    pub(super) pn_table: Mutex<Option<solver::pn::PnTable>>,
+}
+
+impl MnkKnowledge {
+    /// The evaluation, tactics and threat searches, without the exact solver.
+    pub fn new() -> MnkKnowledge {
+        MnkKnowledge::default()
+    }
+
+    /// With the exact solver on `table` (kept across moves and games) at the root of each move,
+    /// if `game`'s board is in its range: no blocked cell, and M x (N + 1) <= 64.
+    /// The tables are made ready now, not inside a move's time: `table` is cleared if it held
+    /// another board's positions, and the df-pn table of the proofs in play (as large as
+    /// `table`, at most [`PN_MAX_MIB`]) takes its memory.
+    pub fn with_solver(game: &Mnk, table: Arc<solver::Table>) -> MnkKnowledge {
+        let solver = solver_board(game).map(|board| {
+            table.prepare(board.id());
+            let pn = solver::pn::PnTable::reserved(table.megabytes().min(PN_MAX_MIB));
+            InPlay { board, table, failed_at: AtomicUsize::new(usize::MAX), pn_table: Mutex::new(Some(pn)) }
+        });
+        MnkKnowledge { solver, threats: ThreatMemo::default() }
+    }
+
+    /// Whether the exact solver covers `game`'s board (see [`MnkKnowledge::with_solver`]).
+    pub fn solver_fits(game: &Mnk) -> bool {
+        solver_board(game).is_some()
+    }
+}
+
+/// The exact solver's board, if it covers this game: no blocked cell, and M x (N + 1) <= 64.
+fn solver_board(game: &Mnk) -> Option<solver::Board> {
+    let l = &game.lines;
+    let plain = (0..l.cell_count()).all(|c| l.cell(c) != BLOCKED);
+    plain.then(|| solver::Board::new(l.rows(), l.cols(), l.k()).ok()).flatten()
+}
 
 impl Mnk {
     fn is_small(&self) -> bool {
@@ -37,58 +96,58 @@ impl Mnk {
     }
 }
 
-impl Searchable for Mnk {
-    fn evaluate(&self) -> Score {
-        self.lines.evaluation(self.to_move())
+impl Knowledge<Mnk> for MnkKnowledge {
+    fn evaluate(&self, g: &Mnk) -> Score {
+        g.lines.evaluation(g.to_move())
     }
 
-    fn winning_move(&self) -> Option<Cell> {
+    fn winning_move(&self, g: &Mnk) -> Option<Cell> {
         // In free placement every threat cell is playable.
-        self.lines.threats(self.to_move()).first().copied()
+        g.lines.threats(g.to_move()).first().copied()
     }
 
-    fn quiet(&self) -> bool {
-        self.lines.threats(self.to_move().other()).is_empty()
+    fn quiet(&self, g: &Mnk) -> bool {
+        g.lines.threats(g.to_move().other()).is_empty()
     }
 
-    fn candidates(&self, out: &mut Vec<Candidate<Cell>>) -> bool {
-        let me = self.to_move();
-        let against = self.lines.threats(me.other());
+    fn candidates(&self, g: &Mnk, out: &mut Vec<Candidate<Cell>>) -> bool {
+        let me = g.to_move();
+        let against = g.lines.threats(me.other());
         if !against.is_empty() {
             // Every other move loses at once (our own wins were taken before).
             out.extend(against.iter().map(|&mv| Candidate { mv, score: 0 }));
             return true;
         }
-        let small = self.is_small();
-        if !small && !self.lines.makers(me.other()).is_empty() {
+        let small = g.is_small();
+        if !small && !g.lines.makers(me.other()).is_empty() {
             // The opponent threatens two threats at once with its next stone (an open four or a
             // double four for K = 5): only a stone that spoils every such cell, or a four of
             // ours (the opponent must answer it first), can save the game.
-            let mut defences = self.lines.maker_spoilers(me.other());
-            defences.extend(self.near_empty.as_slice().iter().filter(|&&c| self.lines.fours_at(me, c as usize) > 0));
+            let mut defences = g.lines.maker_spoilers(me.other());
+            defences.extend(g.near_empty.as_slice().iter().filter(|&&c| g.lines.fours_at(me, c as usize) > 0));
             defences.sort_unstable();
             defences.dedup();
             if !defences.is_empty() {
                 out.extend(
-                    defences.iter().map(|&c| Candidate { mv: c as Cell, score: self.lines.move_gain(c as usize, me) }),
+                    defences.iter().map(|&c| Candidate { mv: c as Cell, score: g.lines.move_gain(c as usize, me) }),
                 );
                 return false;
             }
         }
-        if self.near_empty.is_empty() && !small {
+        if g.near_empty.is_empty() && !small {
             // The first stone, or blocked cells wall the stones off from every free cell.
-            out.push(Candidate { mv: self.central_cell(), score: 0 });
+            out.push(Candidate { mv: g.central_cell(), score: 0 });
             return false;
         }
         let push = |out: &mut Vec<Candidate<Cell>>, cell: usize| {
-            out.push(Candidate { mv: cell as Cell, score: self.lines.move_gain(cell, me) });
+            out.push(Candidate { mv: cell as Cell, score: g.lines.move_gain(cell, me) });
         };
         if small {
-            for cell in (0..self.lines.cell_count()).filter(|&c| self.lines.is_empty_cell(c)) {
+            for cell in (0..g.lines.cell_count()).filter(|&c| g.lines.is_empty_cell(c)) {
                 push(out, cell);
             }
         } else {
-            for &cell in self.near_empty.as_slice() {
+            for &cell in g.near_empty.as_slice() {
                 push(out, cell as usize);
             }
         }
@@ -97,57 +156,57 @@ impl Searchable for Mnk {
 
     /// A cell where our stone makes two threats with different missing cells: the opponent,
     /// with no threat of its own (the node is quiet), stops one and we complete the other.
-    fn quiet_win(&self) -> Option<u32> {
-        self.lines.double_maker(self.to_move(), None).map(|_| 3)
+    fn quiet_win(&self, g: &Mnk) -> Option<u32> {
+        g.lines.double_maker(g.to_move(), None).map(|_| 3)
     }
 
-    fn can_win(&self, side: Side) -> bool {
-        self.lines.can_win(side)
+    fn can_win(&self, g: &Mnk, side: Side) -> bool {
+        g.lines.can_win(side)
     }
 
     /// A forced win by continuous fours (see [`super::threats`]); then, where the exact solver
-    /// is in play and not waiting after a failure, its verdict (see [`Mnk::exact_proof`]) with
+    /// is in play and not waiting after a failure, its verdict (see [`MnkKnowledge::exact_proof`]) with
     /// all the time left: it proves wins as well, so a df-pn proof of one first would only take
     /// its time. Otherwise a win proved by df-pn (see [`super::vct`]: over every move on boards
     /// of at most [`SMALL_BOARD`] cells, by threats elsewhere) within an eighth of the time left,
     /// then the exact solver's verdict if it is in play.
-    fn solve_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
-        if let Some(win) = self.vcf(self.to_move(), deadline, VCF_NODES) {
+    fn solve_exactly(&self, g: &Mnk, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
+        if let Some(win) = g.vcf(g.to_move(), deadline, VCF_NODES) {
             return Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first] });
         }
-        if self.exact_ready() {
-            return self.exact_proof(deadline, stop);
+        if self.exact_ready(g) {
+            return self.exact_proof(g, deadline, stop);
         }
         let now = Instant::now();
         // An eighth of the exact answers' 80% of the move: the tenth of the move df-pn had when
         // they had 40% (the boards out of the solver's range play as they did).
         let proof_deadline = now + deadline.saturating_duration_since(now) / 8;
-        let (_, win) = if self.is_small() {
-            self.win_dfpn(proof_deadline, PROOF_NODES)
+        let (_, win) = if g.is_small() {
+            g.win_dfpn(&self.threats, proof_deadline, PROOF_NODES)
         } else {
-            self.vct_dfpn(self.to_move(), proof_deadline, PROOF_NODES)
+            g.vct_dfpn(&self.threats, g.to_move(), proof_deadline, PROOF_NODES)
         };
         if let Some(win) = win {
             return Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first] });
         }
-        self.exact_proof(deadline, stop)
+        self.exact_proof(g, deadline, stop)
     }
 
-    fn wins_exactly(&self, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
-        if self.winning_move().is_some() {
+    fn wins_exactly(&self, g: &Mnk, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
+        if self.winning_move(g).is_some() {
             return Some(true);
         }
-        self.exact_wins(deadline, stop)
+        self.exact_wins(g, deadline, stop)
     }
 
-    fn refuted_moves(&self, moves: &[Cell]) -> Vec<Cell> {
-        self.exact_refuted(moves)
+    fn refuted_moves(&self, g: &Mnk, moves: &[Cell]) -> Vec<Cell> {
+        self.exact_refuted(g, moves)
     }
 
     /// The moves that stop the opponent's VCF, else its VCT (see [`Mnk::vcf_answers`],
     /// [`Mnk::vct_answers`]).
-    fn threat_answers(&self, moves: &[Cell], deadline: Instant) -> Option<Vec<Cell>> {
-        self.vcf_answers(moves, deadline, VCF_NODES)
-            .or_else(|| self.vct_answers(moves, deadline, THREAT_PROOF_NODES, ANSWER_NODES))
+    fn threat_answers(&self, g: &Mnk, moves: &[Cell], deadline: Instant) -> Option<Vec<Cell>> {
+        g.vcf_answers(moves, deadline, VCF_NODES)
+            .or_else(|| g.vct_answers(&self.threats, moves, deadline, THREAT_PROOF_NODES, ANSWER_NODES))
     }
 }

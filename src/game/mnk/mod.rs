@@ -2,16 +2,19 @@
 //! blocked); the first to get K in a row (horizontally, vertically or diagonally) wins; a full
 //! board is a draw. Tic-tac-toe is 3,3,3; free-style gomoku is 15,15,5.
 
+mod entry;
 mod exact;
 mod knowledge;
 pub mod solver;
 pub mod threats;
 mod vct;
 
-use super::kinarow::{CellSet, Lines, BLOCKED};
-use super::{Game, Outcome, Side};
-use crate::search::dfpn;
-use std::sync::{Arc, Mutex};
+use super::kinarow::{CellSet, Lines};
+use super::{Alternating, Game, Outcome, Side};
+
+pub use entry::GAME_TYPE;
+pub use knowledge::MnkKnowledge;
+pub use vct::ThreatMemo;
 
 /// A move is a cell index, `row * N + col`.
 pub type Cell = u32;
@@ -30,25 +33,6 @@ pub struct Mnk {
     near: Vec<u16>,
     /// Empty cells with at least one stone near them.
     near_empty: CellSet,
-    /// The exact solver's board and table, shared by the copies of the game, if the board is in
-    /// its range and the player gave it a table (see [`Mnk::use_solver`]).
-    solver: Option<Arc<InPlay>>,
-    /// The threat searches' table (see [`vct`]), shared by the copies of the game and kept from
-    /// move to move: a search often goes on where the last one stopped.
-    threat_table: Arc<Mutex<Option<dfpn::Table>>>,
-}
-
-/// The exact solver as the game uses it in play (see [`Mnk::use_solver`]).
-#[derive(Debug)]
-struct InPlay {
-    board: solver::Board,
-    table: Arc<solver::Table>,
-    /// The empty cells of the last position it failed to prove in time (`usize::MAX` before).
-    failed_at: std::sync::atomic::AtomicUsize,
-    /// The df-pn table of its proofs in play (see [`solver::pn`]), kept from move to move: of
-    /// the size in MiB of `table`, which the proofs in play do not fill (it is only the
-    /// alpha-beta solver's, which they no longer use).
-    pn_table: Mutex<Option<solver::pn::PnTable>>,
 }
 
 impl Mnk {
@@ -70,31 +54,7 @@ impl Mnk {
             history: Vec::new(),
             near: vec![0; n],
             near_empty: CellSet::new(n),
-            solver: None,
-            threat_table: Arc::default(),
         })
-    }
-
-    /// The exact solver's board, if it covers this game: no blocked cell, and M x (N + 1) <= 64.
-    fn solver_board(&self) -> Option<solver::Board> {
-        let l = &self.lines;
-        let plain = (0..l.cell_count()).all(|c| l.cell(c) != BLOCKED);
-        plain.then(|| solver::Board::new(l.rows(), l.cols(), l.k()).ok()).flatten()
-    }
-
-    /// Whether the exact solver covers this board (see [`Mnk::use_solver`]).
-    pub fn solver_fits(&self) -> bool {
-        self.solver_board().is_some()
-    }
-
-    /// Lets search use the exact solver with `table` (kept across moves and games) at the root of
-    /// each move; ignored if the board is out of the solver's range (blocked cells, or more than
-    /// 64 bits with the padding column).
-    pub fn use_solver(&mut self, table: Arc<solver::Table>) {
-        self.solver = self.solver_board().map(|board| {
-            let failed_at = std::sync::atomic::AtomicUsize::new(usize::MAX);
-            Arc::new(InPlay { board, table, failed_at, pn_table: Mutex::default() })
-        });
     }
 
     pub fn lines(&self) -> &Lines {
@@ -179,6 +139,8 @@ pub(crate) fn parse_cell(text: &str, rows: usize, cols: usize) -> Result<(usize,
     }
     Ok((r, c))
 }
+
+impl Alternating for Mnk {}
 
 impl Game for Mnk {
     type Move = Cell;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::search::{Candidate, Searchable};
+use crate::search::{Candidate, Knowledge};
 
 fn play_all(g: &mut Mnk, cells: &[(usize, usize)]) {
     for &(r, c) in cells {
@@ -68,11 +68,11 @@ fn candidates_are_forced_blocks_when_the_opponent_threatens() {
     // First: (4,2) (4,3) (4,4); second: (0,0) (8,8). First threatens (4,1) and (4,5).
     play_all(&mut g, &[(4, 2), (0, 0), (4, 3), (8, 8), (4, 4)]);
     let mut c: Vec<Candidate<Cell>> = Vec::new();
-    assert!(g.candidates(&mut c));
+    assert!(MnkKnowledge::new().candidates(&g, &mut c));
     let mut cells: Vec<String> = c.iter().map(|c| g.format_move(c.mv)).collect();
     cells.sort();
     assert_eq!(cells, vec!["4 1", "4 5"]);
-    assert!(!g.quiet());
+    assert!(!MnkKnowledge::new().quiet(&g));
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn against_an_open_three_only_the_blocks_and_our_fours_are_searched() {
     play_all(&mut g, &[(7, 6), (2, 5), (7, 7), (2, 6), (7, 8), (2, 7), (12, 12), (12, 0), (12, 2)]);
     assert_eq!(g.to_move(), Side::Second);
     let mut out: Vec<Candidate<Cell>> = Vec::new();
-    assert!(!g.candidates(&mut out), "a heuristic selection, not a proof");
+    assert!(!MnkKnowledge::new().candidates(&g, &mut out), "a heuristic selection, not a proof");
     let mut cells: Vec<(usize, usize)> = out.iter().map(|c| (c.mv as usize / 15, c.mv as usize % 15)).collect();
     cells.sort();
     assert_eq!(cells, vec![(2, 3), (2, 4), (2, 8), (2, 9), (7, 5), (7, 9)]);

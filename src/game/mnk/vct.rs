@@ -20,6 +20,7 @@ use super::threats::ForcedWin;
 use super::{Cell, Mnk};
 use crate::game::{Game, Side};
 use crate::search::dfpn::{AndOrTree, Dfpn, Expansion, Table, Verdict};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Table entries of a threat search in play, at most.
@@ -36,6 +37,27 @@ const ATTACKER_KEY: [u64; 2] = [0x2545_F491_4F6C_DD1D, 0x9E6C_63D0_676A_9A99];
 const DEFENDER_TO_MOVE_KEY: u64 = 0x6A09_E667_F3BC_C909;
 /// And which tree (a position's moves differ in the two, so do its numbers).
 const FULL_KEY: u64 = 0xBB67_AE85_84CA_A73B;
+
+/// The df-pn table of the threat searches in play, kept from search to search (a search often
+/// goes on where the last one stopped): the engine's, not the rules', so it lives with the
+/// knowledge ([`super::MnkKnowledge`]). At most [`TABLE_ENTRIES`] entries.
+#[derive(Debug, Default)]
+pub struct ThreatMemo(Mutex<Option<Table>>);
+
+impl ThreatMemo {
+    /// A df-pn search on the kept table (a new one if another search holds it).
+    fn search(&self, deadline: Instant, max_nodes: u64) -> Dfpn<'static> {
+        let table = self.0.try_lock().ok().and_then(|mut t| t.take());
+        Dfpn::with_table(table.unwrap_or_else(|| Table::new(TABLE_ENTRIES)), max_nodes).with_deadline(deadline)
+    }
+
+    /// Keeps the search's table for the next search.
+    fn keep(&self, dfpn: Dfpn) {
+        if let Ok(mut t) = self.0.try_lock() {
+            *t = Some(dfpn.into_table());
+        }
+    }
+}
 
 /// The threat tree from a position, `attacker` playing first.
 pub struct ThreatTree {
@@ -251,25 +273,37 @@ impl Mnk {
     /// continuous threats (see the module's text), searched for at most `max_nodes` nodes and
     /// until `deadline`; with a proved win, its first move and the plies to the win along the
     /// proof (an upper bound on the win's length when the table lost part of the proof).
-    pub fn vct_dfpn(&self, attacker: Side, deadline: Instant, max_nodes: u64) -> (Verdict, Option<ForcedWin>) {
+    pub fn vct_dfpn(
+        &self,
+        memo: &ThreatMemo,
+        attacker: Side,
+        deadline: Instant,
+        max_nodes: u64,
+    ) -> (Verdict, Option<ForcedWin>) {
         if self.lines.k() < 3 {
             return (Verdict::Unknown, None);
         }
-        self.proved_win(ThreatTree::new(self, attacker), deadline, max_nodes)
+        self.proved_win(memo, ThreatTree::new(self, attacker), deadline, max_nodes)
     }
 
     /// Whether the side to move wins, by df-pn over the whole tree ([`ThreatTree::full`]);
     /// as [`Mnk::vct_dfpn`] otherwise.
-    pub fn win_dfpn(&self, deadline: Instant, max_nodes: u64) -> (Verdict, Option<ForcedWin>) {
-        self.proved_win(ThreatTree::full(self, self.to_move()), deadline, max_nodes)
+    pub fn win_dfpn(&self, memo: &ThreatMemo, deadline: Instant, max_nodes: u64) -> (Verdict, Option<ForcedWin>) {
+        self.proved_win(memo, ThreatTree::full(self, self.to_move()), deadline, max_nodes)
     }
 
-    fn proved_win(&self, mut tree: ThreatTree, deadline: Instant, max_nodes: u64) -> (Verdict, Option<ForcedWin>) {
+    fn proved_win(
+        &self,
+        memo: &ThreatMemo,
+        mut tree: ThreatTree,
+        deadline: Instant,
+        max_nodes: u64,
+    ) -> (Verdict, Option<ForcedWin>) {
         if self.lines.winner().is_some() {
             return (Verdict::Unknown, None);
         }
         let start = Instant::now();
-        let mut dfpn = self.proof_search(deadline, max_nodes);
+        let mut dfpn = memo.search(deadline, max_nodes);
         let verdict = dfpn.prove(&mut tree);
         log::debug!(
             "{} {:?}: {verdict:?}, {} nodes, {:.1} ms",
@@ -284,7 +318,7 @@ impl Mnk {
         } else {
             None
         };
-        self.keep_table(dfpn);
+        memo.keep(dfpn);
         (verdict, win)
     }
 
@@ -311,19 +345,6 @@ impl Mnk {
         }
     }
 
-    /// A df-pn search with the game's threat table (a new one if another search holds it).
-    fn proof_search(&self, deadline: Instant, max_nodes: u64) -> Dfpn<'static> {
-        let table = self.threat_table.try_lock().ok().and_then(|mut t| t.take());
-        Dfpn::with_table(table.unwrap_or_else(|| Table::new(TABLE_ENTRIES)), max_nodes).with_deadline(deadline)
-    }
-
-    /// Gives the search's table back to the game, for the next search.
-    fn keep_table(&self, dfpn: Dfpn) {
-        if let Ok(mut t) = self.threat_table.try_lock() {
-            *t = Some(dfpn.into_table());
-        }
-    }
-
     /// When the opponent of the side to move has a VCT (as if it were to move), the moves among
     /// `moves` that might stop it: those checked to leave it none, else (when no move is) those
     /// whose check ran out of budget. None when it has no VCT or the first search ran out of
@@ -338,6 +359,7 @@ impl Mnk {
     /// move is checked. One table serves every check.
     pub fn vct_answers(
         &self,
+        memo: &ThreatMemo,
         moves: &[Cell],
         deadline: Instant,
         proof_nodes: u64,
@@ -348,10 +370,10 @@ impl Mnk {
             return None;
         }
         let start = Instant::now();
-        let mut dfpn = self.proof_search(deadline, max_nodes);
+        let mut dfpn = memo.search(deadline, max_nodes);
         let mut tree = ThreatTree::new(self, opponent);
         if dfpn.prove_within(&mut tree, proof_nodes) != Verdict::Proved {
-            self.keep_table(dfpn);
+            memo.keep(dfpn);
             return None;
         }
         let proof_nodes = dfpn.nodes;
@@ -405,7 +427,7 @@ impl Mnk {
             dfpn.nodes - proof_nodes,
             start.elapsed().as_secs_f64() * 1e3
         );
-        self.keep_table(dfpn);
+        memo.keep(dfpn);
         Some(answers)
     }
 }
@@ -447,7 +469,7 @@ mod tests {
         if plies == 0 || g.outcome().is_some() {
             return false;
         }
-        let (_, win) = g.vct_dfpn(attacker, later(), 1_000_000);
+        let (_, win) = g.vct_dfpn(&ThreatMemo::default(), attacker, later(), 1_000_000);
         let Some(win) = win else { return false };
         g.play(win.first);
         let ok = if g.lines.winner() == Some(attacker) {
@@ -483,7 +505,7 @@ mod tests {
                     continue;
                 }
                 let me = g.to_move();
-                let (verdict, win) = g.vct_dfpn(me, later(), 200_000);
+                let (verdict, win) = g.vct_dfpn(&ThreatMemo::default(), me, later(), 200_000);
                 let Some(win) = win else {
                     assert_ne!(verdict, Verdict::Proved);
                     continue;
@@ -545,14 +567,15 @@ mod tests {
             g.play(r * 15 + c);
         }
         // X to move: an open four next.
-        let (verdict, win) = g.vct_dfpn(Side::First, later(), 10_000);
+        let (verdict, win) = g.vct_dfpn(&ThreatMemo::default(), Side::First, later(), 10_000);
         assert_eq!(verdict, Verdict::Proved);
         assert!([7 * 15 + 5, 7 * 15 + 9].contains(&win.unwrap().first), "{win:?}");
         g.play(14 * 15 + 14);
         // O to move: its answers among every cell.
         let mut all = Vec::new();
         g.legal_moves(&mut all);
-        let mut answers = g.vct_answers(&all, later(), 100_000, 1_000_000).expect("X threatens a win");
+        let mut answers =
+            g.vct_answers(&ThreatMemo::default(), &all, later(), 100_000, 1_000_000).expect("X threatens a win");
         answers.sort_unstable();
         let cell = |c: u32| (c / 15, c % 15);
         let answers: Vec<(u32, u32)> = answers.into_iter().map(cell).collect();

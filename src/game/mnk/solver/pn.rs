@@ -43,6 +43,13 @@ impl PnTable {
     pub fn of_mib(mib: usize) -> PnTable {
         PnTable { proofs: dfpn::Table::new(mib.saturating_mul(1 << 20) / 48), expansions: Vec::new() }
     }
+
+    /// As [`PnTable::of_mib`], with all its memory taken now (for play: no allocation or
+    /// growth inside a move's time).
+    pub fn reserved(mib: usize) -> PnTable {
+        let proofs = dfpn::Table::reserved(mib.saturating_mul(1 << 20) / 48);
+        PnTable { proofs, expansions: vec![Expanded { key: 0, len: 0, moves: [0; 64] }; CACHE_SLOTS] }
+    }
 }
 
 /// The key of `p` in the table, `prover`: whether the side to move is the prover.

@@ -1,0 +1,412 @@
+//! A game in progress of any kind, seen through text: [`AnyGame`] is what the protocol, the
+//! referee and the user interfaces hold. They never learn which game it is; each game gives its
+//! rules ([`Game`]), its pictures ([`Render`]) and its knowledge ([`Knowledge`]), and
+//! [`Playing`] joins them into one object.
+
+use super::registry::GameSpec;
+use crate::search::{score_text, Game, Knowledge, Limits, Outcome, Score, SearchInfo, Searcher, Side, WIN_BOUND};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How a game shows itself to people: as text, and as a view for a web page.
+pub trait Render: Game {
+    /// The board as plain text, a line per row, top row first (as `boardbot replay` prints it).
+    fn board_text(&self) -> String;
+    /// The position for a web page: its cells and what a click on each means.
+    fn view(&self) -> View;
+    /// Why the game ended, in words (e.g. the cells of the winning line), once it is over.
+    fn end_reason(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A game-neutral picture of a position for a web page: a grid of cells, each with what it
+/// holds and the key a click on it sends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct View {
+    pub rows: usize,
+    pub cols: usize,
+    /// Row-major, `rows * cols` cells.
+    pub cells: Vec<ViewCell>,
+    /// For each legal move, its text and the keys of the cells a person clicks to make it, in
+    /// order (one key for a stone or a column; several for a path).
+    pub moves: Vec<ViewMove>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ViewCell {
+    /// What the cell holds: "" empty, "X"/"O" the first/second player's piece (games may use
+    /// other short words, e.g. a count of seeds), "#" a cell out of play.
+    pub content: String,
+    /// The key a click on the cell sends (cells of one Connect-X column share one), if any.
+    pub key: Option<String>,
+    /// Part of the last move or of the winning line.
+    pub marked: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ViewMove {
+    pub text: String,
+    pub keys: Vec<String>,
+}
+
+/// How the engine picks its moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// The search (the engine itself).
+    Search,
+    /// A uniformly random legal move.
+    Random,
+    /// The game's reference player of the courses (m,n,k and Connect-X: L1, an immediate win,
+    /// else a move that hands the opponent none; other games: greedy).
+    Reference,
+}
+
+impl FromStr for Player {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "search" | "bot" | "boardbot" => Ok(Player::Search),
+            "random" => Ok(Player::Random),
+            "l1" | "greedy" | "reference" => Ok(Player::Reference),
+            _ => Err(format!("unknown player '{s}' (search, random, l1 or greedy)")),
+        }
+    }
+}
+
+/// What the engine's search settled on, for people and logs.
+#[derive(Clone, Debug, Default)]
+pub struct Thought {
+    pub depth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub proved: bool,
+    /// Every completed iteration of the search, in order.
+    pub iterations: Vec<SearchInfo>,
+}
+
+impl fmt::Display for Thought {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "depth {} score {}{} nodes {} time {} ms",
+            self.depth,
+            score_text(self.score),
+            if self.proved { " proved" } else { "" },
+            self.nodes,
+            self.elapsed.as_millis()
+        )
+    }
+}
+
+/// What a move request asks for: the player, the search's depth cap (`u32::MAX`: none) and its
+/// threads, and the clock.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub player: Player,
+    pub max_depth: u32,
+    pub threads: usize,
+    pub limits: Limits,
+}
+
+/// A whole turn the engine played: its moves (more than one where the game gives extra
+/// turns) and, from the search, what it thought.
+#[derive(Clone, Debug, Default)]
+pub struct Turn {
+    pub moves: Vec<String>,
+    pub thought: Option<Thought>,
+}
+
+/// Why a move was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not a move of this game at all, or off the board.
+    Unreadable(String),
+    /// A move, but not a legal one now (or the game is over).
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            MoveError::Unreadable(e) | MoveError::Illegal(e) => f.write_str(e),
+        }
+    }
+}
+
+/// A game in progress of any kind, through move text.
+pub trait AnyGame: Send {
+    /// The game and board, as the registry reads them.
+    fn spec(&self) -> &GameSpec;
+    fn to_move(&self) -> Side;
+    fn outcome(&self) -> Option<Outcome>;
+    /// Why the game ended, in words, once it is over.
+    fn end_reason(&self) -> Option<String>;
+    /// Not over, but only a draw can come of it whatever is played.
+    fn is_dead_draw(&self) -> bool;
+    /// The moves played since the start, in move text.
+    fn history(&self) -> Vec<String>;
+    /// The legal moves now, in move text.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays one move of the side to move; on error nothing changes.
+    fn play(&mut self, text: &str) -> Result<(), MoveError>;
+    /// Takes back the last move; false at the start.
+    fn undo(&mut self) -> bool;
+    /// Goes back to the start and plays `moves`; all or nothing.
+    fn set_moves(&mut self, moves: &[String]) -> Result<(), String>;
+    /// Splits the words of a move list into moves (a move may take two words, as `ROW COL`).
+    fn split_moves(&self, words: &[&str]) -> Result<Vec<String>, String>;
+    /// The board as plain text (see [`Render::board_text`]).
+    fn board_text(&self) -> String;
+    fn view(&self) -> View;
+    /// Plays `plies` random moves that neither end the game nor leave it a dead draw (fewer
+    /// if there is none), from `seed`, and returns them.
+    fn random_opening(&mut self, plies: usize, seed: u64) -> Vec<String>;
+    /// Picks and plays the side to move's whole turn as `request` says; `searcher` is the
+    /// search with its table, kept from move to move. The game must not be over.
+    fn think(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> Turn;
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+}
+
+impl Clone for Box<dyn AnyGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A game of type `G` with its knowledge `K`, as an [`AnyGame`]. The knowledge is shared by
+/// the clones (it holds tables kept from move to move).
+pub struct Playing<G: Game, K> {
+    spec: GameSpec,
+    start: G,
+    game: G,
+    /// The moves from `start` to `game`.
+    played: Vec<G::Move>,
+    know: Arc<K>,
+}
+
+impl<G: Game, K> Clone for Playing<G, K> {
+    fn clone(&self) -> Self {
+        Playing {
+            spec: self.spec.clone(),
+            start: self.start.clone(),
+            game: self.game.clone(),
+            played: self.played.clone(),
+            know: self.know.clone(),
+        }
+    }
+}
+
+impl<G, K> Playing<G, K>
+where
+    G: Render + Send + 'static,
+    K: Knowledge<G> + Send + 'static,
+{
+    /// `game` (at its start) with `know`, described by `spec`.
+    pub fn new(spec: GameSpec, game: G, know: K) -> Playing<G, K> {
+        Playing { spec, start: game.clone(), game, played: Vec::new(), know: Arc::new(know) }
+    }
+
+    fn parse_legal(game: &G, text: &str) -> Result<G::Move, MoveError> {
+        if game.outcome().is_some() {
+            return Err(MoveError::Illegal("the game is over".into()));
+        }
+        let mv = game.parse_move(text).map_err(MoveError::Unreadable)?;
+        if !game.is_legal(mv) {
+            return Err(MoveError::Illegal(format!("illegal move '{}'", text.trim())));
+        }
+        Ok(mv)
+    }
+
+    /// One move for the side to move, and the search's account of it.
+    fn choose(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> (G::Move, Option<Thought>) {
+        let game = &mut self.game;
+        let random = |game: &G, rng: &mut SmallRng| {
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            *moves.choose(rng).expect("a game in progress has a legal move")
+        };
+        match request.player {
+            Player::Random => (random(game, rng), None),
+            Player::Reference => (self.know.reference_move(game, rng).unwrap_or_else(|| random(game, rng)), None),
+            Player::Search => {
+                let limits = Limits { max_depth: request.max_depth, ..request.limits.clone() };
+                // Search a copy: whatever happens inside, the game of record stays as it was.
+                let mut copy = game.clone();
+                let r = searcher.search_parallel(&mut copy, self.know.as_ref(), &limits, request.threads);
+                let thought = Thought {
+                    depth: r.depth,
+                    score: r.score,
+                    nodes: r.nodes,
+                    elapsed: r.elapsed,
+                    proved: r.proved,
+                    iterations: r.iterations,
+                };
+                (r.best, Some(thought))
+            }
+        }
+    }
+}
+
+impl<G, K> AnyGame for Playing<G, K>
+where
+    G: Render + Send + 'static,
+    K: Knowledge<G> + Send + 'static,
+{
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn to_move(&self) -> Side {
+        self.game.to_move()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    fn end_reason(&self) -> Option<String> {
+        self.game.outcome().and(self.game.end_reason())
+    }
+
+    fn is_dead_draw(&self) -> bool {
+        self.game.is_dead_draw()
+    }
+
+    fn history(&self) -> Vec<String> {
+        // Each move's text as written in the position it was played from.
+        let mut g = self.start.clone();
+        self.played
+            .iter()
+            .map(|&mv| {
+                let text = g.format_move(mv);
+                g.play(mv);
+                text
+            })
+            .collect()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.game.legal_moves(&mut moves);
+        moves.into_iter().map(|m| self.game.format_move(m)).collect()
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), MoveError> {
+        let mv = Self::parse_legal(&self.game, text)?;
+        self.game.play(mv);
+        self.played.push(mv);
+        Ok(())
+    }
+
+    fn undo(&mut self) -> bool {
+        if self.played.pop().is_none() {
+            return false;
+        }
+        self.game.undo();
+        true
+    }
+
+    fn set_moves(&mut self, moves: &[String]) -> Result<(), String> {
+        let mut game = self.start.clone();
+        let mut played = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let mv = Self::parse_legal(&game, text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            game.play(mv);
+            played.push(mv);
+        }
+        self.game = game;
+        self.played = played;
+        Ok(())
+    }
+
+    fn split_moves(&self, words: &[&str]) -> Result<Vec<String>, String> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            if self.game.parse_move(words[i]).is_ok() {
+                out.push(words[i].to_string());
+                i += 1;
+            } else if i + 1 < words.len() && self.game.parse_move(&format!("{} {}", words[i], words[i + 1])).is_ok() {
+                out.push(format!("{} {}", words[i], words[i + 1]));
+                i += 2;
+            } else {
+                return Err(format!("cannot read a move at '{}'", words[i..].join(" ")));
+            }
+        }
+        Ok(out)
+    }
+
+    fn board_text(&self) -> String {
+        self.game.board_text()
+    }
+
+    fn view(&self) -> View {
+        self.game.view()
+    }
+
+    fn random_opening(&mut self, plies: usize, seed: u64) -> Vec<String> {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut opening = Vec::with_capacity(plies);
+        let mut moves = Vec::new();
+        let game = &mut self.game;
+        while opening.len() < plies {
+            moves.clear();
+            game.legal_moves(&mut moves);
+            moves.shuffle(&mut rng);
+            let quiet = moves.iter().copied().find(|&mv| {
+                game.play(mv);
+                let quiet = game.outcome().is_none() && !game.is_dead_draw();
+                game.undo();
+                quiet
+            });
+            let Some(mv) = quiet else { break };
+            opening.push(game.format_move(mv));
+            game.play(mv);
+            self.played.push(mv);
+        }
+        opening
+    }
+
+    fn think(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> Turn {
+        let me = self.game.to_move();
+        let mut turn = Turn::default();
+        loop {
+            let (mv, thought) = self.choose(searcher, rng, request);
+            turn.moves.push(self.game.format_move(mv));
+            self.game.play(mv);
+            self.played.push(mv);
+            if turn.thought.is_none() {
+                turn.thought = thought;
+            }
+            if self.game.outcome().is_some() || self.game.to_move() != me {
+                return turn;
+            }
+        }
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+}
+
+/// A score in words for people: "wins in 7", "draw", "loses in 12", or an evaluation.
+pub fn score_words(score: Score, proved: bool) -> String {
+    use crate::search::WIN;
+    if score >= WIN_BOUND {
+        format!("wins in {}", WIN - score)
+    } else if score <= -WIN_BOUND {
+        format!("loses in {}", WIN + score)
+    } else if proved && score == 0 {
+        "draw".to_string()
+    } else {
+        format!("evaluation {score:+}")
+    }
+}

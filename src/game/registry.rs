@@ -1,0 +1,211 @@
+//! The games boardbot plays, by name. Adding a game is one folder under `src/game/` and one
+//! line in [`GAMES`]: everything above (the protocol, the referee, `solve`, the user
+//! interfaces) takes games from here and never names one.
+//!
+//! A game's description is text: its name, its size words (`mnk 7 7 5`, `cx 6 7 4`), then its
+//! options (`blocked 0,0 1,1`). [`GameSpec`] holds a description checked and in canonical form,
+//! and builds the game.
+
+use super::any::AnyGame;
+use crate::search::Side;
+use std::any::Any;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+/// One kind of game: how to read its description and build it.
+pub struct GameType {
+    /// The name that starts its description.
+    pub name: &'static str,
+    /// Other names accepted for it.
+    pub aliases: &'static [&'static str],
+    /// How many words after the name give its size (in `init`, they come before FIRST and
+    /// TIMEOUT; options come after).
+    pub size_words: usize,
+    /// The description's grammar, for error messages and help.
+    pub usage: &'static str,
+    /// One line on what the game is.
+    pub about: &'static str,
+    /// Points as the courses count them: a win by the first player, by the second, a draw.
+    pub points: [u32; 3],
+    /// Builds the game from the words after its name; the built game's [`AnyGame::spec`] is its
+    /// description in canonical form.
+    pub build: Builder,
+    /// `boardbot solve` for this game, if it has an exact solver (see [`SolveRequest`]).
+    pub solve: Option<fn(&GameSpec, &SolveRequest) -> anyhow::Result<()>>,
+    /// `boardbot book` for this game, if it has opening books: (spec, plies, threads, hash MiB,
+    /// output file).
+    pub book: Option<BookMaker>,
+}
+
+/// Builds a game from the words after its name (see [`GameType::build`]).
+pub type Builder = fn(&[&str], &Resources) -> Result<Box<dyn AnyGame>, String>;
+
+/// Makes an opening book: (spec, plies, threads, hash MiB, output file).
+pub type BookMaker = fn(&GameSpec, u32, usize, usize, &std::path::Path) -> anyhow::Result<()>;
+
+/// Every game, in the order `help` lists them.
+pub static GAMES: &[&GameType] = &[&super::mnk::GAME_TYPE, &super::connectx::GAME_TYPE];
+
+/// The game type called `name` (or an alias), in any case.
+pub fn game_type(name: &str) -> Option<&'static GameType> {
+    let name = name.to_ascii_lowercase();
+    GAMES.iter().copied().find(|t| t.name == name || t.aliases.contains(&name.as_str()))
+}
+
+/// A game's description, checked and canonical: the type, its size words and its options.
+#[derive(Clone)]
+pub struct GameSpec {
+    kind: &'static GameType,
+    words: Vec<String>,
+}
+
+impl GameSpec {
+    /// Reads a description (`mnk 7 7 5 blocked 0,0`), checking it by building the game once.
+    pub fn parse(text: &str) -> Result<GameSpec, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        GameSpec::from_words(&words)
+    }
+
+    /// As [`GameSpec::parse`], from words.
+    pub fn from_words(words: &[&str]) -> Result<GameSpec, String> {
+        let Some((name, rest)) = words.split_first() else { return Err(no_game()) };
+        let kind = game_type(name).ok_or_else(|| format!("unknown game '{name}' ({})", names()))?;
+        let game = (kind.build)(rest, &Resources::none()).map_err(|e| format!("{e} (usage: {})", kind.usage))?;
+        Ok(game.spec().clone())
+    }
+
+    /// The canonical spec of a game a [`GameType::build`] makes from these words (already
+    /// checked by it).
+    pub fn new(kind: &'static GameType, words: Vec<String>) -> GameSpec {
+        GameSpec { kind, words }
+    }
+
+    pub fn kind(&self) -> &'static GameType {
+        self.kind
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.kind.name
+    }
+
+    /// The words after the name: size words, then options.
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    /// The size words (see [`GameType::size_words`]).
+    pub fn size(&self) -> &[String] {
+        &self.words[..self.kind.size_words.min(self.words.len())]
+    }
+
+    /// The options (the words after the size).
+    pub fn options(&self) -> &[String] {
+        &self.words[self.kind.size_words.min(self.words.len())..]
+    }
+
+    /// A new game at its start, with `resources` for its knowledge's tables.
+    pub fn new_game(&self, resources: &Resources) -> Result<Box<dyn AnyGame>, String> {
+        let words: Vec<&str> = self.words.iter().map(String::as_str).collect();
+        (self.kind.build)(&words, resources)
+    }
+
+    /// Points of a win by `side`.
+    pub fn win_points(&self, side: Side) -> u32 {
+        self.kind.points[side.index()]
+    }
+
+    /// Points of a draw.
+    pub fn draw_points(&self) -> u32 {
+        self.kind.points[2]
+    }
+}
+
+impl fmt::Display for GameSpec {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.kind.name)?;
+        for w in &self.words {
+            write!(f, " {w}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for GameSpec {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "GameSpec({self})")
+    }
+}
+
+impl PartialEq for GameSpec {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.kind, other.kind) && self.words == other.words
+    }
+}
+
+impl Eq for GameSpec {}
+
+fn no_game() -> String {
+    format!("no game given ({})", names())
+}
+
+/// The games' usages, for error messages.
+pub fn names() -> String {
+    let usages: Vec<&str> = GAMES.iter().map(|t| t.usage).collect();
+    format!("games: {}", usages.join(" | "))
+}
+
+/// What a game's knowledge keeps across moves and games (an exact solver's tables), within the
+/// engine's memory budget: shared values by name, each made once at the first game that asks.
+pub struct Resources {
+    budget_mib: usize,
+    shared: Mutex<Vec<(&'static str, Arc<dyn Any + Send + Sync>)>>,
+}
+
+impl Resources {
+    /// Resources within `budget_mib` MiB for all the games' tables together.
+    pub fn new(budget_mib: usize) -> Resources {
+        Resources { budget_mib, shared: Mutex::new(Vec::new()) }
+    }
+
+    /// No tables at all: knowledge without exact solvers (to check a description, or for a
+    /// referee's copy of the rules).
+    pub fn none() -> Resources {
+        Resources::new(0)
+    }
+
+    /// The memory the games' tables may take in all, in MiB.
+    pub fn budget_mib(&self) -> usize {
+        self.budget_mib
+    }
+
+    /// The shared value called `key`, made by `make` (given the budget in MiB) at the first
+    /// call; None with no budget. Games that share a table agree on its key and type.
+    pub fn shared<T: Any + Send + Sync>(&self, key: &'static str, make: impl FnOnce(usize) -> T) -> Option<Arc<T>> {
+        if self.budget_mib == 0 {
+            return None;
+        }
+        let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, v)) = shared.iter().find(|(k, _)| *k == key) {
+            return v.clone().downcast::<T>().ok();
+        }
+        let v = Arc::new(make(self.budget_mib));
+        shared.push((key, v.clone()));
+        Some(v)
+    }
+}
+
+/// What `boardbot solve` asks of a game's solver: the positions' file (None: standard input)
+/// and the options, as the command line gave them.
+#[derive(Clone, Debug, Default)]
+pub struct SolveRequest {
+    pub file: Option<std::path::PathBuf>,
+    pub weak: bool,
+    pub analyze: bool,
+    pub hash_mib: usize,
+    pub threads: usize,
+    pub fresh: bool,
+    /// Seconds per position, after which it is `unknown`.
+    pub limit: Option<f64>,
+    /// The solver's method, where a game has several (m,n,k: `ab`, `pn`, `dfpn`).
+    pub method: Option<String>,
+}

@@ -1,0 +1,65 @@
+//! What the games' `boardbot solve` share: reading positions a line at a time, printing each
+//! one's result with its nodes and time, and the means at the end.
+
+use super::registry::SolveRequest;
+use anyhow::{anyhow, bail, Context, Result};
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+/// One position's line of output: its text up to the nodes, the nodes, the solve's time, and
+/// whether it disagreed with its expected value.
+pub struct Solved {
+    pub text: String,
+    pub nodes: u64,
+    pub time: Duration,
+    pub wrong: bool,
+}
+
+/// The value's text, checked against `expected`.
+pub fn checked(value: i32, expected: Option<i32>) -> (String, bool) {
+    match expected {
+        Some(e) if e != value => (format!("{value} WRONG (expected {e})"), true),
+        _ => (value.to_string(), false),
+    }
+}
+
+/// The deadline of one position's solve, from `request.limit`.
+pub fn deadline(request: &SolveRequest) -> Option<Instant> {
+    request.limit.map(|s| Instant::now() + Duration::from_secs_f64(s))
+}
+
+/// Reads the positions of `request.file` (or stdin) a line at a time, prints each one's result
+/// from `solve_line` (None: a blank line, skipped) and at the end the means; fails if any
+/// disagreed with its expected value.
+pub fn drive(request: &SolveRequest, mut solve_line: impl FnMut(&str) -> Result<Option<Solved>>) -> Result<()> {
+    let input: Box<dyn BufRead> = match &request.file {
+        Some(p) if p.as_os_str() != "-" => Box::new(std::io::BufReader::new(
+            std::fs::File::open(p).with_context(|| format!("opening {}", p.display()))?,
+        )),
+        _ => Box::new(std::io::stdin().lock()),
+    };
+    let mut out = std::io::stdout().lock();
+    let (mut count, mut total_nodes, mut total_time, mut wrong) = (0u64, 0u64, Duration::ZERO, 0u64);
+    for (n, line) in input.lines().enumerate() {
+        let line = line?;
+        let Some(solved) = solve_line(&line).map_err(|e| anyhow!("line {}: {e}", n + 1))? else { continue };
+        writeln!(out, "{} nodes {} time {:.1} us", solved.text, solved.nodes, solved.time.as_secs_f64() * 1e6)?;
+        out.flush()?;
+        count += 1;
+        total_nodes += solved.nodes;
+        total_time += solved.time;
+        wrong += solved.wrong as u64;
+    }
+    if count > 0 {
+        writeln!(
+            out,
+            "positions {count} mean time {:.1} us mean nodes {:.0} wrong {wrong}",
+            total_time.as_secs_f64() * 1e6 / count as f64,
+            total_nodes as f64 / count as f64
+        )?;
+    }
+    if wrong > 0 {
+        bail!("{wrong} position(s) disagree with their expected score");
+    }
+    Ok(())
+}
