@@ -106,9 +106,8 @@ mod tests {
 
     #[test]
     fn every_bench_position_is_legal_and_searchable() {
-        let limits = Limits { hard: Some(Duration::from_millis(20)), ..Limits::infinite() };
-        let lines = run(&limits, 1, 1, |_| {}).unwrap();
+        let lines = run(&Limits::depth(2), 1, 1, |_| {}).unwrap();
         assert_eq!(lines.len(), POSITIONS.len());
-        assert!(lines.iter().all(|l| l.depth >= 1 && l.nodes > 0));
+        assert!(lines.iter().all(|l| l.depth >= 1 && l.nodes > 0), "{:?}", lines.iter().map(|l| l.depth).collect::<Vec<_>>());
     }
 }

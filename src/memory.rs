@@ -47,12 +47,15 @@ impl std::ops::Index<std::ops::Range<usize>> for Words {
 const LINE: usize = 64;
 
 /// `n` zeroed atomic words starting on a cache line ([`Words`]), allocated as zeroed memory
-/// (calloc), which the operating system maps lazily, and backed by huge pages where the system
-/// allows it (see [`advise_huge_pages`]).
+/// (calloc) and backed by huge pages where the system allows it (see [`advise_huge_pages`]).
+/// Every page is touched now: the system maps a page at its first write, and a table's first
+/// writes land on random pages, so a table left untouched would pay for its mapping inside the
+/// searches that fill it (seconds for tables of gigabytes).
 pub fn zeroed_words(n: usize) -> Words {
     let extra = LINE / std::mem::size_of::<u64>();
     let buf = zeroed_vec(n + extra);
     let start = (buf.as_ptr() as usize).next_multiple_of(LINE) - buf.as_ptr() as usize;
+    populate(&buf);
     Words { start: start / std::mem::size_of::<u64>(), len: n, buf }
 }
 
@@ -92,3 +95,30 @@ fn advise_huge_pages(words: &[AtomicU64]) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: &[AtomicU64]) {}
+
+/// Maps every page of `words` now: Linux fills them in one call (MADV_POPULATE_WRITE) where it
+/// can, else one word of each 4 KiB page is written.
+fn populate(words: &[AtomicU64]) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = words.as_ptr() as usize;
+        let end = start + std::mem::size_of_val(words);
+        let first = start.next_multiple_of(PAGE);
+        if end > first + PAGE {
+            // Measured reason for `unsafe`: `set hash 16384` took 18.0 s writing a word of each
+            // page (4 KiB faults, each with the huge pages' compaction); see docs/results/speed.md.
+            // The call only makes the kernel map pages of memory this vector owns, as a write
+            // would; on failure (a kernel before 5.14) the writes below do it.
+            // SAFETY: [first, end rounded down to a page) lies inside the vector's own allocation.
+            let len = (end - first) / PAGE * PAGE;
+            if unsafe { libc::madvise(first as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE) } == 0 {
+                return;
+            }
+        }
+    }
+    // One word of each 4 KiB page (512 words).
+    for w in words.iter().step_by(512) {
+        w.store(0, std::sync::atomic::Ordering::Relaxed);
+    }
+}

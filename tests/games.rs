@@ -264,3 +264,15 @@ fn go_returns_a_move_when_blocked_cells_wall_off_the_stones() {
     b.play_reply(&reply);
     play_out(&mut e, &mut b, true, &mut random_opponent(1));
 }
+
+/// 6x6x4 is a first-player win. After 3,3 2,2 4,2 the second player is lost, but only the moves
+/// at the ends of the first player's diagonal two (2,4, 1,5, 5,1) keep it from a double threat
+/// next move: a lost position is played to lose as late as possible, not given up.
+#[test]
+fn a_lost_position_is_defended_not_given_up() {
+    let mut e = Engine::spawn();
+    e.expect_ok("init 6 6 4 false 1");
+    e.expect_ok("position 3,3 2,2 4,2");
+    let reply = e.ask("go");
+    assert!(["2 4", "1 5", "5 1"].contains(&reply.as_str()), "{reply}");
+}

@@ -10,6 +10,36 @@ use std::time::{Duration, Instant};
 const T: &str = "0.4";
 
 #[test]
+fn help_lists_the_commands_on_one_line() {
+    let mut e = Engine::spawn();
+    let help = e.ask("help");
+    for word in ["init", "go", "move", "position", "set", "quit", "mnk", "cx"] {
+        assert!(help.contains(word), "{help}");
+    }
+    assert!(help.starts_with("help: "), "{help}");
+    e.expect_error("help me");
+}
+
+#[test]
+fn numbers_with_a_sign_are_errors() {
+    let mut e = Engine::spawn();
+    for line in [
+        "init +3 3 3 true 1",
+        "init 3 3 3 true +1",
+        "init 3 3 3 true -1",
+        "set margin +5",
+        "set hash +8",
+        "set seed -1",
+    ] {
+        e.expect_error(line);
+    }
+    e.expect_ok("set margin 5");
+    e.expect_ok("set level easy");
+    e.expect_ok("set level MAX");
+    e.expect_error("set level extreme");
+}
+
+#[test]
 fn name_and_about() {
     let mut e = Engine::spawn();
     let name = e.ask("name");
@@ -294,7 +324,9 @@ fn very_long_and_garbage_lines_are_errors() {
     e.expect_ok("init 7 7 5 false 0.4");
     b.play(24);
     b.play_reply(&e.ask("move 3 3"));
-    e.expect_error(&"x".repeat(1 << 20));
+    // The reason does not echo the line whole.
+    let reply = e.expect_error(&"x".repeat(1 << 20));
+    assert!(reply.len() < 300, "a {} byte reply", reply.len());
     e.expect_error(&format!("move {}", "1 ".repeat(100_000)));
     e.expect_error(&format!("position {}", "0,0 ".repeat(50_000)));
     e.expect_error(&format!("init 7 7 5 true 1 blocked {}", "9,9 ".repeat(10_000)));
@@ -566,6 +598,17 @@ fn command_line_flags() {
         let status = e.wait_exit(Duration::from_secs(5)).expect("bad flags: the process should exit");
         assert!(!status.success(), "{bad:?} accepted");
     }
+    // A bad value says so in one line and exits with status 2, backtrace asked for or not.
+    let out = std::process::Command::new(common::BIN)
+        .args(["--hash", "0"])
+        .env("RUST_BACKTRACE", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("hash must be"), "{err}");
 }
 
 /// Every stdout line is a protocol line, even with RUST_LOG=info; the logs go to stderr.

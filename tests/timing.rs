@@ -14,8 +14,13 @@ const LIMIT: Duration = Duration::from_millis(1000);
 
 /// Plays up to `max_replies` engine moves of `board` with TIMEOUT 1 and checks every latency.
 fn check_latencies(board: Board, engine_first: bool, seed: u64, max_replies: usize) {
+    check_latencies_with(&[], board, engine_first, seed, max_replies)
+}
+
+/// As [`check_latencies`], the engine started with `args`.
+fn check_latencies_with(args: &[&str], board: Board, engine_first: bool, seed: u64, max_replies: usize) {
     let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let mut e = Engine::spawn();
+    let mut e = Engine::spawn_with(args, &[]);
     let mut b = board;
     start(&mut e, &b, engine_first, "1");
     let mut opponent = tactical_opponent(seed);
@@ -117,4 +122,11 @@ fn replies_within_timeout_on_a_crowded_huge_board() {
     for (line, d) in &latencies {
         assert!(*d < limit, "reply to '{line}' took {d:?} with TIMEOUT {limit:?}; all: {latencies:?}");
     }
+}
+
+/// A large hash: its tables are made when the engine starts, not inside the first moves (they
+/// were, and replies took seconds at TIMEOUT 1).
+#[test]
+fn replies_within_timeout_with_a_large_hash() {
+    check_latencies_with(&["--hash", "2048"], Board::cx(6, 7, 4), false, 5, 6);
 }

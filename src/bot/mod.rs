@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Kept free of each move's time budget for I/O, scheduling and the referee's own overhead
+    /// (at most [`crate::search::clock::MARGIN_SHARE`] of the budget).
     pub margin: Duration,
     /// The memory cap of the engine's tables together, in MiB.
     pub hash_mb: usize,
@@ -93,7 +94,8 @@ impl Options {
     }
 }
 
-/// The engine's memory: the search's transposition table and the games' tables.
+/// The engine's memory: the search's transposition table and the games' tables, half of the
+/// `hash` cap each, every page touched when made (not inside a move's time).
 struct Memory {
     searcher: Searcher,
     resources: Resources,
@@ -101,7 +103,8 @@ struct Memory {
 
 impl Memory {
     fn new(hash_mb: usize) -> Memory {
-        Memory { searcher: Searcher::new(hash_mb), resources: Resources::new(hash_mb) }
+        let search_mb = (hash_mb / 2).max(1);
+        Memory { searcher: Searcher::new(search_mb), resources: Resources::prepare(hash_mb.saturating_sub(search_mb)) }
     }
 }
 
@@ -220,5 +223,24 @@ impl Engine {
 
     pub fn outcome(&self) -> Option<Outcome> {
         self.game.as_ref().and_then(|g| g.outcome())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hash_caps_every_table_together() {
+        for hash in [2, 64, 256] {
+            let mut e = Engine::new(Options { hash_mb: hash, ..Options::default() });
+            // A game of each kind that keeps tables in play.
+            for spec in ["mnk 7 7 5", "cx 6 7 4"] {
+                e.new_game(&GameSpec::parse(spec).unwrap(), true, Duration::from_secs(1)).unwrap();
+            }
+            let tt = e.memory.searcher.table_bytes();
+            let games = e.memory.resources.budget_mib() << 20;
+            assert!(tt + games <= hash << 20, "hash {hash}: {tt} + {games} bytes");
+        }
     }
 }

@@ -35,6 +35,8 @@ pub struct GameType {
     /// `boardbot book` for this game, if it has opening books: (spec, plies, threads, hash MiB,
     /// output file).
     pub book: Option<BookMaker>,
+    /// Makes the tables the game's knowledge keeps in `Resources` (see [`Resources::prepare`]).
+    pub prepare: Option<fn(&Resources)>,
 }
 
 /// Builds a game from the words after its name (see [`GameType::build`]).
@@ -171,6 +173,18 @@ impl Resources {
     /// referee's copy of the rules).
     pub fn none() -> Resources {
         Resources::new(0)
+    }
+
+    /// Resources within `budget_mib` MiB with every game's tables made now, so that no `init`
+    /// (and no move) pays for making them.
+    pub fn prepare(budget_mib: usize) -> Resources {
+        let resources = Resources::new(budget_mib);
+        for kind in GAMES {
+            if let Some(prepare) = kind.prepare {
+                prepare(&resources);
+            }
+        }
+        resources
     }
 
     /// The memory the games' tables may take in all, in MiB.

@@ -22,6 +22,10 @@ pub struct Limits {
 /// usually costs more than all earlier ones together.
 const SOFT_SHARE: f64 = 0.5;
 
+/// The safety margin kept free of a move's time is at most this share of the timeout, so that
+/// short time controls keep most of their time (0.2 s: 60 ms of margin, 140 ms to think).
+pub const MARGIN_SHARE: f64 = 0.3;
+
 impl Limits {
     /// No limits at all (search until `max_depth` or a proof).
     pub fn infinite() -> Limits {
@@ -32,9 +36,11 @@ impl Limits {
         Limits { max_depth: depth, ..Limits::infinite() }
     }
 
-    /// A move within `timeout - margin` of `start`.
+    /// A move within `timeout - margin` of `start`, the margin at most [`MARGIN_SHARE`] of the
+    /// timeout.
     pub fn per_move(start: Instant, timeout: Duration, margin: Duration) -> Limits {
-        let budget = timeout.saturating_sub(margin).max(Duration::from_millis(5));
+        let margin = margin.min(timeout.mul_f64(MARGIN_SHARE));
+        let budget = timeout.saturating_sub(margin).max(Duration::from_millis(1));
         Limits { start, hard: Some(budget), soft: Some(budget.mul_f64(SOFT_SHARE)), ..Limits::infinite() }
     }
 
@@ -57,5 +63,21 @@ impl Limits {
 
     pub fn past_soft(&self) -> bool {
         self.soft.is_some_and(|s| self.start.elapsed() >= s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_margin_is_at_most_a_share_of_a_short_timeout() {
+        let now = Instant::now();
+        let ms = Duration::from_millis;
+        // The 300 ms margin stands at 1 s; at 0.2 s it is 60 ms (it left 5 ms to think).
+        assert_eq!(Limits::per_move(now, ms(1000), ms(300)).hard, Some(ms(700)));
+        assert_eq!(Limits::per_move(now, ms(200), ms(300)).hard, Some(ms(140)));
+        assert_eq!(Limits::per_move(now, ms(200), ms(20)).hard, Some(ms(180)));
+        assert_eq!(Limits::per_move(now, ms(10_000), ms(300)).hard, Some(ms(9700)));
     }
 }

@@ -46,6 +46,9 @@ const INF: Score = WIN + 1;
 const SOLVER_SHARE: f64 = 0.8;
 /// The share of a move's budget that the search for answers to a threatened forced win may take.
 const DEFENCE_SHARE: f64 = 0.2;
+/// The search itself keeps at least this share of the budget: the answers to a threat end by
+/// then, even when the exact solver took its whole share first.
+const SEARCH_RESERVE: f64 = 0.15;
 /// The swindle's slice of time: this share of the budget, and at most SWINDLE_MAX.
 const SWINDLE_SHARE: f64 = 0.25;
 const SWINDLE_MAX: Duration = Duration::from_millis(300);
@@ -61,6 +64,11 @@ const CHECK_EVERY: u64 = 4;
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher { tt: Tt::new(hash_mb), orderings: vec![Ordering::new()] }
+    }
+
+    /// The transposition table's size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
     }
 
     /// Forgets the move-ordering memory (a new game). The table is kept: its entries are keyed
@@ -201,6 +209,8 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         }
         // The exact solver proved the root a draw or a loss that several moves keep.
         let mut settled = false;
+        // Moves the exact solver already refuted, left out of the search (see below).
+        let mut refuted_out: Vec<G::Move> = Vec::new();
         if let Some(proof) = self.exact_solution(game) {
             if proof.score >= WIN_BOUND || proof.moves.len() == 1 {
                 return decided(proof.moves[0], proof.score, true);
@@ -233,6 +243,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                     refuted.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(", ")
                 );
                 root.retain(|c| !refuted.contains(&c.mv));
+                refuted_out = refuted;
                 if root.len() == 1 && self.limits.hard.is_some() {
                     return decided(root[0].mv, 0, false);
                 }
@@ -256,77 +267,88 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             iterations: Vec::new(),
         };
         let mut moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
-        let mut prev_score: Option<Score> = None;
         let first_depth = 1 + (self.thread as u32 % 2);
-        for depth in first_depth..=self.limits.max_depth.min(MAX_PLY as u32 - 1).max(first_depth) {
-            self.hit = !exhaustive;
-            let (mut alpha, mut beta) = (-INF, INF);
-            let mut delta = 0;
-            if let Some(p) = prev_score.filter(|p| depth >= 4 && p.abs() < WIN_BOUND) {
-                delta = 24 + p.abs() / 16;
-                alpha = p - delta;
-                beta = p + delta;
-            }
-            let (score, mv) = loop {
-                let hit_before = self.hit;
-                let (score, mv) = self.root(game, &mut moves, depth as i32, alpha, beta);
+        // Iterative deepening; a second time over every move when the first proved a loss
+        // without the moves the solver refuted: those may lose later, and a lost position is
+        // played to lose as late as possible.
+        loop {
+            let mut prev_score: Option<Score> = None;
+            for depth in first_depth..=self.limits.max_depth.min(MAX_PLY as u32 - 1).max(first_depth) {
+                self.hit = !exhaustive;
+                let (mut alpha, mut beta) = (-INF, INF);
+                let mut delta = 0;
+                if let Some(p) = prev_score.filter(|p| depth >= 4 && p.abs() < WIN_BOUND) {
+                    delta = 24 + p.abs() / 16;
+                    alpha = p - delta;
+                    beta = p + delta;
+                }
+                let (score, mv) = loop {
+                    let hit_before = self.hit;
+                    let (score, mv) = self.root(game, &mut moves, depth as i32, alpha, beta);
+                    if self.stopped {
+                        break (score, mv);
+                    }
+                    if score <= alpha && alpha > -INF {
+                        alpha = (alpha - delta).max(-INF);
+                        delta *= 4;
+                    } else if score >= beta && beta < INF {
+                        beta = (beta + delta).min(INF);
+                        delta *= 4;
+                    } else {
+                        break (score, mv);
+                    }
+                    self.hit = hit_before;
+                };
                 if self.stopped {
-                    break (score, mv);
+                    if best.depth == 0 && score > -INF {
+                        // Stopped inside the first iteration: the best of the moves it finished.
+                        best.best = mv;
+                        best.pv = vec![mv];
+                    }
+                    break;
                 }
-                if score <= alpha && alpha > -INF {
-                    alpha = (alpha - delta).max(-INF);
-                    delta *= 4;
-                } else if score >= beta && beta < INF {
-                    beta = (beta + delta).min(INF);
-                    delta *= 4;
-                } else {
-                    break (score, mv);
+                // Best move first in the next iteration.
+                if let Some(i) = moves.iter().position(|&m| m == mv) {
+                    moves[..=i].rotate_right(1);
                 }
-                self.hit = hit_before;
-            };
-            if self.stopped {
-                if best.depth == 0 && score > -INF {
-                    // Stopped inside the first iteration: the best of the moves it finished.
-                    best.best = mv;
-                    best.pv = vec![mv];
+                let proved = !self.hit;
+                let mut iterations = std::mem::take(&mut best.iterations);
+                iterations.push(SearchInfo { depth, score, nodes: self.nodes, elapsed: self.limits.elapsed() });
+                best = SearchResult {
+                    best: mv,
+                    score,
+                    depth,
+                    nodes: self.nodes,
+                    elapsed: self.limits.elapsed(),
+                    proved,
+                    pv: self.principal_variation(game, mv),
+                    iterations,
+                };
+                prev_score = Some(score);
+                if self.thread == 0 {
+                    log::info!(
+                        "depth {depth} score {} nodes {} nps {} time {:.3}s{} pv {}",
+                        score_text(score),
+                        self.nodes,
+                        (self.nodes as f64 / best.elapsed.as_secs_f64().max(1e-6)) as u64,
+                        best.elapsed.as_secs_f64(),
+                        if proved { " proved" } else { "" },
+                        best.pv.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(", ")
+                    );
                 }
-                break;
+                if proved
+                    || self.soft.is_some_and(|s| self.limits.elapsed() >= s)
+                    || self.limits.max_nodes.is_some_and(|n| self.nodes >= n)
+                {
+                    break;
+                }
             }
-            // Best move first in the next iteration.
-            if let Some(i) = moves.iter().position(|&m| m == mv) {
-                moves[..=i].rotate_right(1);
+            if best.proved && best.score <= -WIN_BOUND && !refuted_out.is_empty() && !self.stopped {
+                log::info!("every move left loses: the refuted moves are searched too");
+                moves.append(&mut refuted_out);
+                continue;
             }
-            let proved = !self.hit;
-            let mut iterations = std::mem::take(&mut best.iterations);
-            iterations.push(SearchInfo { depth, score, nodes: self.nodes, elapsed: self.limits.elapsed() });
-            best = SearchResult {
-                best: mv,
-                score,
-                depth,
-                nodes: self.nodes,
-                elapsed: self.limits.elapsed(),
-                proved,
-                pv: self.principal_variation(game, mv),
-                iterations,
-            };
-            prev_score = Some(score);
-            if self.thread == 0 {
-                log::info!(
-                    "depth {depth} score {} nodes {} nps {} time {:.3}s{} pv {}",
-                    score_text(score),
-                    self.nodes,
-                    (self.nodes as f64 / best.elapsed.as_secs_f64().max(1e-6)) as u64,
-                    best.elapsed.as_secs_f64(),
-                    if proved { " proved" } else { "" },
-                    best.pv.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(", ")
-                );
-            }
-            if proved
-                || self.soft.is_some_and(|s| self.limits.elapsed() >= s)
-                || self.limits.max_nodes.is_some_and(|n| self.nodes >= n)
-            {
-                break;
-            }
+            break;
         }
         // Playing under a clock (not solving), with the value settled: play for the opponent's errors.
         if settled && !self.stopped {
@@ -377,7 +399,8 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
     /// game's threat search under the clock (the main thread, within DEFENCE_SHARE of the budget).
     fn threat_defence(&mut self, game: &G, root: &[Candidate<G::Move>]) -> Option<Vec<G::Move>> {
         let hard = self.limits.hard.filter(|_| self.thread == 0)?;
-        let deadline = Instant::now() + hard.mul_f64(DEFENCE_SHARE);
+        let deadline =
+            (Instant::now() + hard.mul_f64(DEFENCE_SHARE)).min(self.limits.start + hard.mul_f64(1.0 - SEARCH_RESERVE));
         let moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
         let answers = self.know.threat_answers(game, &moves, deadline)?;
         log::info!("threat: {} of {} moves stop the opponent's forced win", answers.len(), moves.len());
@@ -571,7 +594,8 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         if game.to_move() != me && self.know.winning_move(game).is_some() {
             return None;
         }
-        if !losing && !self.proved_at_least(game, me, depth, value) {
+        // The move must keep the value: a draw, or a loss no faster than the slowest one.
+        if !self.proved_at_least(game, me, depth, value) {
             return None;
         }
         let mut replies = Vec::new();

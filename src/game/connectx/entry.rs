@@ -24,6 +24,7 @@ pub static GAME_TYPE: GameType = GameType {
     build,
     solve: Some(solve),
     book: Some(make_book),
+    prepare: Some(prepare),
 };
 
 /// Reads `M N X` (whole numbers, digits only).
@@ -37,6 +38,11 @@ fn read(words: &[&str]) -> Result<(usize, usize, usize), String> {
         [_, _, _, w, ..] => Err(format!("unexpected '{w}' after M N X")),
         _ => Err("expected M N X".into()),
     }
+}
+
+/// The exact solver's table, shared with the other K-in-a-row games.
+fn prepare(resources: &Resources) {
+    proof::shared_table(resources);
 }
 
 fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>, String> {

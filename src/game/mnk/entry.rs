@@ -23,6 +23,7 @@ pub static GAME_TYPE: GameType = GameType {
     build,
     solve: Some(solve),
     book: None,
+    prepare: Some(prepare),
 };
 
 /// An m,n,k board: rows, columns, K, and the blocked cells (row, column).
@@ -47,6 +48,11 @@ pub fn read(words: &[&str]) -> Result<Board, String> {
         }
     }
     Ok((rows, cols, k, blocked))
+}
+
+/// The exact solver's table, shared with the other K-in-a-row games.
+fn prepare(resources: &Resources) {
+    proof::shared_table(resources);
 }
 
 fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>, String> {
