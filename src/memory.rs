@@ -4,10 +4,8 @@ use std::sync::atomic::AtomicU64;
 
 /// Zeroed atomic words whose first word starts a cache line, so that a table's bucket of 32
 /// bytes (or 64) never straddles two lines, which would cost two memory loads instead of one.
-/// The allocator's large blocks start 16 bytes past a page boundary: before this alignment half
-/// of the solver table's buckets straddled two lines. Measured with the solver bench (median of
-/// 6 paired runs, 64 MiB): Test_L1_R1 strong 270.0 -> 250.5 us, Test_L2_R1 strong 32.8 -> 32.35
-/// us; first 100 of Test_L2_R2 5.13 -> 4.27 ms (2 runs), of Test_L1_R2 99.7 -> 96.1 ms.
+/// The allocator's large blocks start 16 bytes past a page boundary, so the words start at the
+/// first line boundary inside the allocation (measured: docs/results/speed.md).
 pub struct Words {
     buf: Vec<AtomicU64>,
     /// The index in `buf` of the first word, which starts a cache line.
@@ -60,9 +58,9 @@ pub fn zeroed_words(n: usize) -> Words {
 }
 
 fn zeroed_vec(n: usize) -> Vec<AtomicU64> {
-    // Measured reason for `unsafe`: building the words one by one writes the whole table; for
-    // `set hash 2048` that took 3.1 s. As a zeroed allocation (the OS maps zero pages on first
-    // touch) a whole session of start, `set hash 2048`, `name` and exit takes under 10 ms.
+    // Reason for `unsafe`: building the words one by one writes the whole table, which is slow
+    // for a large table; as a zeroed allocation (the OS maps zero pages on first touch) it costs
+    // next to nothing until it is used (measured: docs/results/speed.md).
     // `vec![0u64; n]` is such an allocation; it is re-typed in place.
     const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
     let mut v = std::mem::ManuallyDrop::new(vec![0u64; n]);
@@ -84,11 +82,10 @@ fn advise_huge_pages(words: &[AtomicU64]) {
     if end <= first + (2 << 20) {
         return;
     }
-    // Measured reason for `unsafe`: `boardbot solve` on the first 50 positions of Pons'
-    // Test_L1_R2, mean time per position with --hash 256: 645 ms before, 566 ms after; with
-    // --hash 1024: 710 ms before, 568 ms after (same nodes; the other core was busy). The call only changes how the kernel backs
-    // the pages of memory this vector owns; it reads and writes no memory, and failure (e.g. THP
-    // disabled) leaves the mapping as it was.
+    // Reason for `unsafe`: huge pages make the table's probes faster (measured:
+    // docs/results/speed.md). The call only changes how the kernel backs the pages of memory
+    // this vector owns; it reads and writes no memory, and failure (e.g. THP disabled) leaves
+    // the mapping as it was.
     // SAFETY: [first, end rounded down to a page) lies inside the vector's own allocation.
     let _ = unsafe { libc::madvise(first as *mut libc::c_void, (end - first) / PAGE * PAGE, libc::MADV_HUGEPAGE) };
 }

@@ -4,6 +4,23 @@
 //! each column is never set, so a line shifted across a column edge always meets an empty bit
 //! and cannot wrap around. A position keeps the stones of the side to move (`current`) and all
 //! stones (`mask`); playing a move is two instructions.
+//!
+//! The bit numbers on Connect-4's board (6 rows, 7 columns, 7 bits a column; bits 49 to 63 are
+//! unused):
+//!
+//! ```text
+//!    6 13 20 27 34 41 48    <- the extra bit of each column, never set
+//!    5 12 19 26 33 40 47    <- the top row
+//!    4 11 18 25 32 39 46
+//!    3 10 17 24 31 38 45
+//!    2  9 16 23 30 37 44
+//!    1  8 15 22 29 36 43
+//!    0  7 14 21 28 35 42    <- the bottom row (height 0)
+//!   col 0 ...        col 6
+//! ```
+//!
+//! Neighbours along a line are 1 bit apart vertically, rows + 1 (7) horizontally, and rows (6)
+//! and rows + 2 (8) along the two diagonals.
 
 use crate::game::proof::lines::{completions_along, completions_long, has_line, shl};
 
@@ -72,7 +89,7 @@ impl Geometry for Shape {
 
 /// Connect-4's board (6 rows, 7 columns, four in a row) as a type: its size and masks are
 /// constants, so that the solver's code for it folds them into its instructions (the solver
-/// switches to it on that board: measured in [`super::search`]).
+/// switches to it on that board; measured: docs/results/connect4-solver.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Connect4;
 
@@ -211,7 +228,8 @@ fn completions_of<const K: usize>(h1: u32, stones: u64) -> u64 {
 #[inline(always)]
 fn completions_fixed<const K: usize, const H1: u32>(stones: u64) -> u64 {
     // The loop of [`completions_along`] again, with plain shifts: the compiler does not fold
-    // that function's guarded shifts for constant amounts (measured: 70% more instructions).
+    // that function's guarded shifts for constant amounts (measured:
+    // docs/results/connect4-solver.md).
     let mut result = (1..=K).fold(u64::MAX, |run, a| run & (stones << a));
     for s in [H1, H1 - 1, H1 + 1] {
         let mut ahead = [u64::MAX; 8];

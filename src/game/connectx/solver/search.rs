@@ -57,9 +57,7 @@ impl<'a> Solver<'a> {
         }
         // A win in at most half the moves left is often far cheaper to prove than any win (a
         // search for any win can wander down slow ones): with more than a few empty cells,
-        // that is tried first. Measured in mean nodes per position, --weak, over the shared
-        // sets: Test_L1_R1 21,537 -> 8,167, Test_L2_R1 687 -> 407, Test_L2_R2 20,373 -> 21,004,
-        // the first 150 of Test_L1_R2 434,377 -> 437,045.
+        // that is tried first (measured: docs/results/connect4-solver.md).
         let quick = hi / 2;
         if p.shape().cells() - p.moves() > QUICK_WIN_MIN_EMPTY && self.solve_within(p, quick, quick + 1)? > quick {
             return Ok(1);
@@ -161,8 +159,7 @@ impl<'a> Solver<'a> {
     }
 
     /// The table's entry for `p`, its best move in `p`'s orientation. A position and its mirror
-    /// image have the same score and share one entry (measured on 2 Test_L1_R3 positions: 6.66M
-    /// nodes without, 4.02M with, together with the transposition cutoffs).
+    /// image have the same score and share one entry (measured: docs/results/connect4-solver.md).
     #[inline(always)]
     fn probe<G: Geometry>(&self, p: &Position<G>) -> Option<Entry> {
         if p.shape().cells() - p.moves() <= TT_MIN_EMPTY {
@@ -345,18 +342,12 @@ const NOISE_MIN_EMPTY: i32 = 12;
 /// A weak solve tries to prove a quick win first at positions with more empty cells than this.
 const QUICK_WIN_MIN_EMPTY: u32 = 14;
 /// Positions with at most this many empty cells skip the table (no probe, store or prefetch):
-/// their subtrees cost less to search again than a table access that misses the cache. Measured
-/// against using the table everywhere (solver bench, medians of paired runs): Test_L3_R1 strong
-/// 5.66 -> 4.02 us (35 -> 39 nodes), Test_L2_R1 strong 46.6 -> 44.6 us, Test_L3_R1 weak 3.61 ->
-/// 2.84 us, the first 100 of Test_L2_R2 strong 5.09 -> 4.78 ms; Test_L1_R2 (first 100) and
-/// Test_L1_R3 (first 10) strong unchanged within 1%. Threshold 5 gained less on Test_L3_R1 (0.78
-/// of the time), 9 took 1.045 of the time on Test_L2_R2 (7: 0.94), 11 gained nothing on
-/// Test_L2_R1.
+/// their subtrees cost less to search again than a table access that misses the cache
+/// (measured, with the other thresholds tried: docs/results/connect4-solver.md).
 const TT_MIN_EMPTY: u32 = 7;
-/// Enhanced transposition cutoffs are tried at nodes with more empty cells than this. From 14 to
-/// 18 (solver bench, medians of paired runs): Test_L1_R1 strong 314.5 -> 265.0 us, Test_L2_R1
-/// strong 39.7 -> 38.2 us, Test_L1_R1 weak 755 -> 714 us; the first 10 of Test_L1_R3 strong
-/// 2.14 -> 2.20 s (16.9M -> 18.4M nodes), Test_L1_R2 (first 100) 104 -> 107 ms.
+/// Enhanced transposition cutoffs are tried at nodes with more empty cells than this (the
+/// threshold trades the lookups' cost against the searches they save; measured:
+/// docs/results/connect4-solver.md).
 const ETC_MIN_EMPTY: i32 = 18;
 
 /// Solves `p` (as [`Solver::solve`]) with `threads` threads sharing `table` (Lazy SMP): each

@@ -6,6 +6,22 @@
 //! and a shift past the top or bottom drops off the word. Lines run along four steps: 1 (a row),
 //! N + 1 (a column), N + 2 and N (the two diagonals).
 //!
+//! The bit numbers on 7x7 (N + 1 = 8 bits a row; `pad`: the padding column, never set; bits 56
+//! to 63 are unused). Row 0 is the top row, as in the protocol:
+//!
+//! ```text
+//!          col 0  1  2  3  4  5  6  pad
+//!   row 0:     0  1  2  3  4  5  6    7
+//!   row 1:     8  9 10 11 12 13 14   15
+//!   row 2:    16 17 18 19 20 21 22   23
+//!   row 3:    24 25 26 27 28 29 30   31
+//!   row 4:    32 33 34 35 36 37 38   39
+//!   row 5:    40 41 42 43 44 45 46   47
+//!   row 6:    48 49 50 51 52 53 54   55
+//! ```
+//!
+//! Here the steps are 1 along a row, 8 down a column, 9 and 7 along the diagonals.
+//!
 //! A position keeps the stones of the side to move and of its opponent in every orientation of
 //! the board's symmetry group (8 on a square board, 4 on a rectangle), updated as moves are
 //! played, so that the position and its images share one table key.

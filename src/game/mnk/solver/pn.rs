@@ -3,9 +3,8 @@
 //! moves that stop a double), with the goal of one side (the prover) winning.
 //!
 //! Alpha-beta proves a win through the first winning move its ordering finds, however large
-//! that move's proof; df-pn turns to whichever move looks cheapest to prove. On the 26 won
-//! positions of `benches/data/mnk-7x7x5-hard.values` that took 2.77M nodes a position against
-//! 0.26M, and 4.12 s against 2.42 s, side by side (see "Proof numbers in play" in README.md).
+//! that move's proof; df-pn turns to whichever move looks cheapest to prove (measured:
+//! docs/results/mnk-exact.md).
 //!
 //! Table entries are from the view of the side to move, and its goal depends on whether it is
 //! the prover, so a node's key holds that too: one table serves the searches of both sides
@@ -72,19 +71,13 @@ struct Expanded {
 /// that df-pn follows the order down a line instead of opening every sibling before going one
 /// ply deeper (all alike, it expands each of a node's 40 children once before the best one's
 /// grandchildren). The steps are those of the prover's moves and of the other side's; the
-/// children's other number stays 1 (a node's disproof is still the count of its moves).
-/// Measured side by side with all alike (see "Proof numbers by the move order" in README.md),
-/// `solve --game mnk 7 7 5 --pn --fresh --hash 256`: the 60 won positions of
-/// `benches/data/mnk-7x7x5-won.txt` 51,352 nodes and 0.12 s a position against 203,023 and
-/// 0.74 s; 168 drawn and lost positions of `benches/data/mnk-7x7x5-hard.txt` 57,594 against
-/// 139,104 nodes, 0.28 s against 0.94 s. Steps of 8 and 8 take about as many nodes on the
-/// wins and 1.4 times as many on draws; 100 and 100 is worse than all alike on draws.
+/// children's other number stays 1 (a node's disproof is still the count of its moves). The
+/// steps were chosen by measurement (docs/results/mnk-exact.md).
 const PROVER_STEP: u32 = 16;
 const DEFENDER_STEP: u32 = 4;
 
-/// Slots of the expansions' cache (direct-mapped by key). On the 26 won positions of
-/// `benches/data/mnk-7x7x5-hard.values`, one run each: 2^17 slots took 0.94 of the time of
-/// 2^15, and 2^19 no less than 2^17.
+/// Slots of the expansions' cache (direct-mapped by key) (measured:
+/// docs/results/mnk-exact.md).
 const CACHE_SLOTS: usize = 1 << 17;
 
 /// The tree below a position, for df-pn.
@@ -156,8 +149,8 @@ impl WinTree<'_, '_> {
             return drawn;
         }
         // A pairing against the prover, at every node: unlike alpha-beta's (see
-        // [`super::search`]), df-pn's searches are not skipped one ply below a failed one (that
-        // took 0.89M nodes a position against 0.26M on the 26 won positions).
+        // [`super::search`]), df-pn's searches are not skipped one ply below a failed one
+        // (skipping them costs df-pn more nodes; measured: docs/results/mnk-exact.md).
         if prover && self.solver.pairs_against(&p, 0, empty, 0) {
             return drawn;
         }
@@ -166,8 +159,8 @@ impl WinTree<'_, '_> {
         }
         // Best first: by the scan's score, then nearer the centre, then the higher cell. Each
         // move's rank is packed above its cell and the packed keys sorted, so that the sort
-        // compares plain integers (sorting by a key took 15% of the solver's time in a profile, this
-        // 5%).
+        // compares plain integers, which is cheaper than sorting by a key (measured:
+        // docs/results/mnk-exact.md).
         let mut ranked = [0u64; 64];
         let mut len = 0;
         let mut f = moves;

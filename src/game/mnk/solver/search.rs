@@ -18,18 +18,18 @@
 //!   proves that the side does not win (the bound is stored in the table). It is not looked
 //!   for against the side that just moved when the parent looked for one against it and found
 //!   none. One may exist there all the same (the side has a move fewer, so fewer of its windows
-//!   count), but skipping those searches took 0.54 of the time for 1.01 of the nodes on
-//!   `benches/data/mnk-7x7x5.txt`, and 1.05 s against 2.64 s on the empty 7x7x5 board.
+//!   count), but skipping those searches saves more time than the extra nodes cost (measured:
+//!   docs/results/mnk-exact.md).
 //!
 //! Moves are tried the table's move first, then by the ordering score: for every window free of
 //! the opponent's stones through the cell, a weight growing fourfold with the stones it holds, and
 //! the same for the opponent's windows; own windows weigh 3/2 as much when the node tries to win
-//! (beta > 0), the same when it only tries not to lose (measured before the pairings, on 5x5x5: 6.7M nodes against
-//! 8.1M with 3/2 everywhere; 6x5x4 takes 0.40M against 0.21M); then nearer the centre.
+//! (beta > 0), the same when it only tries not to lose (measured:
+//! docs/results/mnk-exact.md); then nearer the centre.
 //!
 //! No enhanced transposition cutoffs (looking every child up in the table before searching
-//! any): they saved nodes (1.10 times as many without, on `benches/data/mnk-7x7x5.txt`) but
-//! their keys and lookups cost more than the nodes saved (0.81 of the time without).
+//! any): they save nodes, but their keys and lookups cost more time than those nodes
+//! (measured: docs/results/mnk-exact.md).
 
 use super::bitboard::{from_image, to_image, Board, Position};
 use super::pairing;
@@ -70,9 +70,8 @@ struct Scan {
     score: [u32; 64],
 }
 
-/// The most steps of one search for a pairing. Measured on 7x7x5 from the empty board (a
-/// draw): 8 steps do not prove it in 120 s; 32 take 990K nodes, 64 597K, 128 403K, 256 294K
-/// (4.3 s), 512 232K and 1,024 178K nodes, the last two in more time than 256.
+/// The most steps of one search for a pairing; running out counts as no pairing, so a proof
+/// is never wrong (measured: docs/results/mnk-exact.md).
 const PAIRING_BUDGET: u32 = 256;
 
 /// Ordering weight of a window by the stones it holds: fourfold each.
@@ -417,8 +416,7 @@ struct Ordered {
 
 impl Ordered {
     /// The cell of the best move not yet taken, if any. A selection, not a sort: most nodes
-    /// stop after a move or two (on `benches/data/mnk-7x7x5.txt`, a mean of 131.1 ms against
-    /// 138.5 ms with the moves sorted first over four alternated runs each, the same nodes).
+    /// stop after a move or two (measured: docs/results/mnk-exact.md).
     fn next_best(&mut self) -> Option<u32> {
         let n = self.next;
         if n == self.len {
