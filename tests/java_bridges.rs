@@ -144,6 +144,18 @@ fn flaky_engine(lines: u32) -> String {
     script("flaky", text, &format!("{BIN} {lines}"))
 }
 
+/// The real engine, whose output line number `line` (counting from 1: `init`'s `ok`, then `name`'s
+/// reply, then the replies to the moves) is held back 4 s, once: a frozen engine, as if stopped with
+/// `kill -STOP`, in a game whose moves have 1 s. The processes started after the hold are not held.
+fn frozen_engine(tag: &str, line: u32) -> String {
+    // `mkdir` succeeds once: the marker, which does not exist yet, is made at the first hold.
+    let marker = scratch_dir(tag).join("held");
+    let text = "#!/bin/sh\n\"$1\" | { n=0; while IFS= read -r line; do n=$((n+1)); \
+                if [ $n -eq \"$2\" ] && mkdir \"$3\" 2>/dev/null; then sleep 4; fi; \
+                printf '%s\\n' \"$line\"; done; }\n";
+    script(tag, text, &format!("{BIN} {line} {}", marker.display()))
+}
+
 #[test]
 fn mnk_3x3x3_the_bridge_never_loses() {
     let games = play("mnkgame.MNKReferee", [3, 3, 3], MNK, FIRST_FREE, 2, BIN);
@@ -194,4 +206,31 @@ fn a_broken_or_missing_engine_still_gives_legal_moves() {
     let games = play("mnkgame.MNKReferee", [4, 4, 3], MNK, FIRST_FREE, 2, &missing);
     assert!(games.stdout.contains("boardbot.MNKBridge (boardbot)"), "the fallback name\n{}", games.context());
     play("connectx.CXReferee", [5, 4, 4], CX, FIRST_COLUMN, 2, &missing);
+}
+
+#[test]
+fn a_frozen_engine_does_not_make_the_bridge_late() {
+    // Line 4: the reply to the bridge's second move. The bridge waits until its deadline (900 ms of
+    // the 1 s), plays its fallback move, kills the engine and restores the game in a new one at its
+    // next move; `play` asserts that no move was late and that the game finished.
+    let engine = frozen_engine("frozen-mnk", 4);
+    let games = play("mnkgame.MNKReferee", [7, 7, 5], MNK, FIRST_FREE, 1, &engine);
+    for log in [
+        "no reply from the engine by the bridge's deadline (900 ms",
+        "playing the first free cell",
+        "restored the game",
+    ] {
+        assert!(games.stderr.contains(log), "'{log}' in the bridge's log\n{}", games.context());
+    }
+    assert_all(&games, &["WIN boardbot.MNKBridge"]);
+    let engine = frozen_engine("frozen-cx", 4);
+    let games = play("connectx.CXReferee", [6, 7, 4], FIRST_COLUMN, CX, 1, &engine);
+    for log in [
+        "no reply from the engine by the bridge's deadline (900 ms",
+        "playing the first available column",
+        "restored the game",
+    ] {
+        assert!(games.stderr.contains(log), "'{log}' in the bridge's log\n{}", games.context());
+    }
+    assert_all(&games, &["WIN boardbot.CXBridge"]);
 }

@@ -2,6 +2,7 @@ package boardbot;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -9,6 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -16,19 +21,37 @@ import java.util.function.Function;
  * CXBridge. It depends on no referee class, so it compiles against either course's referee.
  *
  * The process is started once (command from the environment variable BOARDBOT_CMD, split on
- * spaces; default "boardbot" on the PATH) and kept across rounds; its stderr is inherited. The
- * engine keeps its own safety margin, so nothing here waits beyond reading a reply.
+ * spaces; default "boardbot" on the PATH) and kept across rounds; its stderr is inherited.
+ *
+ * Time: the bridge keeps its own deadline. With the referee's timeout T (timeout_in_secs), a turn
+ * (or an initPlayer) has BUDGET = T - max(100 ms, 5% of T) from its start: 900 ms at T = 1 s,
+ * 9.5 s at T = 10 s. The engine is told TIMEOUT = BUDGET in "init", so with its own margin (300 ms
+ * by default, see protocol.md, "Time") it answers well before the deadline. Replies are read by a
+ * thread of their own, so a wait ends at the deadline whatever the engine does: when no reply has
+ * come by then (a frozen or stalled process), the process is killed (descendants included) and
+ * turn() returns null at once; the next turn starts a new process and restores the game. The
+ * bridge's margin only has to cover that fallback path (waking up, killing, returning: a few ms),
+ * plus the JVM's and the machine's hiccups; the engine's time is not spent on it.
  *
  * Every turn the bridge hands over the full history (move texts as the protocol writes them). If
  * the engine knows all of it but the opponent's last move, that move is sent with "move"; otherwise
- * (a dead process, a garbage or illegal reply, an unexpected history) the game is restored with
- * "init" + "position" + "go", in a new process if needed. When even that fails, turn() returns null
- * and the bridge plays a legal fallback move: an exception or an illegal move would lose the game.
+ * (a dead or frozen process, a garbage or illegal reply, an unexpected history) the game is
+ * restored with "init" + "position" + "go", in a new process if needed, if time is left. When even
+ * that fails, turn() returns null and the bridge plays a legal fallback move: an exception, an
+ * illegal move or a late one would lose the game.
  */
 final class Engine {
+    /** The bridge's margin: at least this, in ms... */
+    private static final long MIN_MARGIN_MS = 100;
+    /** ...and at least this share of the referee's timeout. */
+    private static final double MARGIN_SHARE = 0.05;
+    /** A restore (or a second init) is not tried with less time than this left before the deadline. */
+    private static final long MIN_RESTORE_MS = 50;
+
     private final String[] command;
     private Process proc;
-    private BufferedReader in;
+    /** The process's output lines, read by a thread of its own; Optional.empty() at its end. */
+    private BlockingQueue<Optional<String>> replies;
     private Writer out;
     private boolean startFailed;
     private String name;
@@ -56,6 +79,45 @@ final class Engine {
         return proc != null && proc.isAlive();
     }
 
+    /** The time for a turn, in ms: the referee's timeout less the bridge's margin. */
+    private long budgetMs() {
+        long timeoutMs = timeoutSecs * 1000L;
+        long margin = Math.max(MIN_MARGIN_MS, Math.round(timeoutMs * MARGIN_SHARE));
+        return Math.max(timeoutMs - margin, 1);
+    }
+
+    /** The deadline (System.nanoTime) of a turn started at t0. */
+    private long deadline(long t0) {
+        return t0 + budgetMs() * 1_000_000L;
+    }
+
+    /** Whether another try is worth it: MIN_RESTORE_MS left before the deadline, no interrupt. */
+    private static boolean timeLeft(long deadline) {
+        return (deadline - System.nanoTime()) / 1_000_000 >= MIN_RESTORE_MS && !Thread.currentThread().isInterrupted();
+    }
+
+    /** A TIMEOUT for "init": seconds with 3 decimals, at least 0.001. */
+    private static String seconds(long ms) {
+        return String.format(Locale.ROOT, "%.3f", Math.max(ms, 1) / 1000.0);
+    }
+
+    /** A thread that reads the process's output lines into a queue, then Optional.empty(). */
+    private static BlockingQueue<Optional<String>> readLines(InputStream stream) {
+        BlockingQueue<Optional<String>> queue = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) queue.add(Optional.of(line));
+            } catch (IOException ignored) {
+                // A pipe error is the end of the output too.
+            }
+            queue.add(Optional.empty());
+        }, "boardbot engine reader");
+        // Never keeps the JVM alive (if a stray holder of the pipe kept it open).
+        reader.setDaemon(true);
+        reader.start();
+        return queue;
+    }
+
     /** Starts a process unless one is running; false if it cannot be started. */
     private boolean ensureStarted() {
         if (alive()) return true;
@@ -64,7 +126,7 @@ final class Engine {
             ProcessBuilder pb = new ProcessBuilder(command);
             pb.redirectError(ProcessBuilder.Redirect.INHERIT);
             proc = pb.start();
-            in = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8));
+            replies = readLines(proc.getInputStream());
             out = new OutputStreamWriter(proc.getOutputStream(), StandardCharsets.UTF_8);
             startFailed = false;
             return true;
@@ -76,34 +138,61 @@ final class Engine {
         }
     }
 
-    /** Ends the process (its stdin closes, so a wrapper's children see end of input too). */
+    /**
+     * Ends the process: its stdin closes, then it and its descendants (a wrapper script's engine)
+     * are killed, stopped ones too. The reader thread ends at the end of the output; its queue is
+     * dropped, so nothing the old process wrote can reach the next one's requests.
+     */
     void stop() {
         Process p = proc;
         proc = null;
+        replies = null;
         synced = false;
         if (p == null) return;
         try {
             out.close();
         } catch (IOException ignored) {
         }
-        p.destroyForcibly();
         try {
-            in.close();
-        } catch (IOException ignored) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+        } catch (RuntimeException ignored) {
+            // The process handles are best effort; the process itself is killed below.
         }
+        p.destroyForcibly();
     }
 
-    /** Sends one command and returns its reply line, trimmed; null if the process is gone. */
-    private String request(String line) {
+    /**
+     * Sends one command and returns its reply line, trimmed; null if the process is gone or gave no
+     * reply by {@code deadline} (System.nanoTime), when it is killed. (The write itself cannot wait:
+     * a command is a short line, and the engine has answered every earlier one.)
+     */
+    private String request(String line, long deadline) {
         if (!alive()) return null;
         try {
             out.write(line + "\n");
             out.flush();
-            String reply = in.readLine();
-            if (reply != null) return reply.trim();
-            log("the engine closed its output (after '" + line + "')");
         } catch (IOException e) {
             log("the engine's pipe failed (" + e.getMessage() + ")");
+            stop();
+            return null;
+        }
+        Optional<String> reply;
+        try {
+            reply = replies.poll(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            // The referee gave up on this move: end it now (the flag stays set for the caller).
+            Thread.currentThread().interrupt();
+            log("interrupted while waiting for the engine (after '" + line + "'): stopping it");
+            stop();
+            return null;
+        }
+        if (reply == null) {
+            log("no reply from the engine by the bridge's deadline (" + budgetMs() + " ms a turn; after '" + line
+                    + "'): stopping it");
+        } else if (reply.isPresent()) {
+            return reply.get().trim();
+        } else {
+            log("the engine closed its output (after '" + line + "')");
         }
         stop();
         return null;
@@ -112,7 +201,7 @@ final class Engine {
     /** "boardbot VERSION" from the reply to "name"; "boardbot" if the engine does not answer. */
     String name() {
         if (name == null) {
-            String reply = ensureStarted() ? request("name") : null;
+            String reply = ensureStarted() ? request("name", deadline(System.nanoTime())) : null;
             if (reply != null && reply.startsWith("name ") && reply.length() > 5) {
                 name = reply.substring(5).trim();
             } else {
@@ -122,16 +211,25 @@ final class Engine {
         return name;
     }
 
-    /** A new game: kind "mnk" or "cx". Sends init and waits for ok (restarting once if needed). */
+    /**
+     * A new game: kind "mnk" or "cx"; timeout, the referee's seconds per move. Sends init (with the
+     * bridge's budget as TIMEOUT) and waits for ok, restarting once if needed, all within the
+     * budget: the referee may time initPlayer too.
+     */
     void newGame(String kind, int m, int n, int k, boolean first, int timeout) {
+        long t0 = System.nanoTime();
         initHead = "init " + kind + " " + m + " " + n + " " + k + " " + first;
         timeoutSecs = timeout;
+        long deadline = deadline(t0);
         known.clear();
         synced = false;
         for (int attempt = 0; attempt < 2 && !synced; attempt++) {
-            if (attempt > 0) stop();
+            if (attempt > 0) {
+                stop();
+                if (!timeLeft(deadline)) return;
+            }
             if (!ensureStarted()) return;
-            String reply = request(initHead + " " + timeout);
+            String reply = request(initHead + " " + seconds(budgetMs()), deadline);
             synced = "ok".equals(reply);
             if (!synced) log("init failed: " + reply);
         }
@@ -140,23 +238,23 @@ final class Engine {
     /**
      * The engine's move for the position after {@code history}. {@code check} maps a reply line to
      * the canonical move text if it is a legal move now, else to null. Returns null when the engine
-     * gives no legal move even after a restore.
+     * gives no legal move even after a restore, or none by the bridge's deadline.
      */
     String turn(List<String> history, Function<String, String> check) {
-        long t0 = System.nanoTime();
+        long deadline = deadline(System.nanoTime());
         String move = null;
         if (synced) {
             int n = known.size();
             if (history.size() == n + 1 && history.subList(0, n).equals(known)) {
-                String reply = request("move " + history.get(n));
+                String reply = request("move " + history.get(n), deadline);
                 move = check(check, reply);
             } else if (history.isEmpty() && n == 0) {
-                move = check(check, request("go"));
+                move = check(check, request("go", deadline));
             } else {
                 log("history of " + history.size() + " moves does not follow the " + n + " the engine knows");
             }
         }
-        if (move == null) move = restore(history, check, t0);
+        if (move == null) move = restore(history, check, deadline);
         known.clear();
         if (move != null) {
             known.addAll(history);
@@ -174,25 +272,33 @@ final class Engine {
         return move;
     }
 
-    /** init + position + go, in the current process if alive, then in a new one. */
-    private String restore(List<String> history, Function<String, String> check, long t0) {
+    /**
+     * init + position + go, in the current process if alive, then in a new one, while at least
+     * MIN_RESTORE_MS are left before the deadline (none are after the engine missed it).
+     */
+    private String restore(List<String> history, Function<String, String> check, long deadline) {
         if (initHead == null) return null;
         for (int attempt = 0; attempt < 2; attempt++) {
+            if (!timeLeft(deadline)) {
+                log("no time left to restore the game");
+                return null;
+            }
             if (attempt > 0 || !alive()) {
                 stop();
                 log("restarting the engine");
                 if (!ensureStarted()) return null;
             }
-            // What is left of this move's time: a restore must not make the move late.
-            double left = timeoutSecs - (System.nanoTime() - t0) / 1e9;
-            boolean full = left >= timeoutSecs - 0.05;
-            String timeout = full ? Integer.toString(timeoutSecs) : String.format(Locale.ROOT, "%.3f", Math.max(left, 0.01));
+            // What is left of this move's time: the engine's reply must come by the deadline.
+            long budget = budgetMs();
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            boolean full = left >= budget - 50;
+            String timeout = seconds(full ? budget : left);
             synced = false;
-            if (!"ok".equals(request(initHead + " " + timeout))) continue;
+            if (!"ok".equals(request(initHead + " " + timeout, deadline))) continue;
             StringBuilder pos = new StringBuilder("position");
             for (String mv : history) pos.append(' ').append(mv.trim().replaceAll("\\s+", ","));
-            if (!"ok".equals(request(pos.toString()))) continue;
-            String move = check(check, request("go"));
+            if (!"ok".equals(request(pos.toString(), deadline))) continue;
+            String move = check(check, request("go", deadline));
             if (move != null) {
                 // With a shortened timeout, the next turn restores again with the full one.
                 synced = full;
