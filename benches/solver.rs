@@ -21,7 +21,7 @@
 //! flushed after that. Only the solve call is timed. A wrong score (weak: a wrong sign) makes
 //! the bench exit with status 1.
 
-use boardbot::game::connectx::solver::{Position, Shape, Solver, Table};
+use boardbot::game::connectx::solver::{BoundTable, Position, Shape, Solver};
 use connect_four_ai as cfa;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -182,7 +182,7 @@ fn evict_caches() {
     std::hint::black_box(&*buf);
 }
 
-fn run_boardbot(table: &Table, shape: Shape, cases: &[Case], weak: bool, progress: &Progress, label: &str) -> Run {
+fn run_boardbot(table: &BoundTable, shape: Shape, cases: &[Case], weak: bool, progress: &Progress, label: &str) -> Run {
     table.clear();
     evict_caches();
     let mut run = Run::default();
@@ -273,7 +273,7 @@ fn main() {
         std::process::exit(2)
     });
     let progress = Progress { on: std::io::stderr().is_terminal() };
-    let table = Table::new(cfg.hash_mb);
+    let table = BoundTable::new(cfg.hash_mb);
     let cfa_bytes = std::mem::size_of::<cfa::TTEntry>() * cfa::TranspositionTable::MAX_SIZE;
     let mut failed = false;
 
@@ -283,7 +283,7 @@ fn main() {
         assert!(cfa_solver.opening_book.is_none(), "connect-four-ai's opening book must be off");
         // Its table comes zeroed from the allocator, its pages mapped on first touch: write every
         // entry once (depth 0, which no search reads; reset() then ages them out), as boardbot's
-        // Table::clear does before each set, so that neither solver pays page faults inside the
+        // BoundTable::clear does before each set, so that neither solver pays page faults inside the
         // timings.
         for key in 0..cfa::TranspositionTable::MAX_SIZE as u64 {
             cfa_solver.transposition_table.put(key, 0, cfa::TTFlag::UpperBound, 0);

@@ -108,6 +108,10 @@ mod tests {
     fn every_bench_position_is_legal_and_searchable() {
         let lines = run(&Limits::depth(2), 1, 1, |_| {}).unwrap();
         assert_eq!(lines.len(), POSITIONS.len());
-        assert!(lines.iter().all(|l| l.depth >= 1 && l.nodes > 0), "{:?}", lines.iter().map(|l| l.depth).collect::<Vec<_>>());
+        assert!(
+            lines.iter().all(|l| l.depth >= 1 && l.nodes > 0),
+            "{:?}",
+            lines.iter().map(|l| l.depth).collect::<Vec<_>>()
+        );
     }
 }

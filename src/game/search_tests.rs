@@ -139,7 +139,7 @@ fn a_draw_proved_by_the_exact_solver_is_played_for_traps() {
     // holds), after the centre or an edge 4: the trap is a corner.
     for hash in [1, 16] {
         let mut g = Mnk::new(3, 3, 3, &[]).unwrap();
-        let know = MnkKnowledge::with_solver(&g, std::sync::Arc::new(crate::game::mnk::solver::Table::new(hash)));
+        let know = MnkKnowledge::with_solver(&g, std::sync::Arc::new(crate::game::mnk::solver::BoundTable::new(hash)));
         let limits = Limits::per_move(std::time::Instant::now(), std::time::Duration::from_secs(2), Default::default());
         let r = Searcher::new(4).search(&mut g, &know, &limits);
         assert!([0, 2, 6, 8].contains(&r.best), "a corner, got {}", r.best);

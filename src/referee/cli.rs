@@ -9,6 +9,7 @@ use super::runner::{run_match, EnginePair};
 use super::score::score_line;
 use super::spec::{board_text, builtin_boards, engine_config, parse_board, parse_boards};
 use super::MatchPlan;
+use crate::game::registry::game_type;
 use crate::game::Side;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{ArgAction, Args};
@@ -20,9 +21,9 @@ use std::time::Duration;
 /// Plays a match between two engines and prints the results.
 #[derive(Args, Clone, Debug)]
 pub struct MatchArgs {
-    /// A board: KIND M N K, KIND mnk (K in a row) or cx (Connect-X, M rows, N columns). Repeat
-    /// for several boards.
-    #[arg(long, num_args = 4, value_names = ["KIND", "M", "N", "K"], action = ArgAction::Append)]
+    /// A board: a game's description, as `init` takes it: `mnk M N K [blocked ROW,COL ...]`
+    /// (K in a row), `cx M N X` (Connect-X, M rows, N columns). Repeat for several boards.
+    #[arg(long, num_args = 1.., value_name = "GAME", action = ArgAction::Append)]
     game: Vec<String>,
     /// A file of boards, one a line (`mnk M N K` or `cx M N X`; '#' starts a comment), or a
     /// built-in set: `mnk-tournament` (the 25 m,n,k course boards) or `cx-tournament` (the
@@ -102,8 +103,15 @@ fn seconds(value: f64, what: &str) -> Result<Duration> {
 /// Runs `boardbot match`; `self_exe` is the binary the built-in players run.
 pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     let mut boards = Vec::new();
-    for chunk in args.game.chunks(4) {
-        let words: Vec<&str> = chunk.iter().map(String::as_str).collect();
+    // The --game words, split where a game's name starts a description.
+    let mut descriptions: Vec<Vec<&str>> = Vec::new();
+    for word in &args.game {
+        match descriptions.last_mut() {
+            Some(words) if game_type(word).is_none() => words.push(word),
+            _ => descriptions.push(vec![word]),
+        }
+    }
+    for words in descriptions {
         boards.push(parse_board(&words).map_err(|e| anyhow!(e))?);
     }
     if let Some(path) = &args.boards {
@@ -115,7 +123,7 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         }
     }
     if boards.is_empty() {
-        bail!("no boards: give --game KIND M N K or --boards FILE");
+        bail!("no boards: give --game GAME (e.g. --game mnk 7 7 5) or --boards FILE");
     }
     if args.rounds == 0 {
         bail!("--rounds must be at least 1");

@@ -76,22 +76,22 @@ struct Entry {
 /// many short searches of play pay nothing to set it up. A table may serve several searches of
 /// the same tree (see [`Dfpn::with_table`]).
 #[derive(Debug)]
-pub struct Table {
+pub struct Numbers {
     map: AHashMap<u64, Entry>,
     capacity: usize,
 }
 
-impl Table {
+impl Numbers {
     /// An empty table of at most `capacity` entries, whose memory is taken as it fills.
-    pub fn new(capacity: usize) -> Table {
-        Table { map: AHashMap::new(), capacity: capacity.max(16) }
+    pub fn new(capacity: usize) -> Numbers {
+        Numbers { map: AHashMap::new(), capacity: capacity.max(16) }
     }
 
     /// An empty table of at most `capacity` entries, with their room taken now: it never grows
     /// (a map's growth copies it whole, a pause that must not fall inside a move's time).
-    pub fn reserved(capacity: usize) -> Table {
+    pub fn reserved(capacity: usize) -> Numbers {
         let capacity = capacity.max(16);
-        Table { map: AHashMap::with_capacity(capacity), capacity }
+        Numbers { map: AHashMap::with_capacity(capacity), capacity }
     }
 
     fn get(&self, key: u64) -> Option<(u32, u32)> {
@@ -117,7 +117,7 @@ impl Table {
 
 /// A df-pn search with its table, budget and statistics.
 pub struct Dfpn<'a> {
-    table: Table,
+    table: Numbers,
     /// Expanded nodes so far.
     pub nodes: u64,
     max_nodes: u64,
@@ -132,10 +132,10 @@ const EPS_DIV: u64 = 4;
 impl<'a> Dfpn<'a> {
     /// A search whose table holds at most `entries` positions, stopping after `max_nodes`.
     pub fn new(entries: usize, max_nodes: u64) -> Dfpn<'a> {
-        Self::with_table(Table::new(entries), max_nodes)
+        Self::with_table(Numbers::new(entries), max_nodes)
     }
     /// A search that starts from what `table` learnt in earlier searches of the same tree.
-    pub fn with_table(table: Table, max_nodes: u64) -> Dfpn<'a> {
+    pub fn with_table(table: Numbers, max_nodes: u64) -> Dfpn<'a> {
         Dfpn { table, nodes: 0, max_nodes, deadline: None, stop: None, aborted: false }
     }
     /// Starts a new search with the same table: no nodes counted yet, and `deadline`.
@@ -144,7 +144,7 @@ impl<'a> Dfpn<'a> {
         self.deadline = deadline;
     }
     /// The table, for a later search.
-    pub fn into_table(self) -> Table {
+    pub fn into_table(self) -> Numbers {
         self.table
     }
     pub fn with_deadline(mut self, deadline: Instant) -> Self {

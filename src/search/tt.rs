@@ -28,14 +28,14 @@ pub const NO_MOVE: u32 = u32::MAX;
 
 /// What a probe finds.
 #[derive(Copy, Clone, Debug)]
-pub struct Entry {
+pub struct Probe {
     pub mv: u32,
     score: Score,
     pub depth: u8,
     pub bound: Bound,
 }
 
-impl Entry {
+impl Probe {
     /// The score, seen from a node `ply` plies from the root.
     pub fn score(&self, ply: usize) -> Score {
         from_tt(self.score, ply)
@@ -107,7 +107,7 @@ impl Tt {
     }
 
     /// The entry for `key` (a Zobrist hash), if any.
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub fn probe(&self, key: u64) -> Option<Probe> {
         let b = self.bucket(key);
         let (s0, s1) = (self.load(b), self.load(b + 1));
         let s = [s0, s1].into_iter().find(|s| s[0] == key && bound_of(s) != 0)?;
@@ -117,7 +117,7 @@ impl Tt {
             2 => Bound::Lower,
             _ => Bound::Upper,
         };
-        Some(Entry { mv: mv1(s).wrapping_sub(1), score: score_of(s), depth: depth_of(s), bound })
+        Some(Probe { mv: mv1(s).wrapping_sub(1), score: score_of(s), depth: depth_of(s), bound })
     }
 
     pub fn store(&self, key: u64, depth: u8, score: Score, ply: usize, bound: Bound, mv: u32) {

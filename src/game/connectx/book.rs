@@ -9,7 +9,7 @@
 //! the score (i8, Pons' convention: see [`super::solver`]). PLIES is the most stones a position of
 //! the book has. Positions where the side to move wins at once are left out.
 
-use super::solver::{Geometry, Position, Shape, Solver, Table};
+use super::solver::{BoundTable, Geometry, Position, Shape, Solver};
 use ahash::AHashSet;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
@@ -131,7 +131,13 @@ impl Book {
     /// level by level, every position is solved exactly ([`Solver::best_move`]) by `threads`
     /// threads sharing `table`; the next level is every reply to the chosen moves. `report` hears
     /// of each level when it is done.
-    pub fn generate(shape: Shape, plies: u32, table: &Table, threads: usize, mut report: impl FnMut(&Level)) -> Book {
+    pub fn generate(
+        shape: Shape,
+        plies: u32,
+        table: &BoundTable,
+        threads: usize,
+        mut report: impl FnMut(&Level),
+    ) -> Book {
         let mut entries: Vec<(u64, u8, i8)> = Vec::new();
         let mut level = vec![Position::new(shape)];
         let mut stones = 0;
@@ -204,13 +210,13 @@ mod tests {
         // position the first player meets while following the book is in it, and the bytes
         // read back to the same book.
         let shape = Shape::new(4, 5, 4).unwrap();
-        let table = Table::new(16);
+        let table = BoundTable::new(16);
         let mut levels = Vec::new();
         let book = Book::generate(shape, 6, &table, 2, |l| levels.push(l.stones));
         assert_eq!(levels, [0, 2, 4, 6]);
         let again = Book::parse(&book.to_bytes()).unwrap();
         assert_eq!((again.keys.clone(), again.moves.clone(), again.plies), (book.keys.clone(), book.moves.clone(), 6));
-        let check = Table::new(16);
+        let check = BoundTable::new(16);
         let mut visited = 0;
         let mut stack = vec![Position::new(shape)];
         while let Some(p) = stack.pop() {

@@ -2,7 +2,7 @@
 //! pictures, `boardbot solve --game cx M N X` and `boardbot book`.
 
 use super::book::Book;
-use super::solver::{solve_parallel, Geometry, Position, Shape, Solver, Table};
+use super::solver::{solve_parallel, BoundTable, Geometry, Position, Shape, Solver};
 use super::{ConnectX, CxKnowledge};
 use crate::game::any::{AnyGame, Playing, Render, View};
 use crate::game::kinarow;
@@ -91,7 +91,7 @@ fn solve(spec: &GameSpec, request: &SolveRequest) -> Result<()> {
     if request.threads == 0 || (request.threads > 1 && request.analyze) {
         bail!("--threads must be at least 1, and 1 with --analyze");
     }
-    let table = Table::new(request.hash_mib);
+    let table = BoundTable::new(request.hash_mib);
     // Touch every page now, so that no position's time includes mapping the table's memory.
     table.clear();
     drive(request, |line| {
@@ -152,7 +152,7 @@ pub fn make_book(spec: &GameSpec, plies: u32, threads: usize, hash_mib: usize, o
     if threads == 0 {
         bail!("--threads must be at least 1");
     }
-    let table = Table::new(hash_mib);
+    let table = BoundTable::new(hash_mib);
     table.clear();
     let start = Instant::now();
     let book = Book::generate(shape, plies, &table, threads, |l| {

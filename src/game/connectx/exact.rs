@@ -2,7 +2,7 @@
 //! the move's time, the search plays by its verdict (see [`Knowledge::solve_exactly`]).
 
 use super::book::Book;
-use super::solver::{Geometry, Position, Shape, Solver, Table};
+use super::solver::{BoundTable, Geometry, Position, Shape, Solver};
 use super::{Column, ConnectX, CxKnowledge};
 #[cfg(doc)]
 use crate::search::Knowledge;
@@ -80,7 +80,7 @@ impl CxKnowledge {
 
     /// The board's shape and the game's position in the solver's terms, and the solver's
     /// table, if it is used.
-    fn solver_position(&self, g: &ConnectX) -> Option<(Shape, Position, &Table)> {
+    fn solver_position(&self, g: &ConnectX) -> Option<(Shape, Position, &BoundTable)> {
         let shape = Shape::new(g.rows(), g.cols(), g.lines.k()).ok()?;
         let cols: Vec<usize> = g.history.iter().map(|&c| c as usize).collect();
         let p = Position::from_moves(shape, &cols).ok()?;
@@ -138,7 +138,7 @@ mod tests {
     #[test]
     fn the_search_plays_the_solvers_verdict() {
         // Test_L2_R1's first line, score 4 for the side to move; and a drawn end position.
-        let table = Arc::new(super::super::solver::Table::new(16));
+        let table = Arc::new(super::super::solver::BoundTable::new(16));
         let deadline = Instant::now() + Duration::from_secs(60);
         let g = game("5554224333234511764415115");
         assert_eq!(CxKnowledge::new().solve_exactly(&g, deadline, None), None, "no table given");

@@ -13,7 +13,7 @@ use std::time::Instant;
 /// across moves and games) on the boards in its range.
 #[derive(Clone, Debug, Default)]
 pub struct CxKnowledge {
-    pub(super) solver: Option<Arc<solver::Table>>,
+    pub(super) solver: Option<Arc<solver::BoundTable>>,
 }
 
 impl CxKnowledge {
@@ -23,7 +23,7 @@ impl CxKnowledge {
     }
 
     /// With the exact solver on `table`, if `game`'s board is in its range.
-    pub fn with_solver(game: &ConnectX, table: Arc<solver::Table>) -> CxKnowledge {
+    pub fn with_solver(game: &ConnectX, table: Arc<solver::BoundTable>) -> CxKnowledge {
         CxKnowledge { solver: game.solver_fits().then_some(table) }
     }
 }

@@ -109,7 +109,7 @@ fn solve(spec: &GameSpec, request: &SolveRequest) -> Result<()> {
         bail!("unknown method '{method}' (ab, pn, dfpn)");
     }
     let board = bits::Board::new(m, n, k).map_err(|e| anyhow!(e))?;
-    let table = bits::Table::new(request.hash_mib);
+    let table = bits::BoundTable::new(request.hash_mib);
     // Touch every page now, so that no position's time includes mapping the table's memory.
     table.clear();
     // With `pn`: the df-pn table, kept from position to position unless `fresh` (the
@@ -118,7 +118,7 @@ fn solve(spec: &GameSpec, request: &SolveRequest) -> Result<()> {
     drive(request, |line| {
         let (cells, expected) = parse_cells(line)?;
         let Some(cells) = cells else { return Ok(None) };
-        let p = bits::Position::from_cells(&board, &cells).map_err(|e| anyhow!(e))?;
+        let p = bits::Stones::from_cells(&board, &cells).map_err(|e| anyhow!(e))?;
         if request.fresh && method == "ab" {
             table.clear();
         }
@@ -132,7 +132,7 @@ fn solve(spec: &GameSpec, request: &SolveRequest) -> Result<()> {
             pn_table = Some(solver.into_table());
             (value, nodes)
         } else {
-            let mut solver = bits::Solver::new(&board, &table).with_deadline(deadline(request));
+            let mut solver = bits::AlphaBeta::new(&board, &table).with_deadline(deadline(request));
             (solver.solve(&p), solver.nodes)
         };
         let time = start.elapsed();

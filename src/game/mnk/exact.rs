@@ -4,7 +4,7 @@
 
 use super::knowledge::InPlay;
 use super::solver::pn::{self, PnSolver};
-use super::solver::{Board, Position};
+use super::solver::{Board, Stones};
 use super::{Cell, Mnk, MnkKnowledge};
 use crate::game::Game;
 use crate::search::{Proof, Score, WIN};
@@ -74,7 +74,7 @@ impl MnkKnowledge {
     }
 
     /// The solver's position `p` (this game's) after our cell `mv`.
-    fn solver_child(g: &Mnk, board: &Board, p: &Position, mv: Cell) -> Position {
+    fn solver_child(g: &Mnk, board: &Board, p: &Stones, mv: Cell) -> Stones {
         let cols = g.lines.cols();
         let mut child = *p;
         child.play(board, board.index(mv as usize / cols, mv as usize % cols));
@@ -82,10 +82,10 @@ impl MnkKnowledge {
     }
 
     /// The game's position on the solver's board.
-    fn solver_position(g: &Mnk, in_play: &InPlay) -> Option<Position> {
+    fn solver_position(g: &Mnk, in_play: &InPlay) -> Option<Stones> {
         let cols = g.lines.cols();
         let cells: Vec<(usize, usize)> = g.history.iter().map(|&c| (c as usize / cols, c as usize % cols)).collect();
-        Position::from_cells(&in_play.board, &cells).ok()
+        Stones::from_cells(&in_play.board, &cells).ok()
     }
 
     fn prove(g: &Mnk, in_play: &InPlay, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
@@ -93,7 +93,7 @@ impl MnkKnowledge {
         in_play.with_pn(Some(deadline), stop, |pn| Self::prove_with(g, pn, &in_play.board, &p))
     }
 
-    fn prove_with(g: &Mnk, pn: &mut PnSolver, board: &Board, p: &Position) -> Option<Proof<Cell>> {
+    fn prove_with(g: &Mnk, pn: &mut PnSolver, board: &Board, p: &Stones) -> Option<Proof<Cell>> {
         // Not losing first, then winning: of the two proofs, the first settles the draw a move
         // needs to keep, and gives a move that keeps it. Of 929 7x7x5 positions after 7 to 10
         // stones, 112 took the alpha-beta solve more than 0.56 s (the solver's share of a move
@@ -160,7 +160,7 @@ impl InPlay {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::mnk::solver::{Board, Solver, Table};
+    use crate::game::mnk::solver::{AlphaBeta, Board, BoundTable};
     use crate::search::{Knowledge, WIN_BOUND};
     use std::sync::Arc;
     use std::time::Duration;
@@ -198,7 +198,7 @@ mod tests {
 
     fn game(rows: usize, cols: usize, k: usize, cells: &[(u32, u32)]) -> T {
         let g = Mnk::new(rows, cols, k, &[]).unwrap();
-        let mut t = T { k: Arc::new(MnkKnowledge::with_solver(&g, Arc::new(Table::new(16)))), g };
+        let mut t = T { k: Arc::new(MnkKnowledge::with_solver(&g, Arc::new(BoundTable::new(16)))), g };
         for &(r, c) in cells {
             t.play(r * cols as u32 + c);
         }
@@ -251,13 +251,13 @@ mod tests {
         assert_eq!(proof.score, 0);
         assert!(!proof.moves.is_empty() && !proof.moves.contains(&(3 * 7 + 6)), "{proof:?}");
         // Each move given keeps the draw (checked with a table of its own).
-        let table = Table::new(16);
+        let table = BoundTable::new(16);
         let board = Board::new(7, 7, 5).unwrap();
         let mut cells: Vec<(usize, usize)> = g.g.history.iter().map(|&c| (c as usize / 7, c as usize % 7)).collect();
         for &mv in &proof.moves {
             cells.push((mv as usize / 7, mv as usize % 7));
-            let p = Position::from_cells(&board, &cells).unwrap();
-            let mut solver = Solver::new(&board, &table).with_deadline(Some(soon()));
+            let p = Stones::from_cells(&board, &cells).unwrap();
+            let mut solver = AlphaBeta::new(&board, &table).with_deadline(Some(soon()));
             assert_eq!(solver.solve(&p), Ok(0), "after {cells:?}");
             cells.pop();
         }
@@ -272,12 +272,12 @@ mod tests {
         let g = game(7, 7, 5, &cells);
         let proof = g.exact_proof(Instant::now() + Duration::from_secs(2), None).expect("the draw is held");
         assert_eq!((proof.score, proof.moves.len()), (0, 1), "{proof:?}");
-        let table = Table::new(16);
+        let table = BoundTable::new(16);
         let board = Board::new(7, 7, 5).unwrap();
         let mut after: Vec<(usize, usize)> = cells.iter().map(|&(r, c)| (r as usize, c as usize)).collect();
         after.push((proof.moves[0] as usize / 7, proof.moves[0] as usize % 7));
-        let p = Position::from_cells(&board, &after).unwrap();
-        let mut solver = Solver::new(&board, &table).with_deadline(Some(soon()));
+        let p = Stones::from_cells(&board, &after).unwrap();
+        let mut solver = AlphaBeta::new(&board, &table).with_deadline(Some(soon()));
         assert_eq!(solver.wins(&p), Ok(false), "the opponent does not win after {after:?}");
         // Not a failure: the solver is tried again at the next move.
         assert!(g.exact_ready());
@@ -358,13 +358,13 @@ mod tests {
         g.legal_moves(&mut all);
         let refuted = g.exact_refuted(&all);
         assert!(!refuted.is_empty());
-        let table = Table::new(16);
+        let table = BoundTable::new(16);
         let board = Board::new(7, 7, 5).unwrap();
         let mut after: Vec<(usize, usize)> = cells.iter().map(|&(r, c)| (r as usize, c as usize)).collect();
         for &mv in &refuted {
             after.push((mv as usize / 7, mv as usize % 7));
-            let p = Position::from_cells(&board, &after).unwrap();
-            let mut solver = Solver::new(&board, &table).with_deadline(Some(soon()));
+            let p = Stones::from_cells(&board, &after).unwrap();
+            let mut solver = AlphaBeta::new(&board, &table).with_deadline(Some(soon()));
             assert_eq!(solver.wins(&p), Ok(true), "the opponent wins after {after:?}");
             after.pop();
         }
@@ -374,7 +374,7 @@ mod tests {
     fn boards_out_of_the_solvers_range_take_no_table() {
         let g = Mnk::new(8, 8, 4, &[]).unwrap();
         assert!(!MnkKnowledge::solver_fits(&g));
-        assert!(MnkKnowledge::with_solver(&g, Arc::new(Table::new(16))).solver.is_none());
+        assert!(MnkKnowledge::with_solver(&g, Arc::new(BoundTable::new(16))).solver.is_none());
         let g = Mnk::new(4, 4, 3, &[(0, 0)]).unwrap();
         assert!(!MnkKnowledge::solver_fits(&g), "blocked cells");
         assert!(MnkKnowledge::solver_fits(&Mnk::new(7, 7, 5, &[]).unwrap()));

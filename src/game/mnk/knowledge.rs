@@ -36,7 +36,7 @@ pub struct MnkKnowledge {
 #[derive(Debug)]
 pub(super) struct InPlay {
     pub(super) board: solver::Board,
-    pub(super) table: Arc<solver::Table>,
+    pub(super) table: Arc<solver::BoundTable>,
     /// The empty cells of the last position it failed to prove in time (`usize::MAX` before).
     pub(super) failed_at: AtomicUsize,
     /// The df-pn table of its proofs in play (see [`solver::pn`]), kept from move to move: of
@@ -56,7 +56,7 @@ impl MnkKnowledge {
     /// The tables are made ready now, not inside a move's time: `table` is cleared if it held
     /// another board's positions, and the df-pn table of the proofs in play (as large as
     /// `table`, at most [`PN_MAX_MIB`]) takes its memory.
-    pub fn with_solver(game: &Mnk, table: Arc<solver::Table>) -> MnkKnowledge {
+    pub fn with_solver(game: &Mnk, table: Arc<solver::BoundTable>) -> MnkKnowledge {
         let solver = solver_board(game).map(|board| {
             table.prepare(board.id());
             let pn = solver::pn::PnTable::reserved(table.megabytes().min(PN_MAX_MIB));

@@ -19,7 +19,7 @@
 use super::threats::ForcedWin;
 use super::{Cell, Mnk};
 use crate::game::{Game, Side};
-use crate::search::dfpn::{AndOrTree, Dfpn, Expansion, Table, Verdict};
+use crate::search::dfpn::{AndOrTree, Dfpn, Expansion, Numbers, Verdict};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -42,13 +42,13 @@ const FULL_KEY: u64 = 0xBB67_AE85_84CA_A73B;
 /// goes on where the last one stopped): the engine's, not the rules', so it lives with the
 /// knowledge ([`super::MnkKnowledge`]). At most [`TABLE_ENTRIES`] entries.
 #[derive(Debug, Default)]
-pub struct ThreatMemo(Mutex<Option<Table>>);
+pub struct ThreatMemo(Mutex<Option<Numbers>>);
 
 impl ThreatMemo {
     /// A df-pn search on the kept table (a new one if another search holds it).
     fn search(&self, deadline: Instant, max_nodes: u64) -> Dfpn<'static> {
         let table = self.0.try_lock().ok().and_then(|mut t| t.take());
-        Dfpn::with_table(table.unwrap_or_else(|| Table::new(TABLE_ENTRIES)), max_nodes).with_deadline(deadline)
+        Dfpn::with_table(table.unwrap_or_else(|| Numbers::new(TABLE_ENTRIES)), max_nodes).with_deadline(deadline)
     }
 
     /// Keeps the search's table for the next search.
@@ -532,7 +532,7 @@ mod tests {
     #[test]
     fn the_whole_tree_agrees_with_the_exact_solver() {
         // Empty boards of known value and random positions, against the bitboard solver.
-        use crate::game::mnk::solver::{Board, Position, Solver, Table as SolverTable};
+        use crate::game::mnk::solver::{AlphaBeta, Board, BoundTable as SolverTable, Stones};
         use crate::game::proof::testing::random_moves;
         let mut seed = 0x0dd_ba11_u64;
         let mut values = [0usize; 3];
@@ -548,7 +548,7 @@ mod tests {
                 let cells: Vec<(usize, usize)> =
                     moves.iter().map(|&c| (c as usize / cols, c as usize % cols)).collect();
                 let expected =
-                    Solver::new(&board, &table).solve(&Position::from_cells(&board, &cells).unwrap()).unwrap();
+                    AlphaBeta::new(&board, &table).solve(&Stones::from_cells(&board, &cells).unwrap()).unwrap();
                 let mut dfpn = Dfpn::new(1 << 20, u64::MAX);
                 assert_eq!(g.prove_value(&mut dfpn), Some(expected), "{rows}x{cols}x{k} after {cells:?}");
                 values[(expected + 1) as usize] += 1;

@@ -3,7 +3,7 @@
 //!
 //! - [`lines`]: lines of stones on 64-bit bitboards, found by shifts.
 //! - [`table`]: a lock-free table of proved score bounds and best moves.
-//! - [`Limits`]: when a solve gives up (a deadline, a stop flag).
+//! - [`Budget`]: when a solve gives up (a deadline, a stop flag).
 
 pub mod lines;
 pub mod table;
@@ -22,14 +22,14 @@ pub const CHECK_EVERY: u64 = 4096;
 
 /// When a solve gives up: at a deadline, or when another thread sets a flag.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Limits<'a> {
+pub struct Budget<'a> {
     pub deadline: Option<Instant>,
     pub stop: Option<&'a AtomicBool>,
     /// Set once a limit was reached; the search then unwinds.
     pub aborted: bool,
 }
 
-impl Limits<'_> {
+impl Budget<'_> {
     /// Whether the solve must give up, looking at the limits every [`CHECK_EVERY`] nodes.
     #[inline(always)]
     pub fn reached(&mut self, nodes: u64) -> bool {
@@ -72,6 +72,6 @@ pub fn narrow(alpha: &mut i32, beta: &mut i32, lower: i32, upper: i32) -> Option
 /// The exact solvers' table of bounds, one for every game that uses one (its entries say which
 /// board they are of): half of the games' memory budget, made once (its memory mapped then, so
 /// that no move's time pays for it). None without a budget.
-pub fn shared_table(resources: &crate::game::registry::Resources) -> Option<std::sync::Arc<table::Table>> {
-    resources.shared("proof table", |mib| table::Table::new((mib / 2).max(1)))
+pub fn shared_table(resources: &crate::game::registry::Resources) -> Option<std::sync::Arc<table::BoundTable>> {
+    resources.shared("proof table", |mib| table::BoundTable::new((mib / 2).max(1)))
 }

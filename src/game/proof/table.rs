@@ -15,20 +15,20 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What the table knows of a position: lower <= score <= upper, and the move that proved a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub struct Bounds {
     pub lower: i32,
     pub upper: i32,
     /// The best move found (below 255), if any.
     pub best: Option<usize>,
 }
 
-impl std::fmt::Debug for Table {
+impl std::fmt::Debug for BoundTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Table({} MiB)", self.megabytes())
+        write!(f, "BoundTable({} MiB)", self.megabytes())
     }
 }
 
-pub struct Table {
+pub struct BoundTable {
     /// Slot i is words 2i (the key XOR the data) and 2i + 1 (the data); bucket b is slots 2b
     /// and 2b + 1.
     words: Words,
@@ -43,7 +43,7 @@ pub struct Table {
 
 /// Bits of a slot's data: lower bound, upper bound, best move + 1 (0: none), stones on the
 /// board, generation; one byte each.
-fn pack(e: Entry, moves: u32, generation: u64) -> u64 {
+fn pack(e: Bounds, moves: u32, generation: u64) -> u64 {
     let byte = |v: i32| (v.clamp(-127, 127) + 128) as u64;
     byte(e.lower)
         | byte(e.upper) << 8
@@ -60,19 +60,19 @@ fn generation_of(data: u64) -> u64 {
     (data >> 32) & 0xff
 }
 
-fn unpack(d: u64) -> Entry {
+fn unpack(d: u64) -> Bounds {
     let val = |b: u64| (b & 0xff) as i32 - 128;
     let best = (d >> 16) & 0xff;
-    Entry { lower: val(d), upper: val(d >> 8), best: (best != 0).then(|| best as usize - 1) }
+    Bounds { lower: val(d), upper: val(d >> 8), best: (best != 0).then(|| best as usize - 1) }
 }
 
-impl Table {
+impl BoundTable {
     /// A table of about `megabytes` MiB (a power of two buckets of 32 bytes).
-    pub fn new(megabytes: usize) -> Table {
+    pub fn new(megabytes: usize) -> BoundTable {
         let wanted = ((megabytes.max(1) << 20) / 32).max(1);
         let buckets = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        // Zeroed memory, mapped by the system on first touch ([`Table::clear`] touches it all).
-        Table {
+        // Zeroed memory, mapped by the system on first touch ([`BoundTable::clear`] touches it all).
+        BoundTable {
             words: zeroed_words(4 * buckets),
             mask: buckets - 1,
             generation: AtomicU64::new(0),
@@ -108,8 +108,8 @@ impl Table {
         (None, b)
     }
 
-    /// Starts loading `key`'s bucket into the cache, so that a later [`Table::get`] or
-    /// [`Table::put`] of it does not wait for memory.
+    /// Starts loading `key`'s bucket into the cache, so that a later [`BoundTable::get`] or
+    /// [`BoundTable::put`] of it does not wait for memory.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
@@ -128,13 +128,13 @@ impl Table {
     }
 
     #[inline(always)]
-    pub fn get(&self, key: u64) -> Option<Entry> {
+    pub fn get(&self, key: u64) -> Option<Bounds> {
         self.find(key).0.map(unpack)
     }
 
     /// Records `entry` for `key`, a position with `moves` stones, keeping the tighter bounds of
     /// an earlier entry of the same key.
-    pub fn put(&self, key: u64, mut entry: Entry, moves: u32) {
+    pub fn put(&self, key: u64, mut entry: Bounds, moves: u32) {
         let generation = self.generation.load(Relaxed);
         let (old, found) = self.find(key);
         let i = match old {
@@ -185,12 +185,12 @@ mod tests {
 
     #[test]
     fn bounds_tighten_and_round_trip() {
-        let t = Table::new(1);
+        let t = BoundTable::new(1);
         assert_eq!(t.get(42), None);
-        t.put(42, Entry { lower: -3, upper: 18, best: Some(6) }, 10);
-        assert_eq!(t.get(42), Some(Entry { lower: -3, upper: 18, best: Some(6) }));
-        t.put(42, Entry { lower: -18, upper: 5, best: None }, 10);
-        assert_eq!(t.get(42), Some(Entry { lower: -3, upper: 5, best: Some(6) }));
+        t.put(42, Bounds { lower: -3, upper: 18, best: Some(6) }, 10);
+        assert_eq!(t.get(42), Some(Bounds { lower: -3, upper: 18, best: Some(6) }));
+        t.put(42, Bounds { lower: -18, upper: 5, best: None }, 10);
+        assert_eq!(t.get(42), Some(Bounds { lower: -3, upper: 5, best: Some(6) }));
         assert_eq!(t.get(43), None);
         assert_eq!(t.megabytes(), 1);
     }

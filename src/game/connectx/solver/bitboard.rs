@@ -153,7 +153,7 @@ pub trait Geometry: Copy + std::fmt::Debug + PartialEq + Eq {
     fn x(&self) -> usize {
         self.x_u32() as usize
     }
-    /// A number unique to the board among all the solvers' boards (for [`crate::game::proof::table::Table::prepare`]).
+    /// A number unique to the board among all the solvers' boards (for [`crate::game::proof::table::BoundTable::prepare`]).
     fn id(&self) -> u64 {
         (1 + self.rows_u32() as u64) | ((self.cols_u32() as u64) << 16) | ((self.x_u32() as u64) << 32)
     }

@@ -15,34 +15,34 @@
 //!   the weak solve (win, draw or loss) as the window [-1, 1].
 
 use super::bitboard::{Connect4, Geometry, Position};
-use crate::game::proof::table::{Entry, Table};
-use crate::game::proof::{narrow, Aborted, Limits};
+use crate::game::proof::table::{BoundTable, Bounds};
+use crate::game::proof::{narrow, Aborted, Budget};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 pub struct Solver<'a> {
-    table: &'a Table,
+    table: &'a BoundTable,
     pub nodes: u64,
-    limits: Limits<'a>,
+    budget: Budget<'a>,
     /// 0, or the state of a random generator that perturbs move ordering near the root (the
     /// helper threads of [`solve_parallel`], so that they do not all search the same tree).
     noise: u64,
 }
 
 impl<'a> Solver<'a> {
-    pub fn new(table: &'a Table) -> Solver<'a> {
-        Solver { table, nodes: 0, limits: Limits::default(), noise: 0 }
+    pub fn new(table: &'a BoundTable) -> Solver<'a> {
+        Solver { table, nodes: 0, budget: Budget::default(), noise: 0 }
     }
 
     /// Gives up at `deadline` (the solve then returns [`Aborted`]).
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
-        self.limits.deadline = deadline;
+        self.budget.deadline = deadline;
         self
     }
 
     /// Gives up when `stop` is set.
     pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
-        self.limits.stop = Some(stop);
+        self.budget.stop = Some(stop);
         self
     }
 
@@ -89,7 +89,7 @@ impl<'a> Solver<'a> {
                 med = max / 2;
             }
             let r = self.negamax(p, med, med + 1);
-            if self.limits.aborted {
+            if self.budget.aborted {
                 return Err(Aborted);
             }
             if r <= med {
@@ -161,7 +161,7 @@ impl<'a> Solver<'a> {
     /// The table's entry for `p`, its best move in `p`'s orientation. A position and its mirror
     /// image have the same score and share one entry (measured: docs/results/connect4-solver.md).
     #[inline(always)]
-    fn probe<G: Geometry>(&self, p: &Position<G>) -> Option<Entry> {
+    fn probe<G: Geometry>(&self, p: &Position<G>) -> Option<Bounds> {
         if p.shape().cells() - p.moves() <= TT_MIN_EMPTY {
             return None;
         }
@@ -174,7 +174,7 @@ impl<'a> Solver<'a> {
     }
 
     #[inline(always)]
-    fn store<G: Geometry>(&self, p: &Position<G>, mut e: Entry) {
+    fn store<G: Geometry>(&self, p: &Position<G>, mut e: Bounds) {
         if p.shape().cells() - p.moves() <= TT_MIN_EMPTY {
             return;
         }
@@ -189,7 +189,7 @@ impl<'a> Solver<'a> {
     /// once (the caller has checked it).
     fn negamax<G: Geometry>(&mut self, p: &Position<G>, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.limits.reached(self.nodes) {
+        if self.budget.reached(self.nodes) {
             return alpha;
         }
         let next = p.non_losing_moves();
@@ -266,7 +266,7 @@ impl<'a> Solver<'a> {
                 if cell != 0 {
                     if let Some(e) = self.table.get(p.child_key(col, cell)) {
                         if -e.upper >= beta {
-                            self.store(p, Entry { lower: -e.upper, upper: max, best: Some(col) });
+                            self.store(p, Bounds { lower: -e.upper, upper: max, best: Some(col) });
                             return -e.upper;
                         }
                         if -e.lower <= alpha {
@@ -293,13 +293,13 @@ impl<'a> Solver<'a> {
         }
         if node.alpha > alpha0 {
             // A move scored inside the window: its score is exact.
-            self.store(p, Entry { lower: node.alpha, upper: node.alpha, best: node.best });
+            self.store(p, Bounds { lower: node.alpha, upper: node.alpha, best: node.best });
             return node.alpha;
         }
         // Every move failed low: the best of their scores (each an upper bound, fail-soft) bounds
         // the node's, often below alpha, which narrows the root's window faster than alpha.
         let upper = node.score.max(min);
-        self.store(p, Entry { lower: min, upper, best: None });
+        self.store(p, Bounds { lower: min, upper, best: None });
         upper
     }
 
@@ -311,11 +311,11 @@ impl<'a> Solver<'a> {
         let mut child = *p;
         child.play(col, next & p.shape().column_mask(col));
         let score = -self.negamax(&child, -node.beta, -node.alpha);
-        if self.limits.aborted {
+        if self.budget.aborted {
             return Some(node.alpha);
         }
         if score >= node.beta {
-            self.store(p, Entry { lower: score, upper: node.max, best: Some(col) });
+            self.store(p, Bounds { lower: score, upper: node.max, best: Some(col) });
             return Some(score);
         }
         node.score = node.score.max(score);
@@ -355,7 +355,7 @@ const ETC_MIN_EMPTY: i32 = 18;
 /// stores cut the others' searches; the first to finish gives the answer and stops the rest.
 /// Returns the score (or [`Aborted`] at `deadline`) and the nodes of all threads.
 pub fn solve_parallel(
-    table: &Table,
+    table: &BoundTable,
     p: &Position,
     weak: bool,
     threads: usize,

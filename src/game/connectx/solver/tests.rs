@@ -12,7 +12,7 @@ fn columns(text: &str) -> Vec<usize> {
 
 fn check_set(text: &str, weak: bool) {
     let shape = Shape::new(6, 7, 4).unwrap();
-    let table = Table::new(64);
+    let table = BoundTable::new(64);
     for line in text.lines() {
         let (moves, score) = line.split_once(' ').unwrap();
         let expected: i32 = score.parse().unwrap();
@@ -78,7 +78,7 @@ fn agrees_with_plain_minimax_on_small_boards() {
         (3, 7, 2, 4),
     ] {
         let shape = Shape::new(rows, cols, x).unwrap();
-        let table = Table::new(16);
+        let table = BoundTable::new(16);
         for _ in 0..if prefix == 0 { 1 } else { 6 } {
             let mut g = ConnectX::new(rows, cols, x).unwrap();
             let played: Vec<usize> =
@@ -100,7 +100,7 @@ fn agrees_with_plain_minimax_on_small_boards() {
 #[test]
 fn known_values_of_empty_boards() {
     // 4x4x4 is a draw; X = 1 and X = 2 are wins for the first player; X = 3 on 4x5 too.
-    let table = Table::new(16);
+    let table = BoundTable::new(16);
     let solve = |r, c, x| Solver::new(&table).solve(&Position::new(Shape::new(r, c, x).unwrap()), true).unwrap();
     assert_eq!(solve(4, 4, 4), 0);
     assert_eq!(solve(3, 3, 1), 1);
@@ -112,7 +112,7 @@ fn known_values_of_empty_boards() {
 
 #[test]
 fn aborts_at_a_deadline() {
-    let table = Table::new(16);
+    let table = BoundTable::new(16);
     let p = Position::new(Shape::new(6, 7, 4).unwrap());
     let past = std::time::Instant::now();
     assert_eq!(Solver::new(&table).with_deadline(Some(past)).solve(&p, false), Err(Aborted));
@@ -121,7 +121,7 @@ fn aborts_at_a_deadline() {
 #[test]
 fn parallel_solves_agree() {
     let shape = Shape::new(6, 7, 4).unwrap();
-    let table = Table::new(64);
+    let table = BoundTable::new(64);
     for line in include_str!("../../../../tests/data/connect4/Test_L1_R2.head12").lines().take(6) {
         let (moves, score) = line.split_once(' ').unwrap();
         let p = Position::from_moves(shape, &columns(moves)).unwrap();

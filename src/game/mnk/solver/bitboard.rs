@@ -144,7 +144,7 @@ impl Board {
         &self.lines
     }
     /// A number unique to the board among all the solvers' boards (Connect-X's ids stay below
-    /// 2^40), for [`crate::game::proof::table::Table::prepare`].
+    /// 2^40), for [`crate::game::proof::table::BoundTable::prepare`].
     pub fn id(&self) -> u64 {
         1 << 63 | (self.rows as u64) | (self.cols as u64) << 16 | (self.k as u64) << 32
     }
@@ -204,20 +204,20 @@ impl Board {
 /// A position: in each orientation of the board, the stones of the side to move and of its
 /// opponent (orientation 0 is the board as it is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Position {
+pub struct Stones {
     stones: [[u64; 2]; 8],
     moves: u32,
 }
 
-impl Position {
-    pub fn new() -> Position {
-        Position { stones: [[0; 2]; 8], moves: 0 }
+impl Stones {
+    pub fn new() -> Stones {
+        Stones { stones: [[0; 2]; 8], moves: 0 }
     }
 
     /// The position after `cells` ((row, col), 0-based) are played from the empty board. Fails
     /// on a cell off the board or taken, and on a move after the game was won.
-    pub fn from_cells(board: &Board, cells: &[(usize, usize)]) -> Result<Position, String> {
-        let mut p = Position::new();
+    pub fn from_cells(board: &Board, cells: &[(usize, usize)]) -> Result<Stones, String> {
+        let mut p = Stones::new();
         for (i, &(r, c)) in cells.iter().enumerate() {
             if r >= board.rows() || c >= board.cols() {
                 return Err(format!("move {}: cell {r},{c} is off the {}x{} board", i + 1, board.rows(), board.cols()));
@@ -288,9 +288,9 @@ impl Position {
     }
 }
 
-impl Default for Position {
+impl Default for Stones {
     fn default() -> Self {
-        Position::new()
+        Stones::new()
     }
 }
 
@@ -363,7 +363,7 @@ mod tests {
     #[test]
     fn symmetric_positions_share_a_key() {
         let b = Board::new(4, 4, 3).unwrap();
-        let key = |cells: &[(usize, usize)]| Position::from_cells(&b, cells).unwrap().canonical_key(&b).0;
+        let key = |cells: &[(usize, usize)]| Stones::from_cells(&b, cells).unwrap().canonical_key(&b).0;
         let k = key(&[(0, 1), (2, 2)]);
         // Rotations and reflections of the same stones.
         assert_eq!(key(&[(1, 0), (2, 2)]), k, "transposed");
@@ -375,7 +375,7 @@ mod tests {
         assert_ne!(key(&[(0, 1), (2, 3)]), k);
         // A rectangle has no transposition.
         let r = Board::new(3, 4, 3).unwrap();
-        let key = |cells: &[(usize, usize)]| Position::from_cells(&r, cells).unwrap().canonical_key(&r).0;
+        let key = |cells: &[(usize, usize)]| Stones::from_cells(&r, cells).unwrap().canonical_key(&r).0;
         assert_eq!(key(&[(0, 0)]), key(&[(2, 3)]));
         assert_ne!(key(&[(0, 1)]), key(&[(1, 0)]));
         // Images and preimages are inverse.
@@ -390,11 +390,11 @@ mod tests {
     #[test]
     fn positions_from_cells() {
         let b = Board::new(3, 3, 3).unwrap();
-        assert!(Position::from_cells(&b, &[(0, 0), (0, 0)]).unwrap_err().contains("taken"));
-        assert!(Position::from_cells(&b, &[(3, 0)]).unwrap_err().contains("off the 3x3 board"));
+        assert!(Stones::from_cells(&b, &[(0, 0), (0, 0)]).unwrap_err().contains("taken"));
+        assert!(Stones::from_cells(&b, &[(3, 0)]).unwrap_err().contains("off the 3x3 board"));
         let won = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)];
-        assert!(Position::from_cells(&b, &won).unwrap().is_over(&b));
+        assert!(Stones::from_cells(&b, &won).unwrap().is_over(&b));
         let after = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (2, 2)];
-        assert!(Position::from_cells(&b, &after).unwrap_err().contains("already won"));
+        assert!(Stones::from_cells(&b, &after).unwrap_err().contains("already won"));
     }
 }

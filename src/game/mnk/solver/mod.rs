@@ -13,9 +13,9 @@ pub mod pairing;
 pub mod pn;
 pub mod search;
 
-pub use crate::game::proof::{table::Table, Aborted};
-pub use bitboard::{Board, Position};
-pub use search::Solver;
+pub use crate::game::proof::{table::BoundTable, Aborted};
+pub use bitboard::{Board, Stones};
+pub use search::AlphaBeta;
 
 #[cfg(test)]
 mod tests;

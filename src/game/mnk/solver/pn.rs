@@ -6,13 +6,13 @@
 //! that move's proof; df-pn turns to whichever move looks cheapest to prove (measured:
 //! docs/results/mnk-exact.md).
 //!
-//! Table entries are from the view of the side to move, and its goal depends on whether it is
+//! BoundTable entries are from the view of the side to move, and its goal depends on whether it is
 //! the prover, so a node's key holds that too: one table serves the searches of both sides
 //! (whether the side to move wins, whether it holds the draw) and of nearby positions.
 
-use super::bitboard::{Board, Position};
-use super::search::Solver;
-use super::Table;
+use super::bitboard::{Board, Stones};
+use super::search::AlphaBeta;
+use super::BoundTable;
 use crate::game::proof::Aborted;
 use crate::search::dfpn::{self, AndOrTree, Dfpn, Expansion, Verdict};
 use std::sync::atomic::AtomicBool;
@@ -26,7 +26,7 @@ const PROVER_KEY: u64 = 0x6A09_E667_F3BC_C908;
 /// too: made anew for each of the many short searches of play, its 10 MiB would cost more to
 /// fill than some of them take).
 pub struct PnTable {
-    proofs: dfpn::Table,
+    proofs: dfpn::Numbers,
     expansions: Vec<Expanded>,
 }
 
@@ -40,19 +40,19 @@ impl PnTable {
     /// A table of about `mib` MiB for the proofs (an entry takes about 48 bytes with the
     /// map's overhead), and the expansions' cache, made at the first proof.
     pub fn of_mib(mib: usize) -> PnTable {
-        PnTable { proofs: dfpn::Table::new(mib.saturating_mul(1 << 20) / 48), expansions: Vec::new() }
+        PnTable { proofs: dfpn::Numbers::new(mib.saturating_mul(1 << 20) / 48), expansions: Vec::new() }
     }
 
     /// As [`PnTable::of_mib`], with all its memory taken now (for play: no allocation or
     /// growth inside a move's time).
     pub fn reserved(mib: usize) -> PnTable {
-        let proofs = dfpn::Table::reserved(mib.saturating_mul(1 << 20) / 48);
+        let proofs = dfpn::Numbers::reserved(mib.saturating_mul(1 << 20) / 48);
         PnTable { proofs, expansions: vec![Expanded { key: 0, len: 0, moves: [0; 64] }; CACHE_SLOTS] }
     }
 }
 
 /// The key of `p` in the table, `prover`: whether the side to move is the prover.
-fn key(board: &Board, p: &Position, prover: bool) -> u64 {
+fn key(board: &Board, p: &Stones, prover: bool) -> u64 {
     p.canonical_key(board).0 ^ if prover { PROVER_KEY } else { 0 }
 }
 
@@ -83,16 +83,16 @@ const CACHE_SLOTS: usize = 1 << 17;
 /// The tree below a position, for df-pn.
 struct WinTree<'s, 'a> {
     /// The alpha-beta solver, for its scan of the windows and its pairings (not its table).
-    solver: &'s mut Solver<'a>,
+    solver: &'s mut AlphaBeta<'a>,
     cache: &'s mut [Expanded],
     board: &'a Board,
-    stack: Vec<Position>,
+    stack: Vec<Stones>,
     /// Whether the side to move at the root is the prover.
     root_proves: bool,
 }
 
 impl WinTree<'_, '_> {
-    fn top(&self) -> &Position {
+    fn top(&self) -> &Stones {
         self.stack.last().unwrap()
     }
     fn prover_to_move(&self) -> bool {
@@ -213,7 +213,7 @@ impl AndOrTree for WinTree<'_, '_> {
 /// Proofs by df-pn with the solver's rules, within limits, sharing one df-pn table.
 pub struct PnSolver<'a> {
     board: &'a Board,
-    solver: Solver<'a>,
+    solver: AlphaBeta<'a>,
     search: Dfpn<'a>,
     cache: Vec<Expanded>,
 }
@@ -222,10 +222,10 @@ impl<'a> PnSolver<'a> {
     /// A solver with `table` (kept from earlier searches, see [`PnSolver::into_table`]);
     /// `scratch`: an alpha-beta table, which the scan and pairings do not use (only the
     /// alpha-beta solver needs one).
-    pub fn new(board: &'a Board, scratch: &'a Table, table: PnTable) -> PnSolver<'a> {
+    pub fn new(board: &'a Board, scratch: &'a BoundTable, table: PnTable) -> PnSolver<'a> {
         PnSolver {
             board,
-            solver: Solver::new(board, scratch),
+            solver: AlphaBeta::new(board, scratch),
             search: Dfpn::with_table(table.proofs, u64::MAX),
             cache: table.expansions,
         }
@@ -248,17 +248,17 @@ impl<'a> PnSolver<'a> {
     }
 
     /// Whether the side to move at `p` wins.
-    pub fn wins(&mut self, p: &Position) -> Result<bool, Aborted> {
+    pub fn wins(&mut self, p: &Stones) -> Result<bool, Aborted> {
         self.prove(p, true)
     }
 
     /// Whether the side to move at `p` does not lose.
-    pub fn holds(&mut self, p: &Position) -> Result<bool, Aborted> {
+    pub fn holds(&mut self, p: &Stones) -> Result<bool, Aborted> {
         self.prove(p, false)
     }
 
     /// The value of `p` for the side to move (1 win, 0 draw, -1 loss).
-    pub fn solve(&mut self, p: &Position) -> Result<i32, Aborted> {
+    pub fn solve(&mut self, p: &Stones) -> Result<i32, Aborted> {
         Ok(if self.wins(p)? {
             1
         } else if self.holds(p)? {
@@ -268,7 +268,7 @@ impl<'a> PnSolver<'a> {
         })
     }
 
-    fn prove(&mut self, p: &Position, prover: bool) -> Result<bool, Aborted> {
+    fn prove(&mut self, p: &Stones, prover: bool) -> Result<bool, Aborted> {
         if self.cache.is_empty() {
             self.cache = vec![Expanded { key: 0, len: 0, moves: [0; 64] }; CACHE_SLOTS];
         }
@@ -282,7 +282,7 @@ impl<'a> PnSolver<'a> {
 
     /// After [`PnSolver::wins`] (`prover`) or [`PnSolver::holds`] proved `p`: a move that keeps
     /// what was proved (a win, or at least a draw), the first in the search's order.
-    pub fn proved_move(&mut self, p: &Position, prover: bool) -> Option<u32> {
+    pub fn proved_move(&mut self, p: &Stones, prover: bool) -> Option<u32> {
         if self.cache.is_empty() {
             return None;
         }
@@ -291,7 +291,7 @@ impl<'a> PnSolver<'a> {
     }
 
     /// The search and the tree below `p` (`prover`: whether its side to move is the prover).
-    fn tree(&mut self, p: &Position, prover: bool) -> (&mut Dfpn<'a>, WinTree<'_, 'a>) {
+    fn tree(&mut self, p: &Stones, prover: bool) -> (&mut Dfpn<'a>, WinTree<'_, 'a>) {
         let tree = WinTree {
             solver: &mut self.solver,
             cache: &mut self.cache,
@@ -303,7 +303,7 @@ impl<'a> PnSolver<'a> {
     }
 
     /// Whether the side to move at `p` wins at once, or the table knows it wins (no search).
-    pub fn known_win(&self, p: &Position) -> bool {
+    pub fn known_win(&self, p: &Stones) -> bool {
         let b = self.board;
         if !p.is_over(b) && b.completions(p.own()) & p.empty(b) != 0 {
             return true;

@@ -31,24 +31,24 @@
 //! any): they save nodes, but their keys and lookups cost more time than those nodes
 //! (measured: docs/results/mnk-exact.md).
 
-use super::bitboard::{from_image, to_image, Board, Position};
+use super::bitboard::{from_image, to_image, Board, Stones};
 use super::pairing;
-use crate::game::proof::table::{Entry, Table};
-use crate::game::proof::{narrow, Aborted, Limits, CHECK_EVERY};
+use crate::game::proof::table::{BoundTable, Bounds};
+use crate::game::proof::{narrow, Aborted, Budget, CHECK_EVERY};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-pub struct Solver<'a> {
+pub struct AlphaBeta<'a> {
     board: &'a Board,
-    table: &'a Table,
+    table: &'a BoundTable,
     pub nodes: u64,
-    limits: Limits<'a>,
-    /// Scratch of [`Solver::scan`], per side (0: the side to move): for each cell that makes a
+    budget: Budget<'a>,
+    /// Scratch of [`AlphaBeta::scan`], per side (0: the side to move): for each cell that makes a
     /// completion, the cells that then win (`targets`) and the empty cells of the windows
     /// involved (`zone`). All zero between scans (a scan clears what it set).
     targets: [[u64; 64]; 2],
     zone: [[u64; 64]; 2],
-    /// Scratch of [`Solver::pairs_against`]: the attacker's windows, with their lines.
+    /// Scratch of [`AlphaBeta::pairs_against`]: the attacker's windows, with their lines.
     live: Vec<(u64, u64)>,
     /// The pairings' search steps since the limits were last looked at.
     pairing_steps: u64,
@@ -77,13 +77,13 @@ const PAIRING_BUDGET: u32 = 256;
 /// Ordering weight of a window by the stones it holds: fourfold each.
 const WEIGHT: [u32; 9] = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536];
 
-impl<'a> Solver<'a> {
-    pub fn new(board: &'a Board, table: &'a Table) -> Solver<'a> {
-        Solver {
+impl<'a> AlphaBeta<'a> {
+    pub fn new(board: &'a Board, table: &'a BoundTable) -> AlphaBeta<'a> {
+        AlphaBeta {
             board,
             table,
             nodes: 0,
-            limits: Limits::default(),
+            budget: Budget::default(),
             targets: [[0; 64]; 2],
             zone: [[0; 64]; 2],
             live: Vec::new(),
@@ -93,19 +93,19 @@ impl<'a> Solver<'a> {
 
     /// Gives up when `stop` is set (the solve then returns [`Aborted`]).
     pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
-        self.limits.stop = Some(stop);
+        self.budget.stop = Some(stop);
         self
     }
 
     /// Gives up at `deadline` (the solve then returns [`Aborted`]).
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
-        self.limits.deadline = deadline;
+        self.budget.deadline = deadline;
         self
     }
 
     /// The value of `p` for the side to move: 1 win, 0 draw, -1 loss (also when the game is
     /// already over: the side that just moved made K in a row).
-    pub fn solve(&mut self, p: &Position) -> Result<i32, Aborted> {
+    pub fn solve(&mut self, p: &Stones) -> Result<i32, Aborted> {
         if let Some(v) = self.begin(p) {
             return Ok(v);
         }
@@ -117,33 +117,33 @@ impl<'a> Solver<'a> {
         } else {
             -1
         };
-        if self.limits.aborted {
+        if self.budget.aborted {
             return Err(Aborted);
         }
         Ok(v)
     }
 
-    /// Whether the side to move wins `p`: the first of [`Solver::solve`]'s two searches only.
-    pub fn wins(&mut self, p: &Position) -> Result<bool, Aborted> {
+    /// Whether the side to move wins `p`: the first of [`AlphaBeta::solve`]'s two searches only.
+    pub fn wins(&mut self, p: &Stones) -> Result<bool, Aborted> {
         if let Some(v) = self.begin(p) {
             return Ok(v > 0);
         }
         let won = self.negamax(p, 0, 1, false) >= 1;
-        if self.limits.aborted {
+        if self.budget.aborted {
             return Err(Aborted);
         }
         Ok(won)
     }
 
     /// Whether the side to move does not lose `p` (a draw at least): the second of
-    /// [`Solver::solve`]'s two searches only. When it holds, [`Solver::table_move`] gives a move
+    /// [`AlphaBeta::solve`]'s two searches only. When it holds, [`AlphaBeta::table_move`] gives a move
     /// that keeps at least the draw.
-    pub fn holds(&mut self, p: &Position) -> Result<bool, Aborted> {
+    pub fn holds(&mut self, p: &Stones) -> Result<bool, Aborted> {
         if let Some(v) = self.begin(p) {
             return Ok(v >= 0);
         }
         let held = self.negamax(p, -1, 0, false) >= 0;
-        if self.limits.aborted {
+        if self.budget.aborted {
             return Err(Aborted);
         }
         Ok(held)
@@ -151,7 +151,7 @@ impl<'a> Solver<'a> {
 
     /// Makes the table ready for a solve of `p`; `p`'s value if it needs no search (the game is
     /// over, the side to move wins at once, or the board is full).
-    fn begin(&mut self, p: &Position) -> Option<i32> {
+    fn begin(&mut self, p: &Stones) -> Option<i32> {
         self.table.prepare(self.board.id());
         self.table.new_solve();
         self.value_at_once(p)
@@ -159,7 +159,7 @@ impl<'a> Solver<'a> {
 
     /// `p`'s value if it needs no search: the game is over, the side to move wins at once, or
     /// the board is full.
-    fn value_at_once(&self, p: &Position) -> Option<i32> {
+    fn value_at_once(&self, p: &Stones) -> Option<i32> {
         let b = self.board;
         let empty = p.empty(b);
         if p.is_over(b) {
@@ -175,7 +175,7 @@ impl<'a> Solver<'a> {
 
     /// What is proved of `p`'s value for the side to move without a search (lower, upper): its
     /// value if it needs none, else the table's bounds; (-1, 1) when nothing is known.
-    pub fn known(&self, p: &Position) -> (i32, i32) {
+    pub fn known(&self, p: &Stones) -> (i32, i32) {
         self.table.prepare(self.board.id());
         match self.value_at_once(p) {
             Some(v) => (v, v),
@@ -185,13 +185,13 @@ impl<'a> Solver<'a> {
 
     /// The move the table holds for `p` (the one that settled its last search there), as a
     /// cell index of the board.
-    pub fn table_move(&self, p: &Position) -> Option<u32> {
+    pub fn table_move(&self, p: &Stones) -> Option<u32> {
         self.probe(p).0.and_then(|e| e.best).map(|i| i as u32)
     }
 
     /// The table's entry for `p`, with its best move in `p`'s orientation, and `p`'s key and
     /// symmetry.
-    fn probe(&self, p: &Position) -> (Option<Entry>, u64, usize) {
+    fn probe(&self, p: &Stones) -> (Option<Bounds>, u64, usize) {
         let (key, sym) = p.canonical_key(self.board);
         let entry = self.table.get(key).map(|mut e| {
             e.best = e.best.map(|i| from_image(self.board, sym, i as u32) as usize);
@@ -200,7 +200,7 @@ impl<'a> Solver<'a> {
         (entry, key, sym)
     }
 
-    fn store(&self, key: u64, sym: usize, p: &Position, mut e: Entry) {
+    fn store(&self, key: u64, sym: usize, p: &Stones, mut e: Bounds) {
         e.best = e.best.map(|i| to_image(self.board, sym, i as u32) as usize);
         self.table.put(key, e, p.moves());
     }
@@ -208,9 +208,9 @@ impl<'a> Solver<'a> {
     /// Negamax with alpha-beta (fail-hard) on a position where the side to move cannot win at
     /// once and the game is not over. `skip_opponent`: the parent looked for a pairing against
     /// the side that just moved and found none, so none is looked for here.
-    fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32, skip_opponent: bool) -> i32 {
+    fn negamax(&mut self, p: &Stones, mut alpha: i32, mut beta: i32, skip_opponent: bool) -> i32 {
         self.nodes += 1;
-        if self.limits.reached(self.nodes) {
+        if self.budget.reached(self.nodes) {
             return alpha;
         }
         let b = self.board;
@@ -249,18 +249,18 @@ impl<'a> Solver<'a> {
         } else {
             false
         };
-        if self.limits.aborted {
+        if self.budget.aborted {
             return alpha;
         }
         if paired {
-            self.store(key, sym, p, Entry { lower: min, upper: max, best: None });
+            self.store(key, sym, p, Bounds { lower: min, upper: max, best: None });
             return 0;
         }
         let mut moves = if threats != 0 { threats } else { scan.relevant & scan.stops_doubles };
         let doubles = moves & scan.own_doubles;
         if doubles != 0 {
             let cell = doubles.trailing_zeros() as usize;
-            self.store(key, sym, p, Entry { lower: 1, upper: 1, best: Some(cell) });
+            self.store(key, sym, p, Bounds { lower: 1, upper: 1, best: Some(cell) });
             return 1;
         }
         if threats == 0 {
@@ -268,7 +268,7 @@ impl<'a> Solver<'a> {
         }
         if moves == 0 {
             // Every move lets the opponent make two completions at once.
-            self.store(key, sym, p, Entry { lower: -1, upper: -1, best: None });
+            self.store(key, sym, p, Bounds { lower: -1, upper: -1, best: None });
             return -1;
         }
 
@@ -279,11 +279,11 @@ impl<'a> Solver<'a> {
             let mut child = *p;
             child.play(b, cell);
             let v = -self.negamax(&child, -beta, -alpha, tried_mover);
-            if self.limits.aborted {
+            if self.budget.aborted {
                 return alpha;
             }
             if v >= beta {
-                self.store(key, sym, p, Entry { lower: v, upper: max, best: Some(cell as usize) });
+                self.store(key, sym, p, Bounds { lower: v, upper: max, best: Some(cell as usize) });
                 return v;
             }
             if v > alpha {
@@ -293,7 +293,7 @@ impl<'a> Solver<'a> {
         }
         // Every move failed low: alpha is an upper bound; if one rose above alpha0 it is exact.
         let lower = if alpha > alpha0 { alpha } else { min };
-        self.store(key, sym, p, Entry { lower, upper: alpha, best });
+        self.store(key, sym, p, Bounds { lower, upper: alpha, best });
         alpha
     }
 
@@ -303,7 +303,7 @@ impl<'a> Solver<'a> {
     /// move makes two completions at once; -1: no move stops the opponent's doing so).
     pub(super) fn moves_of(
         &mut self,
-        p: &Position,
+        p: &Stones,
         empty: u64,
         threats: u64,
         attack: bool,
@@ -324,7 +324,7 @@ impl<'a> Solver<'a> {
 
     /// Whether the defender has a pairing (see [`pairing`]) against `side` (0: the side to
     /// move), which must first block `block` if not 0.
-    pub(super) fn pairs_against(&mut self, p: &Position, side: usize, empty: u64, block: u64) -> bool {
+    pub(super) fn pairs_against(&mut self, p: &Stones, side: usize, empty: u64, block: u64) -> bool {
         let empties = empty.count_ones();
         let stones = if side == 0 { [p.own(), p.opponent()] } else { [p.opponent(), p.own()] };
         // The side's moves left: the side to move has the odd one.
@@ -335,13 +335,13 @@ impl<'a> Solver<'a> {
         self.pairing_steps += u64::from(PAIRING_BUDGET - budget);
         if self.pairing_steps >= CHECK_EVERY {
             self.pairing_steps = 0;
-            self.limits.reached_now();
+            self.budget.reached_now();
         }
         found
     }
 
     /// One pass over the windows (see [`Scan`]); `attack`: the node tries to win.
-    fn scan(&mut self, p: &Position, empty: u64, attack: bool) -> Scan {
+    fn scan(&mut self, p: &Stones, empty: u64, attack: bool) -> Scan {
         let b = self.board;
         let k = b.k() as u32;
         let (own, opp) = (p.own(), p.opponent());

@@ -9,9 +9,9 @@ use ahash::AHashMap;
 
 fn solve(rows: usize, cols: usize, k: usize, cells: &[(usize, usize)]) -> i32 {
     let board = Board::new(rows, cols, k).unwrap();
-    let table = Table::new(16);
-    let p = Position::from_cells(&board, cells).unwrap();
-    Solver::new(&board, &table).solve(&p).unwrap()
+    let table = BoundTable::new(16);
+    let p = Stones::from_cells(&board, cells).unwrap();
+    AlphaBeta::new(&board, &table).solve(&p).unwrap()
 }
 
 #[test]
@@ -115,18 +115,18 @@ fn agrees_with_plain_minimax() {
         (2, 6, 2, 3, 10),
     ] {
         let board = Board::new(rows, cols, k).unwrap();
-        let table = Table::new(16);
+        let table = BoundTable::new(16);
         for _ in 0..count {
             let (mut g, cells) = random_position(rows, cols, k, prefix, &mut seed);
             let expected = plain_value(&mut g, &mut AHashMap::new());
-            let p = Position::from_cells(&board, &cells).unwrap();
-            let got = Solver::new(&board, &table).solve(&p).unwrap();
+            let p = Stones::from_cells(&board, &cells).unwrap();
+            let got = AlphaBeta::new(&board, &table).solve(&p).unwrap();
             assert_eq!(got, expected, "{rows}x{cols}x{k} after {cells:?}");
             // Each of its two searches alone, from an empty table.
-            let fresh = Table::new(1);
-            assert_eq!(Solver::new(&board, &fresh).wins(&p), Ok(expected > 0), "{cells:?}");
+            let fresh = BoundTable::new(1);
+            assert_eq!(AlphaBeta::new(&board, &fresh).wins(&p), Ok(expected > 0), "{cells:?}");
             fresh.clear();
-            let mut solver = Solver::new(&board, &fresh);
+            let mut solver = AlphaBeta::new(&board, &fresh);
             assert_eq!(solver.holds(&p), Ok(expected >= 0), "{cells:?}");
             // Where it holds, the table's move keeps the draw at least.
             if let Some(mv) = solver.table_move(&p).filter(|_| expected >= 0) {
@@ -140,8 +140,8 @@ fn agrees_with_plain_minimax() {
 /// The value of `cells` by df-pn ([`pn`]) with `table`, and the move it proves, if any, that
 /// keeps a win (or a draw when the side to move does not win).
 fn pn_value(board: &Board, table: pn::PnTable, cells: &[(usize, usize)]) -> (i32, Option<u32>, pn::PnTable) {
-    let scratch = Table::new(1);
-    let p = Position::from_cells(board, cells).unwrap();
+    let scratch = BoundTable::new(1);
+    let p = Stones::from_cells(board, cells).unwrap();
     let mut solver = pn::PnSolver::new(board, &scratch, table);
     let value = solver.solve(&p).unwrap();
     let mv = if value >= 0 { solver.proved_move(&p, value > 0) } else { None };
@@ -189,12 +189,12 @@ fn proof_numbers_agree_with_plain_minimax() {
 #[test]
 fn aborts_at_a_deadline() {
     let board = Board::new(7, 7, 5).unwrap();
-    let table = Table::new(16);
+    let table = BoundTable::new(16);
     let past = std::time::Instant::now();
-    let mut solver = Solver::new(&board, &table).with_deadline(Some(past));
-    assert_eq!(solver.solve(&Position::new()), Err(Aborted));
+    let mut solver = AlphaBeta::new(&board, &table).with_deadline(Some(past));
+    assert_eq!(solver.solve(&Stones::new()), Err(Aborted));
     let mut pn = pn::PnSolver::new(&board, &table, pn::PnTable::of_mib(1)).with_limits(Some(past), None);
-    assert_eq!(pn.solve(&Position::new()), Err(Aborted));
+    assert_eq!(pn.solve(&Stones::new()), Err(Aborted));
 }
 
 #[test]
@@ -217,7 +217,7 @@ fn pairings_hold_and_agree_with_plain_minimax() {
         let mut live = Vec::new();
         for _ in 0..count {
             let (mut g, cells) = random_position(rows, cols, k, prefix, &mut seed);
-            let p = Position::from_cells(&board, &cells).unwrap();
+            let p = Stones::from_cells(&board, &cells).unwrap();
             let empty = p.empty(&board);
             let empties = empty.count_ones();
             let value = plain_value(&mut g, &mut AHashMap::new());
