@@ -10,7 +10,9 @@
 //!   df-pn threat search, whose soundness lib's tests check against every defence).
 //!
 //! Positions come from seeded random play near the stones (kept when the forced win is at least
-//! 7 to 11 plies long, or when at most 3 moves defend), and for K = 10 from fixed patterns.
+//! 7 to 11 plies long, or when at most 3 moves defend), and for K = 10 from fixed patterns. The
+//! threat positions are fewer in the suite than with BOARDBOT_FULL_TACTICS=1 set
+//! (`BOARDBOT_FULL_TACTICS=1 cargo test --release --test tactics`).
 
 mod common;
 
@@ -268,19 +270,29 @@ fn only_defences_for_k_4_5_6() {
     run(&cases);
 }
 
+/// `full` cases with BOARDBOT_FULL_TACTICS set in the environment, else `quick` (the suite's
+/// time: the checks of threat positions take seconds each).
+fn wanted(quick: usize, full: usize) -> usize {
+    if std::env::var_os("BOARDBOT_FULL_TACTICS").is_some() {
+        full
+    } else {
+        quick
+    }
+}
+
 #[test]
 fn forced_wins_by_threats_for_k_4_5_6() {
-    let mut cases = random_cases(9, 9, 4, Kind::WinByThreats, 3, 11, 7);
-    cases.extend(random_cases(15, 15, 5, Kind::WinByThreats, 4, 12, 9));
-    cases.extend(random_cases(12, 12, 6, Kind::WinByThreats, 2, 13, 7));
+    let mut cases = random_cases(9, 9, 4, Kind::WinByThreats, wanted(2, 3), 11, 7);
+    cases.extend(random_cases(15, 15, 5, Kind::WinByThreats, wanted(2, 4), 12, 9));
+    cases.extend(random_cases(12, 12, 6, Kind::WinByThreats, wanted(1, 2), 13, 7));
     run(&cases);
 }
 
 #[test]
 fn only_defences_against_threats_for_k_5_6() {
-    let mut cases = random_cases(11, 11, 5, Kind::DefendThreats, 2, 14, 0);
-    cases.extend(random_cases(15, 15, 5, Kind::DefendThreats, 3, 15, 0));
-    cases.extend(random_cases(12, 12, 6, Kind::DefendThreats, 2, 16, 0));
+    let mut cases = random_cases(11, 11, 5, Kind::DefendThreats, wanted(1, 2), 14, 0);
+    cases.extend(random_cases(15, 15, 5, Kind::DefendThreats, wanted(1, 3), 15, 0));
+    cases.extend(random_cases(12, 12, 6, Kind::DefendThreats, wanted(1, 2), 16, 0));
     run(&cases);
 }
 
