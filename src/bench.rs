@@ -51,6 +51,7 @@ fn run_one(
     let mut searcher = Searcher::new(hash_mb);
     let request = Request {
         player: Player::Search,
+        level: crate::game::any::MAX_LEVEL,
         max_depth: limits.max_depth,
         threads,
         limits: Limits { start: Instant::now(), ..limits.clone() },

@@ -79,11 +79,11 @@ struct EngineArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Strength: easy, medium, hard, max, or 1..=10 (10 = max: full; lower levels cap the search
-    /// depth at LEVEL plies).
+    /// Strength: easy, medium, hard, max, or 1..=10 (10 = max: full strength; below it the engine
+    /// is beatable and varied: a shallow search and a move drawn among the near-best).
     #[arg(long, default_value = "max", value_parser = parse_level)]
     level: u32,
-    /// Seed of the random choices (random and l1 players).
+    /// Seed of the random choices (random and l1 players, levels below max).
     #[arg(long, default_value_t = 0)]
     seed: u64,
 }

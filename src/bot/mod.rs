@@ -20,7 +20,8 @@ pub struct Options {
     /// The memory cap of the engine's tables together, in MiB.
     pub hash_mb: usize,
     pub threads: usize,
-    /// 1..=10; 10 is full strength, below that the search depth is capped at `level` plies.
+    /// 1..=10; 10 is full strength, below that the engine is beatable and varied (see
+    /// [`crate::game::any::MAX_LEVEL`]).
     pub level: u32,
     pub seed: u64,
     pub player: Player,
@@ -209,7 +210,8 @@ impl Engine {
         let limits = Limits::per_move(start, self.timeout, self.options.margin).with_stop(stop);
         let request = Request {
             player: self.options.player,
-            max_depth: if self.options.level >= 10 { u32::MAX } else { self.options.level },
+            level: self.options.level,
+            max_depth: u32::MAX,
             threads: self.options.threads,
             limits,
         };
@@ -229,6 +231,30 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The engine's reply at `level` with `seed`, after `moves` of `spec`.
+    fn reply(spec: &str, moves: &[&str], level: &str, seed: u64) -> String {
+        let mut e = Engine::new(Options { seed, ..Options::default() });
+        e.set_option("level", level).unwrap();
+        e.new_game(&GameSpec::parse(spec).unwrap(), false, Duration::from_millis(200)).unwrap();
+        e.set_position(moves).unwrap();
+        e.think(Instant::now(), Arc::default()).unwrap().moves.join(" ")
+    }
+
+    #[test]
+    fn levels_below_max_vary_their_moves_but_take_a_win() {
+        let opening = ["3 3", "3 4", "4 4"];
+        let easy: std::collections::HashSet<String> =
+            (0..12).map(|seed| reply("mnk 7 7 5", &opening, "easy", seed)).collect();
+        assert!(easy.len() > 1, "easy always plays {easy:?}");
+        // Both sides have four in a row, the first to move: every level completes its five.
+        let fours = ["0 0", "6 0", "0 1", "6 1", "0 2", "6 2", "0 3", "6 3"];
+        for level in ["easy", "medium", "hard"] {
+            for seed in 0..4 {
+                assert_eq!(reply("mnk 7 7 5", &fours, level, seed), "0 4", "{level} seed {seed}");
+            }
+        }
+    }
 
     #[test]
     fn the_hash_caps_every_table_together() {

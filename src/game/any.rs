@@ -4,7 +4,9 @@
 //! [`Playing`] joins them into one object.
 
 use super::registry::GameSpec;
-use crate::search::{score_text, Game, Knowledge, Limits, Outcome, Score, SearchInfo, Searcher, Side, WIN_BOUND};
+use crate::search::{
+    score_text, Candidate, Game, Knowledge, Limits, Outcome, Score, SearchInfo, Searcher, Side, WIN_BOUND,
+};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -106,14 +108,52 @@ impl fmt::Display for Thought {
     }
 }
 
-/// What a move request asks for: the player, the search's depth cap (`u32::MAX`: none) and its
-/// threads, and the clock.
+/// What a move request asks for: the player, its level (see [`MAX_LEVEL`]), the search's depth
+/// cap (`u32::MAX`: none) and its threads, and the clock.
 #[derive(Clone, Debug)]
 pub struct Request {
     pub player: Player,
+    pub level: u32,
     pub max_depth: u32,
     pub threads: usize,
     pub limits: Limits,
+}
+
+/// The engine at full strength. Below it (levels 1 to 9) the search is made beatable and varied:
+/// no exact solver or threat proof; every candidate is scored by a search LEVEL - 1 plies deep
+/// (within LEVEL tenths of the time), and the move is drawn at random among those scoring within
+/// [`level_slack`] of the best.
+pub const MAX_LEVEL: u32 = 10;
+
+/// How far below the best score (in evaluation units, where a K-in-a-row window one stone short
+/// is worth a few hundred) a move may score and still be drawn at a level.
+pub fn level_slack(level: u32) -> Score {
+    (MAX_LEVEL.saturating_sub(level) * 40) as Score
+}
+
+/// The knowledge of a level below the maximum: the node-level knowledge of `K` (evaluation,
+/// ordering, tactics), without its exact solvers and threat searches.
+struct Shallow<'a, K>(&'a K);
+
+impl<G: Game, K: Knowledge<G>> Knowledge<G> for Shallow<'_, K> {
+    fn evaluate(&self, g: &G) -> Score {
+        self.0.evaluate(g)
+    }
+    fn winning_move(&self, g: &G) -> Option<G::Move> {
+        self.0.winning_move(g)
+    }
+    fn quiet(&self, g: &G) -> bool {
+        self.0.quiet(g)
+    }
+    fn candidates(&self, g: &G, out: &mut Vec<Candidate<G::Move>>) -> bool {
+        self.0.candidates(g, out)
+    }
+    fn quiet_win(&self, g: &G) -> Option<u32> {
+        self.0.quiet_win(g)
+    }
+    fn can_win(&self, g: &G, side: Side) -> bool {
+        self.0.can_win(g, side)
+    }
 }
 
 /// A whole turn the engine played: its moves (more than one where the game gives extra
@@ -236,6 +276,7 @@ where
         match request.player {
             Player::Random => (random(game, rng), None),
             Player::Reference => (self.know.reference_move(game, rng).unwrap_or_else(|| random(game, rng)), None),
+            Player::Search if request.level < MAX_LEVEL => self.choose_at_level(searcher, rng, request),
             Player::Search => {
                 let limits = Limits { max_depth: request.max_depth, ..request.limits.clone() };
                 // Search a copy: whatever happens inside, the game of record stays as it was.
@@ -252,6 +293,71 @@ where
                 (r.best, Some(thought))
             }
         }
+    }
+}
+
+impl<G, K> Playing<G, K>
+where
+    G: Render + Send + 'static,
+    K: Knowledge<G> + Send + 'static,
+{
+    /// A move at a level below the maximum (see [`MAX_LEVEL`]).
+    fn choose_at_level(
+        &mut self,
+        searcher: &mut Searcher,
+        rng: &mut SmallRng,
+        request: &Request,
+    ) -> (G::Move, Option<Thought>) {
+        let know = Shallow(self.know.as_ref());
+        let game = &mut self.game;
+        let me = game.to_move();
+        if let Some(mv) = know.winning_move(game) {
+            return (mv, None);
+        }
+        let mut candidates = Vec::new();
+        know.candidates(game, &mut candidates);
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.score));
+        let start = request.limits.start;
+        let budget = request.limits.hard.map(|h| h.mul_f64(request.level as f64 / MAX_LEVEL as f64));
+        let depth = request.level.saturating_sub(1).min(request.max_depth);
+        let (mut scored, mut nodes) = (Vec::new(), 0);
+        for c in &candidates {
+            if budget.is_some_and(|b| start.elapsed() >= b) && !scored.is_empty() {
+                break;
+            }
+            game.play(c.mv);
+            let score = if game.outcome().is_some() || depth == 0 {
+                match game.outcome() {
+                    Some(Outcome::Win(side)) if side == me => crate::search::WIN - 1,
+                    Some(Outcome::Win(_)) => -(crate::search::WIN - 1),
+                    Some(Outcome::Draw) => 0,
+                    None if game.to_move() == me => know.evaluate(game),
+                    None => -know.evaluate(game),
+                }
+            } else {
+                let limits = Limits { max_depth: depth, hard: budget, soft: None, start, ..request.limits.clone() };
+                let r = searcher.search(game, &know, &limits);
+                nodes += r.nodes;
+                if game.to_move() == me {
+                    r.score
+                } else {
+                    -r.score
+                }
+            };
+            game.undo();
+            scored.push((c.mv, score));
+        }
+        let best = scored.iter().map(|&(_, s)| s).max().expect("a game in progress has a candidate");
+        let slack = level_slack(request.level);
+        let near: Vec<G::Move> = scored
+            .iter()
+            .filter(|&&(_, s)| s >= best.saturating_sub(slack) && (s > -WIN_BOUND || best <= -WIN_BOUND))
+            .map(|&(m, _)| m)
+            .collect();
+        let mv = *near.choose(rng).expect("the best move is near the best");
+        let thought =
+            Thought { depth, score: best, nodes, elapsed: start.elapsed(), proved: false, iterations: Vec::new() };
+        (mv, Some(thought))
     }
 }
 

@@ -169,6 +169,7 @@ pub fn engine_config(
         "self" => Some(vec![]),
         "l1" => Some(vec!["--player".into(), "l1".into()]),
         "random" => Some(vec!["--player".into(), "random".into()]),
+        h if crate::bot::LEVELS.iter().any(|(name, _)| *name == h) => Some(vec!["--level".into(), h.to_string()]),
         h => h.strip_prefix("level").and_then(|n| n.parse::<u32>().ok()).map(|n| vec!["--level".into(), n.to_string()]),
     };
     let (argv, seeded) = match builtin {
@@ -198,7 +199,9 @@ fn short_name(text: &str, head: &str) -> String {
 
 fn builtin_name(word: &str) -> bool {
     let w = word.to_ascii_lowercase();
-    matches!(w.as_str(), "self" | "l1" | "random") || w.strip_prefix("level").is_some_and(|n| n.parse::<u32>().is_ok())
+    matches!(w.as_str(), "self" | "l1" | "random")
+        || crate::bot::LEVELS.iter().any(|(name, _)| *name == w)
+        || w.strip_prefix("level").is_some_and(|n| n.parse::<u32>().is_ok())
 }
 
 #[cfg(test)]
