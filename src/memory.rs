@@ -103,9 +103,8 @@ fn populate(words: &[AtomicU64]) {
         let end = start + std::mem::size_of_val(words);
         let first = start.next_multiple_of(PAGE);
         if end > first + PAGE {
-            // Measured reason for `unsafe`: `set hash 16384` took 18.0 s writing a word of each
-            // page (4 KiB faults, each with the huge pages' compaction); see docs/results/speed.md.
-            // The call only makes the kernel map pages of memory this vector owns, as a write
+            // Reason for `unsafe`: one call maps the pages instead of a fault for each
+            // (measured: docs/results/speed.md). The call only makes the kernel map pages of memory this vector owns, as a write
             // would; on failure (a kernel before 5.14) the writes below do it.
             // SAFETY: [first, end rounded down to a page) lies inside the vector's own allocation.
             let len = (end - first) / PAGE * PAGE;

@@ -13,8 +13,7 @@ use std::time::Instant;
 
 /// After the solver fails to prove a position in time, it is tried again only once this many
 /// more cells are filled (our next move): a failed try costs the search its share of the move's
-/// time, but proofs get much cheaper as the board fills (on 7x7x5 the solver in play proved 103
-/// of 155 positions after 7 stones, 52 of 60 after 9).
+/// time, but proofs get much cheaper as the board fills (measured: docs/results/mnk-exact.md).
 const RETRY_AFTER: usize = 2;
 
 impl MnkKnowledge {
@@ -95,10 +94,8 @@ impl MnkKnowledge {
 
     fn prove_with(g: &Mnk, pn: &mut PnSolver, board: &Board, p: &Stones) -> Option<Proof<Cell>> {
         // Not losing first, then winning: of the two proofs, the first settles the draw a move
-        // needs to keep, and gives a move that keeps it. Of 929 7x7x5 positions after 7 to 10
-        // stones, 112 took the alpha-beta solve more than 0.56 s (the solver's share of a move
-        // at TIMEOUT 1); in 76 of them this search alone took less (see "Safety first" in
-        // README.md).
+        // needs to keep, and gives a move that keeps it, often sooner than the whole value
+        // (measured: "Safety first", docs/results/mnk-7x7x5.md).
         if !pn.holds(p).ok()? {
             return None;
         }
