@@ -13,7 +13,9 @@
 //! Positions must not repeat along a line of play (true of games where stones are only added),
 //! so that a value stored in the table never depends on the path that reached it.
 
+use super::{Alternating, Candidate, Knowledge, Outcome, Side};
 use ahash::{AHashMap, AHashSet};
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -33,7 +35,7 @@ pub enum Expansion {
 
 /// An AND/OR tree seen from the side to move at each node: the prover ("OR" nodes) and the
 /// other side ("AND" nodes) take turns, one move each (a game with extra turns would fold them
-/// into one move of its tree).
+/// into one move of its tree). [`GameTree`] makes one of any [`Alternating`] game.
 pub trait AndOrTree {
     type Move: Copy + Eq + std::fmt::Debug;
     /// Decides the node if it can without search; else appends its moves (at least one), best
@@ -49,6 +51,72 @@ pub trait AndOrTree {
     /// move's view: `rank` is the move's place in the order `expand` gave (0: best).
     fn initial(&self, _rank: usize) -> (u32, u32) {
         (1, 1)
+    }
+}
+
+/// A game as an AND/OR tree: whether `prover`, the side to move at the root, wins against every
+/// defence. Each node is one ply of one side, which holds only where every move passes the turn:
+/// hence [`Alternating`], which games with extra turns do not implement. The moves are the
+/// knowledge's candidates, best first; so a proof is sound only where the candidates are
+/// exhaustive (a disproof in any case only says that no win was found among them).
+pub struct GameTree<'a, G: Alternating, K> {
+    /// In a cell so that [`AndOrTree::hash_after`] can play a move and take it back.
+    game: RefCell<G>,
+    know: &'a K,
+    prover: Side,
+    scratch: Vec<Candidate<G::Move>>,
+}
+
+impl<'a, G: Alternating, K: Knowledge<G>> GameTree<'a, G, K> {
+    pub fn new(game: &G, know: &'a K) -> Self {
+        GameTree { prover: game.to_move(), game: RefCell::new(game.clone()), know, scratch: Vec::new() }
+    }
+
+    fn salted(&self, game: &G) -> u64 {
+        // The same position is a different node for each prover.
+        game.hash() ^ if self.prover == Side::First { 0 } else { 0x9E37_79B9_7F4A_7C15 }
+    }
+}
+
+impl<G: Alternating, K: Knowledge<G>> AndOrTree for GameTree<'_, G, K> {
+    type Move = G::Move;
+
+    fn expand(&mut self, out: &mut Vec<G::Move>) -> Expansion {
+        let game = self.game.get_mut();
+        let me = game.to_move();
+        // The prover's goal is a win; the other side's, not to lose.
+        match game.outcome() {
+            Some(Outcome::Win(side)) if side == me => return Expansion::Reached(0),
+            Some(Outcome::Win(_)) => return Expansion::Failed(0),
+            Some(Outcome::Draw) if me == self.prover => return Expansion::Failed(0),
+            Some(Outcome::Draw) => return Expansion::Reached(0),
+            None => {}
+        }
+        self.scratch.clear();
+        self.know.candidates(game, &mut self.scratch);
+        self.scratch.sort_by_key(|c| std::cmp::Reverse(c.score));
+        out.extend(self.scratch.iter().map(|c| c.mv));
+        Expansion::Moves
+    }
+
+    fn play(&mut self, mv: G::Move) {
+        self.game.get_mut().play(mv);
+    }
+
+    fn undo(&mut self, _mv: G::Move) {
+        self.game.get_mut().undo();
+    }
+
+    fn hash(&self) -> u64 {
+        self.salted(&self.game.borrow())
+    }
+
+    fn hash_after(&self, mv: G::Move) -> u64 {
+        let mut game = self.game.borrow_mut();
+        game.play(mv);
+        let h = self.salted(&game);
+        game.undo();
+        h
     }
 }
 

@@ -244,6 +244,8 @@ impl Game for Roads {
     }
 }
 
+impl Alternating for Roads {}
+
 impl Scored for Roads {
     fn lead(&self) -> Score {
         let me = self.to_move().index();
@@ -272,5 +274,26 @@ fn moves_with_the_same_start_and_end_are_told_apart() {
         assert_eq!(r.score.signum(), minimax(&mut g), "{values:?}");
         g.play(r.best);
         assert_eq!(-minimax(&mut g), r.score.signum(), "{values:?}: road {}", r.best);
+    }
+}
+
+#[test]
+fn df_pn_proves_what_minimax_finds_on_an_alternating_game() {
+    // df-pn takes one ply for one side's turn: it is given only games that say they alternate
+    // (`Bonus`, with its extra turns, does not implement `Alternating` and cannot be given).
+    let mut seed = 11u64;
+    for _ in 0..100 {
+        let values: Vec<[i32; 2]> = (0..5)
+            .map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                [(seed >> 33) as i32 % 4, (seed >> 45) as i32 % 4]
+            })
+            .collect();
+        let mut g = Roads::new(&values);
+        let wins = minimax(&mut g) == 1;
+        let mut search = dfpn::Dfpn::new(1 << 12, u64::MAX);
+        let verdict = search.prove(&mut dfpn::GameTree::new(&g, &Plain));
+        assert_eq!(verdict == dfpn::Verdict::Proved, wins, "{values:?}");
+        assert_ne!(verdict, dfpn::Verdict::Unknown);
     }
 }
