@@ -539,7 +539,7 @@ mod tests {
         for &(rows, cols, k) in &[(3, 3, 3), (3, 4, 3), (4, 4, 3), (4, 4, 4), (3, 5, 2), (4, 5, 4), (5, 5, 4)] {
             let board = Board::new(rows, cols, k).unwrap();
             let table = SolverTable::new(16);
-            for round in 0..16 {
+            for round in 0..10 {
                 let mut g = Mnk::new(rows, cols, k, &[]).unwrap();
                 // The empty board first (up to 20 cells: 4x4x4 takes df-pn half a million
                 // nodes), then random positions of 2 to 9 stones.
