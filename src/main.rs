@@ -1,6 +1,7 @@
 //! The command line: protocol mode by default (`--protocol gomocup`: the Gomocup protocol);
 //! `boardbot match ...` referees a match;
-//! `boardbot replay LOG` checks a match's game log; `boardbot bench` measures search speed.
+//! `boardbot replay LOG` checks a match's game log; `boardbot bench` measures search speed;
+//! `boardbot play` lets a person play the engine in a terminal.
 
 use anyhow::Result;
 use boardbot::bot::{parse_level, Engine, Options, DEFAULT_HASH_MB, DEFAULT_MARGIN_MS};
@@ -38,6 +39,8 @@ enum Protocol {
 enum Mode {
     /// Referees a match between two engines (processes speaking the protocol) and prints the results.
     Match(boardbot::referee::MatchArgs),
+    /// Play against the engine in the terminal (or watch it play itself): `boardbot play cx 6 7 4`.
+    Play(boardbot::ui::play::PlayArgs),
     /// Replays a match's game log (`match --log`) with the rules: checks every move and result, prints the boards.
     Replay(boardbot::referee::ReplayArgs),
     /// Exact values of positions, one a line, by the game's exact solver (Connect-X: Pons' format,
@@ -127,6 +130,7 @@ fn run() -> Result<()> {
     match cli.command {
         Some(Mode::Match(args)) => return boardbot::referee::cli::run(args, &std::env::current_exe()?),
         Some(Mode::Replay(args)) => return boardbot::referee::replay::run(args),
+        Some(Mode::Play(args)) => return boardbot::ui::play::run(args),
         Some(Mode::Solve(args)) => return boardbot::solve::run(args),
         Some(Mode::Book(args)) => return boardbot::solve::run_book(args),
         Some(Mode::Bench { ms, hash, threads, depth }) => {

@@ -26,6 +26,31 @@ pub trait Render: Game {
     fn end_reason(&self) -> Option<String> {
         None
     }
+    /// A move as people write it (`c3` for a cell, `4` for a column); by default the move text.
+    fn human_move(&self, mv: Self::Move) -> String {
+        self.format_move(mv)
+    }
+    /// Reads a move as people write it (see [`Render::human_move`]); games whose notation for
+    /// people differs from their move text may accept the move text too, if it cannot be taken
+    /// for the other. By default the move text.
+    fn parse_human(&self, text: &str) -> Result<Self::Move, String> {
+        self.parse_move(text)
+    }
+    /// How people write moves, in one sentence, for `help` and error messages.
+    fn notation_help(&self) -> String {
+        "a move as the protocol writes it".to_string()
+    }
+    /// The board for people: with coordinates in the notation of [`Render::human_move`], the
+    /// last move and the winning line marked; with ANSI colours if `colour`. By default the
+    /// board text.
+    fn board_picture(&self, colour: bool) -> String {
+        let _ = colour;
+        self.board_text()
+    }
+    /// As [`Render::end_reason`], in people's notation.
+    fn human_end_reason(&self) -> Option<String> {
+        self.end_reason()
+    }
 }
 
 /// A game-neutral picture of a position for a web page: a grid of cells, each with what it
@@ -206,6 +231,19 @@ pub trait AnyGame: Send {
     /// The board as plain text (see [`Render::board_text`]).
     fn board_text(&self) -> String;
     fn view(&self) -> View;
+    /// The board for people (see [`Render::board_picture`]).
+    fn board_picture(&self, colour: bool) -> String;
+    /// How people write moves (see [`Render::notation_help`]).
+    fn notation_help(&self) -> String;
+    /// Reads a move as people write it (see [`Render::parse_human`]) and returns its move text
+    /// if it is legal now.
+    fn parse_human(&self, text: &str) -> Result<String, MoveError>;
+    /// A legal move's text (as [`AnyGame::legal_moves`] writes it) as people write it.
+    fn human_move(&self, text: &str) -> String;
+    /// The moves played since the start, as people write them.
+    fn human_history(&self) -> Vec<String>;
+    /// Why the game ended, in people's notation, once it is over.
+    fn human_end_reason(&self) -> Option<String>;
     /// Plays `plies` random moves that neither end the game nor leave it a dead draw (fewer
     /// if there is none), from `seed`, and returns them.
     fn random_opening(&mut self, plies: usize, seed: u64) -> Vec<String>;
@@ -458,6 +496,49 @@ where
         self.game.view()
     }
 
+    fn board_picture(&self, colour: bool) -> String {
+        self.game.board_picture(colour)
+    }
+
+    fn notation_help(&self) -> String {
+        self.game.notation_help()
+    }
+
+    fn parse_human(&self, text: &str) -> Result<String, MoveError> {
+        if self.game.outcome().is_some() {
+            return Err(MoveError::Illegal("the game is over".into()));
+        }
+        let text = text.trim();
+        let mv = self.game.parse_human(text).map_err(MoveError::Unreadable)?;
+        if !self.game.is_legal(mv) {
+            return Err(MoveError::Illegal(format!("'{text}' cannot be played now")));
+        }
+        Ok(self.game.format_move(mv))
+    }
+
+    fn human_move(&self, text: &str) -> String {
+        match self.game.parse_move(text) {
+            Ok(mv) => self.game.human_move(mv),
+            Err(_) => text.to_string(),
+        }
+    }
+
+    fn human_history(&self) -> Vec<String> {
+        let mut g = self.start.clone();
+        self.played
+            .iter()
+            .map(|&mv| {
+                let text = g.human_move(mv);
+                g.play(mv);
+                text
+            })
+            .collect()
+    }
+
+    fn human_end_reason(&self) -> Option<String> {
+        self.game.outcome().and(self.game.human_end_reason())
+    }
+
     fn random_opening(&mut self, plies: usize, seed: u64) -> Vec<String> {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut opening = Vec::with_capacity(plies);
@@ -514,5 +595,48 @@ pub fn score_words(score: Score, proved: bool) -> String {
         "draw".to_string()
     } else {
         format!("evaluation {score:+}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::registry::Resources;
+
+    fn game(spec: &str) -> Box<dyn AnyGame> {
+        GameSpec::parse(spec).unwrap().new_game(&Resources::none()).unwrap()
+    }
+
+    #[test]
+    fn moves_as_people_write_them() {
+        let mut g = game("mnk 3 4 3");
+        assert_eq!(g.parse_human("c2"), Ok("1 2".to_string()));
+        assert_eq!(g.parse_human(" D3 "), Ok("2 3".to_string()));
+        assert_eq!(g.parse_human("1,2"), Ok("1 2".to_string()));
+        assert_eq!(g.parse_human("1 2"), Ok("1 2".to_string()));
+        for bad in ["e1", "a4", "a0", "z", "12", "b2b"] {
+            assert!(matches!(g.parse_human(bad), Err(MoveError::Unreadable(_))), "{bad}");
+        }
+        g.play("1 2").unwrap();
+        assert!(matches!(g.parse_human("c2"), Err(MoveError::Illegal(_))));
+        assert_eq!(g.human_move("2 3"), "d3");
+        assert_eq!(g.human_history(), ["c2"]);
+        assert!(g.board_picture(false).starts_with("   a  b  c  d\n1  .  .  .  .\n2  .  . [X] .\n"));
+        assert!(g.board_picture(true).contains('\x1b'));
+        for mv in ["0 0", "1 1", "0 1", "1 3"] {
+            g.play(mv).unwrap();
+        }
+        let reason = g.human_end_reason().unwrap();
+        assert!(reason.starts_with("first player has 3 in a row: "), "{reason}");
+        assert!(["b2", "c2", "d2"].iter().all(|c| reason.contains(c)), "{reason}");
+
+        let mut g = game("cx 6 7 4");
+        assert_eq!(g.parse_human("4"), Ok("3".to_string()));
+        assert!(g.parse_human("0").is_err() && g.parse_human("8").is_err() && g.parse_human("a").is_err());
+        for mv in ["0", "6", "1", "6", "2", "6", "3"] {
+            g.play(mv).unwrap();
+        }
+        assert_eq!(g.human_history().join(" "), "1 7 2 7 3 7 4");
+        assert_eq!(g.human_end_reason().as_deref(), Some("first player has 4 in a row: 1/1 2/1 3/1 4/1"));
     }
 }

@@ -74,6 +74,37 @@ impl Render for ConnectX {
     fn end_reason(&self) -> Option<String> {
         kinarow::end_reason(&self.lines)
     }
+
+    /// Column numbers from 1, left to right.
+    fn human_move(&self, mv: u32) -> String {
+        (mv + 1).to_string()
+    }
+
+    /// A column number from 1 (the move text, from 0, would read as another column).
+    fn parse_human(&self, text: &str) -> Result<u32, String> {
+        let t = text.trim();
+        match parse_index(t) {
+            Some(c) if (1..=self.cols()).contains(&c) => Ok(c as u32 - 1),
+            _ => Err(format!("'{t}' is not a column: type a column number 1..{}", self.cols())),
+        }
+    }
+
+    fn notation_help(&self) -> String {
+        format!("a column number 1..{}, left to right (the numbers above the board)", self.cols())
+    }
+
+    fn board_picture(&self, colour: bool) -> String {
+        let last = self.history.last().map(|&c| (self.rows() - self.height(c as usize)) * self.cols() + c as usize);
+        kinarow::human_picture(&self.lines, last, |c| (c + 1).to_string(), None, colour)
+    }
+
+    /// The winning line's cells as column and row from the bottom (`4/1`: column 4, the lowest
+    /// row).
+    fn human_end_reason(&self) -> Option<String> {
+        let cols = self.cols();
+        let rows = self.rows();
+        kinarow::end_reason_in(&self.lines, |c| format!("{}/{}", c % cols + 1, rows - c / cols))
+    }
 }
 
 /// `boardbot solve --game cx M N X`: one position a line, the moves from the empty board as

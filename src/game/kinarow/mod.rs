@@ -12,7 +12,7 @@ mod cellset;
 mod picture;
 
 pub use cellset::CellSet;
-pub use picture::{board_picture, end_reason, grid_view};
+pub use picture::{board_picture, column_letters, end_reason, end_reason_in, grid_view, human_picture, letters_column};
 
 use super::zobrist;
 use super::{Outcome, Side};

@@ -1,0 +1,5 @@
+//! The user interfaces: they hold games only through `AnyGame`, `GameSpec` and `Engine`.
+//!
+//! - [`play`]: `boardbot play`, a person against the engine in a terminal.
+
+pub mod play;

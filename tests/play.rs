@@ -1,0 +1,196 @@
+//! `boardbot play`: the real binary driven by piped input, as a person would type.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_boardbot");
+
+/// Longest a whole session may take (generous: the machine may be loaded).
+const SESSION_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Runs `boardbot ARGS` with `input` piped in; its standard output, and whether it succeeded.
+fn run(args: &[&str], input: &str, env: &[(&str, &str)]) -> (String, bool) {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.env_remove("RUST_LOG").env_remove("NO_COLOR");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("spawn boardbot");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        stdout.read_to_string(&mut s).ok();
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        stderr.read_to_string(&mut s).ok();
+        s
+    });
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The program may end before reading everything (quit): a broken pipe is no failure here.
+    stdin.write_all(input.as_bytes()).ok();
+    drop(stdin);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > SESSION_TIMEOUT {
+            child.kill().ok();
+            panic!("boardbot {args:?} did not end within {SESSION_TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let out = out.join().unwrap();
+    let err = err.join().unwrap();
+    assert!(err.trim().is_empty() || status.success(), "stderr: {err}\nstdout: {out}");
+    (out, status.success())
+}
+
+fn play(args: &[&str], input: &str) -> String {
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    let (out, ok) = run(&all, input, &[]);
+    assert!(ok, "boardbot play {args:?} failed:\n{out}");
+    out
+}
+
+fn lines_starting<'a>(out: &'a str, prefix: &str) -> Vec<&'a str> {
+    out.lines().filter(|l| l.starts_with(prefix)).collect()
+}
+
+fn the_result(out: &str) -> &str {
+    let results = lines_starting(out, "Result: ");
+    assert_eq!(results.len(), 1, "one result line:\n{out}");
+    results[0]
+}
+
+const TIC_TAC_TOE_CELLS: [&str; 9] = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
+
+#[test]
+fn tic_tac_toe_against_the_engine_to_the_end() {
+    // Every cell in order: those taken are refused and skipped.
+    let input = TIC_TAC_TOE_CELLS.join("\n") + "\n";
+    let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], &input);
+    assert!(out.contains("   a  b  c\n1  .  .  .\n2  .  .  .\n3  .  .  .\n"), "coordinates:\n{out}");
+    assert!(out.contains("you (X) play a1"), "{out}");
+    assert!(out.contains("  thought: depth "), "the engine's thinking:\n{out}");
+    let result = the_result(&out);
+    assert!(result == "Result: draw; the board is full." || result.starts_with("Result: boardbot (O) wins; "), "{out}");
+}
+
+#[test]
+fn the_engine_against_itself_draws_at_tic_tac_toe() {
+    let out = play(&["mnk", "3", "3", "3", "--you", "none", "--time", "0.1"], "");
+    assert_eq!(the_result(&out), "Result: draw; the board is full.", "{out}");
+    assert_eq!(lines_starting(&out, "boardbot ").len(), 9, "{out}");
+}
+
+#[test]
+fn connect_four_by_column_numbers() {
+    let input = "4\n3\n5\n2\n6\n1\n7\n".repeat(6);
+    let out = play(&["cx", "6", "7", "4", "--time", "0.1"], &input);
+    assert!(out.contains(" 1  2  3  4  5  6  7\n"), "column numbers above the board:\n{out}");
+    assert!(out.contains("you (X) play 4\n"), "{out}");
+    assert!(out.contains("  thought: "), "{out}");
+    let result = the_result(&out);
+    assert!(result.starts_with("Result: "), "{out}");
+    // A win names its line by column and height.
+    if result.contains("wins") {
+        assert!(result.contains("4 in a row: ") && result.contains('/'), "{out}");
+    }
+}
+
+#[test]
+fn wrong_entries_get_one_line_each_and_undo_takes_back_a_round() {
+    let input = "b2\nz9\n99\nb2\nlevel 42\nfoo bar\nundo\nb2\n";
+    let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], input);
+    let lines: Vec<&str> = out.lines().collect();
+    let errors: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("error: ")).collect();
+    assert_eq!(errors.len(), 5, "{out}");
+    for &i in &errors {
+        // One line, then the prompt again, at the same move.
+        assert!(lines[i + 1].starts_with("move 3, you (X) to play> "), "{out}");
+    }
+    assert!(lines[errors[0]].contains("'z9' is off the board"), "{out}");
+    assert!(lines[errors[1]].contains("'99' is not a cell"), "{out}");
+    assert!(lines[errors[2]].contains("'b2' cannot be played now"), "{out}");
+    assert!(lines[errors[3]].contains("level must be"), "{out}");
+    assert!(out.contains("Took back 2 moves.\n   a  b  c\n1  .  .  .\n2  .  .  .\n3  .  .  .\n"), "{out}");
+    assert_eq!(out.matches("you (X) play b2\n").count(), 2, "{out}");
+    // The protocol's notation works too.
+    let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], "1,1\n");
+    assert!(out.contains("you (X) play b2\n"), "{out}");
+}
+
+#[test]
+fn a_hint_is_a_legal_move_not_played() {
+    let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], "b2\nhint\n");
+    let reply = lines_starting(&out, "boardbot (O) plays ")[0].trim_start_matches("boardbot (O) plays ");
+    let hint = lines_starting(&out, "hint: ")[0].trim_start_matches("hint: ");
+    let cell = hint.split_whitespace().next().unwrap();
+    assert!(TIC_TAC_TOE_CELLS.contains(&cell) && cell != "b2" && cell != reply, "{out}");
+    let after = &out[out.find("hint: ").unwrap()..];
+    assert!(after.lines().nth(1).unwrap().starts_with("move 3, you (X) to play>"), "{out}");
+}
+
+#[test]
+fn save_writes_a_log_that_replay_accepts() {
+    let dir = std::env::temp_dir().join(format!("boardbot-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("game.log");
+    let log_text = log.to_str().unwrap();
+    let out = play(&["mnk", "3", "3", "3", "--you", "none", "--time", "0.1"], &format!("save {log_text}\n"));
+    assert!(out.contains("Saved to "), "{out}");
+    let (replay, ok) = run(&["replay", log_text], "", &[]);
+    assert!(ok && replay.contains("1 ok, 0 failed"), "{replay}");
+    // An unfinished game is not saved: one error line.
+    let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], &format!("b2\nsave {log_text}\n"));
+    assert_eq!(lines_starting(&out, "error: save: the game is not over").len(), 1, "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn swap_makes_the_engine_move_and_new_restarts() {
+    let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], "swap\nnew\n");
+    let swapped = out.find("Sides changed: X: boardbot, O: you.").expect(&out);
+    let after = &out[swapped..];
+    assert!(after.lines().nth(1).unwrap().starts_with("boardbot (X) plays "), "{out}");
+    assert!(after.contains("move 2, you (O) to play> new"), "{out}");
+    // The new game keeps the sides: the engine opens again.
+    let restarted = &out[out.rfind("New game: mnk 3 3 3").unwrap()..];
+    assert!(restarted.lines().nth(6).unwrap().starts_with("boardbot (X) plays "), "{out}");
+    assert_eq!(out.matches("New game: ").count(), 2, "{out}");
+}
+
+#[test]
+fn the_setup_step_by_step_with_the_defaults() {
+    let out = play(&["--time", "0.1"], "\n\n\n\nb2\n");
+    for text in
+        ["mnk M N K", "cx M N X", "Game and board [mnk 3 3 3]: ", "Level: ", "New game: mnk 3 3 3;", "you (X) play b2"]
+    {
+        assert!(out.contains(text), "'{text}' missing:\n{out}");
+    }
+    assert_eq!(lines_starting(&out, "boardbot (O) plays ").len(), 1, "{out}");
+    // Cells out of play at random, from the seed; Connect-4 by its description.
+    let out = play(&["--time", "0.1", "--seed", "7"], "\n3\nnone\n\n");
+    let game = lines_starting(&out, "New game: mnk 3 3 3 blocked ")[0];
+    assert_eq!(game.split(';').next().unwrap().split_whitespace().count(), 10, "{out}");
+    let again = play(&["--time", "0.1", "--seed", "7"], "\n3\nnone\n\n");
+    assert_eq!(lines_starting(&again, "New game: ")[0], game);
+    let out = play(&[], "cx 6 7 4\n\n\n4\nquit\n");
+    assert!(out.contains("you (X) play 4\n"), "{out}");
+}
+
+#[test]
+fn no_colour_when_piped() {
+    for env in [&[][..], &[("NO_COLOR", "1")][..]] {
+        let (out, ok) = run(&["play", "cx", "4", "4", "3", "--you", "none", "--time", "0.1"], "", env);
+        assert!(ok && out.contains("Result: "), "{out}");
+        assert!(!out.contains('\x1b'), "ANSI escapes in piped output:\n{out}");
+    }
+}
