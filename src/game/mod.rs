@@ -6,6 +6,7 @@
 //! copyable value with a stable numeric key for tables.
 
 pub mod connectx;
+pub mod kalah;
 pub mod kinarow;
 pub mod mnk;
 pub mod proof;
