@@ -65,6 +65,8 @@
 //! - A move text is a pit number 1..=P counted from the mover's left as it sees its own row, or
 //!   `swap`; [`KalahMove::Pit`] holds that number minus one.
 
+pub mod reference;
+
 use super::zobrist::SplitMix64;
 use super::{Game, Outcome, Side};
 

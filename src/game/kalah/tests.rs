@@ -256,3 +256,46 @@ fn the_side_to_move_and_the_pie_state_change_the_hash() {
     let pie = Kalah::with_rules(3, 3, Capture::Empty, true).unwrap();
     assert_ne!(plain.hash(), pie.hash());
 }
+
+/// The first player's margin with perfect play from the start of Kalah(P, S), P = 1..=3 and
+/// S = 1..=6, under the empty and the standard capture rules (computed independently; see the
+/// brief of the Kalah issue).
+pub(crate) const SMALL_BOARD_VALUES: [[(i32, i32); 6]; 3] = [
+    [(0, 0), (-2, -2), (6, 6), (-2, -2), (2, 2), (0, 0)],
+    [(2, 2), (-2, -2), (-2, -2), (-12, -10), (6, 6), (8, 8)],
+    [(0, 0), (4, 4), (2, 2), (2, 2), (6, 6), (-10, -8)],
+];
+
+#[test]
+fn plain_minimax_finds_the_small_board_values() {
+    for (p, row) in SMALL_BOARD_VALUES.iter().enumerate() {
+        for (s, &(empty, standard)) in row.iter().enumerate() {
+            for (capture, expected) in [(Capture::Empty, empty), (Capture::Standard, standard)] {
+                let k = Kalah::with_rules(p + 1, s + 1, capture, false).unwrap();
+                let mut r = reference::Reference::new();
+                assert_eq!(r.first_margin(&k), expected, "kalah {} {} {}", p + 1, s + 1, capture.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn plain_minimax_values_are_remaining_margins() {
+    // Mid-game, the second player to move with stores 5 and 2: the first player's final margin
+    // is 3 minus the second player's remaining margin.
+    let k = pos(&[1, 0, 2], 5, &[2, 1, 1], 2, Side::Second);
+    let mut r = reference::Reference::new();
+    let rest = r.remaining(&k);
+    assert_eq!(r.first_margin(&k), 3 - rest);
+    let best = r.move_values(&k).into_iter().map(|(_, v)| v).max().unwrap();
+    assert_eq!(best, rest);
+    // Playing the game out along the values gives the promised final margin.
+    let mut g = k.clone();
+    while !g.is_over() {
+        let values = r.move_values(&g);
+        let best = values.iter().map(|&(_, v)| v).max().unwrap();
+        let mv = values.iter().find(|&&(_, v)| v == best).unwrap().0;
+        g.play(mv);
+    }
+    assert_eq!(g.store_difference(), 3 - rest);
+}
