@@ -66,6 +66,7 @@
 //!   `swap`; [`KalahMove::Pit`] holds that number minus one.
 
 pub mod reference;
+pub mod solver;
 
 use super::zobrist::SplitMix64;
 use super::{Game, Outcome, Side};
