@@ -1,8 +1,13 @@
 //! Kalah solver benchmark: see docs/results/kalah.md.
 
-use boardbot::game::kalah::solver::Solver;
+use boardbot::game::kalah::solver::{Database, Solver};
 use boardbot::game::kalah::{Capture, Kalah};
+use std::sync::Arc;
 use std::time::Instant;
+
+fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name).ok().map_or(default, |v| v.parse().ok().unwrap_or_else(|| panic!("bad {name}")))
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
@@ -16,14 +21,36 @@ fn main() {
             })
             .collect()
     };
-    let mib: usize = std::env::var("TABLE_MIB").ok().map_or(256, |v| v.parse().unwrap());
-    let capture = std::env::var("CAPTURE").ok().map_or(Capture::Empty, |c| Capture::parse(&c).unwrap());
+    let mib: usize = env("TABLE_MIB", 256);
+    let db_seeds: u32 = env("DB_SEEDS", 0);
+    let capture = Capture::parse(&env("CAPTURE", "empty".to_string())).unwrap();
     for (p, s) in boards {
         let k = Kalah::with_rules(p, s, capture, false).unwrap();
         let t = Instant::now();
         let mut solver = Solver::new(mib);
-        solver.options.etc = std::env::var("ETC").map_or(true, |v| v != "0");
-        solver.options.trace = std::env::var_os("TRACE").is_some();
+        // Touch the whole table now, so that the solve's time does not include the system's
+        // first mapping of its pages (slow on the virtual machine of the figures).
+        solver.clear();
+        println!("table {mib} MiB allocated and touched: {:.3} s", t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        solver.options.etc = env("ETC", 1) != 0;
+        solver.options.trace = env("TRACE", 0) != 0;
+        if db_seeds > 0 {
+            let file = std::env::temp_dir().join(format!("kalah-bench-db-{p}-{}-{db_seeds}.bin", capture.name()));
+            let db = Database::load(&file, p, capture).unwrap_or_else(|_| {
+                let db = Database::build(p, capture, db_seeds);
+                db.save(&file).unwrap();
+                db
+            });
+            println!(
+                "database {p} pits {} {db_seeds} seeds: {} bytes, {:.3} s",
+                capture.name(),
+                db.bytes(),
+                t.elapsed().as_secs_f64()
+            );
+            solver.set_database(Arc::new(db));
+        }
+        let t = Instant::now();
         let solved = solver.solve(&k, None, None).unwrap();
         let secs = t.elapsed().as_secs_f64();
         println!(

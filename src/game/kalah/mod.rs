@@ -65,6 +65,7 @@
 //! - A move text is a pit number 1..=P counted from the mover's left as it sees its own row, or
 //!   `swap`; [`KalahMove::Pit`] holds that number minus one.
 
+pub mod knowledge;
 pub mod reference;
 pub mod solver;
 

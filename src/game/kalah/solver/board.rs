@@ -142,10 +142,14 @@ impl Geometry {
         let p = self.pits;
         let s = byte(pos, i);
         debug_assert!(s > 0);
-        let (laps, r) = (s / self.cycle, (s % self.cycle) as usize);
+        // Divisions are slow, and a pit rarely holds a whole lap.
+        let (laps, r) = if s < self.cycle { (0, s as usize) } else { (s / self.cycle, (s % self.cycle) as usize) };
         let mut b = pos - ((s as u128) << (8 * i)) + laps as u128 * self.lap + self.add[i][r];
         let mut gain = (laps + self.store[i][r] as u32) as i32;
-        let last = (i + r) % self.cycle as usize;
+        let mut last = i + r;
+        if last >= self.cycle as usize {
+            last -= self.cycle as usize;
+        }
         let mut kind = Kind::Normal;
         if last == p {
             kind = Kind::Extra;

@@ -4,6 +4,11 @@
 //! - [`board`]: the seeds in the pits seen from the side to move, packed in a `u128`.
 //! - [`table`]: a transposition table of proved bounds, of a size fixed by the caller.
 //! - [`search`]: fail-soft alpha-beta under MTD(f), enhanced transposition cutoffs.
+//! - [`db`]: endgame databases by retrograde analysis: every position with at most N seeds in
+//!   the pits, ranked combinatorially, one byte each. Built on a solver's first solve within the
+//!   memory budget its caller gives ([`Solver::set_database_budget`]), optionally cached as a
+//!   file ([`Solver::set_database_dir`]), or given ready-made and shared
+//!   ([`Solver::set_database`]).
 //!
 //! # Values
 //!
@@ -20,14 +25,18 @@
 //! children by the search; `swap` gains its mover the difference of the exchanged stores twice.
 
 pub mod board;
+pub mod db;
 pub mod search;
 pub mod table;
 
 use super::{Kalah, KalahMove};
 use crate::game::{Game, Side};
 use board::Geometry;
+pub use db::Database;
 use search::{Options, Search};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 pub use table::Table;
 
@@ -53,11 +62,17 @@ pub struct Analysis {
     pub nodes: u64,
 }
 
-/// The solver: its transposition table (kept from solve to solve while the rules stay the same)
-/// and its options.
+/// The solver: its transposition table (kept from solve to solve while the rules stay the same),
+/// its endgame database and its options.
 pub struct Solver {
     table: Table,
     geometry: Option<Geometry>,
+    /// The endgame database in use, if any (of the rules of `geometry`).
+    db: Option<Arc<Database>>,
+    /// The bytes an endgame database built on first use may take (0: none is built).
+    db_budget: usize,
+    /// Where databases built on first use are cached (read if there, written after a build).
+    db_dir: Option<PathBuf>,
     pub options: Options,
 }
 
@@ -70,7 +85,37 @@ impl Solver {
 
     /// A solver with a transposition table of `bytes` bytes (at least one bucket of 64).
     pub fn with_table_bytes(bytes: usize) -> Solver {
-        Solver { table: Table::new(bytes), geometry: None, options: Options::default() }
+        Solver {
+            table: Table::new(bytes),
+            geometry: None,
+            db: None,
+            db_budget: 0,
+            db_dir: None,
+            options: Options::default(),
+        }
+    }
+
+    /// Lets the solver build, on its first solve of a board width and capture rule, the endgame
+    /// database of the most seeds that fits in `bytes` (one byte a position; see [`db`]), but
+    /// never of more seeds than that solve's position has in its pits. 0: no database.
+    pub fn set_database_budget(&mut self, bytes: usize) {
+        self.db_budget = bytes;
+    }
+
+    /// Caches the databases built on first use as files in `dir`
+    /// (`kalah-db-P-capture-N.bin`): one there is loaded instead of built, one built is saved.
+    pub fn set_database_dir(&mut self, dir: Option<PathBuf>) {
+        self.db_dir = dir;
+    }
+
+    /// Uses `db` (shared, e.g. by several solvers) for the positions of its rules.
+    pub fn set_database(&mut self, db: Arc<Database>) {
+        self.db = Some(db);
+    }
+
+    /// The endgame database in use, if any.
+    pub fn database(&self) -> Option<&Arc<Database>> {
+        self.db.as_ref()
     }
 
     /// Whether the solver takes `k`: at most 6 pits a row and 255 seeds in the pits.
@@ -108,6 +153,9 @@ impl Solver {
         } else {
             let pos = root(k);
             value = s.value(pos, 0)?;
+            if s.options.trace {
+                eprintln!("nodes by seeds: {:?}", s.by_seeds);
+            }
             let n = board::seeds(pos) as i32;
             let first = s.table.probe(pos).and_then(|e| e.best);
             let mut pits: Vec<usize> = (0..k.pits()).filter(|&i| board::byte(pos, i) > 0).collect();
@@ -147,7 +195,8 @@ impl Solver {
         Some(Analysis { moves, nodes: s.nodes })
     }
 
-    /// Keeps the table if the rules are those of the last solve; otherwise empties it.
+    /// Keeps the table if the rules are those of the last solve; otherwise empties it. Builds or
+    /// loads the endgame database if there is a budget and none of these rules yet.
     fn prepare(&mut self, k: &Kalah) {
         let same = self.geometry.as_ref().is_some_and(|g| g.pits() == k.pits() && g.capture() == k.capture());
         if !same {
@@ -156,17 +205,40 @@ impl Solver {
             }
             self.geometry = Some(Geometry::new(k.pits(), k.capture()));
         }
+        if self.db.as_ref().is_some_and(|db| db.pits() != k.pits() || db.capture() != k.capture()) {
+            self.db = None;
+        }
+        if self.db.is_none() && self.db_budget > 0 {
+            let Some(n) = Database::max_seeds_within(k.pits(), self.db_budget) else { return };
+            let n = n.min(k.seeds_in_pits() as u32);
+            let file =
+                self.db_dir.as_ref().map(|d| d.join(format!("kalah-db-{}-{}-{n}.bin", k.pits(), k.capture().name())));
+            let loaded = file.as_ref().and_then(|f| Database::load(f, k.pits(), k.capture()).ok());
+            let db = loaded.unwrap_or_else(|| {
+                let db = Database::build(k.pits(), k.capture(), n);
+                if let Some(f) = &file {
+                    if let Err(e) = db.save(f) {
+                        log::warn!("kalah: could not cache the endgame database: {e}");
+                    }
+                }
+                db
+            });
+            self.db = Some(Arc::new(db));
+        }
     }
 
     fn search<'a>(&'a self, deadline: Option<Instant>, stop: Option<&'a AtomicBool>) -> Search<'a> {
         Search {
             geometry: self.geometry.as_ref().expect("prepared"),
             table: &self.table,
+            db: self.db.as_deref(),
             options: self.options,
             nodes: 0,
             deadline,
             stop,
             aborted: false,
+            cuts: [0; board::MAX_PITS],
+            by_seeds: vec![0; 256],
         }
     }
 }

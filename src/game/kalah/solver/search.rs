@@ -7,14 +7,18 @@
 //! gain plus the child's value, negated when the opponent moves next. Every value has the parity
 //! of `n` (the seeds split between the players), so the tests step by 2.
 //!
-//! At a node, in order: the bound [-n, n]; the endgame database when `n` is small enough; the
+//! At a node, in order: the endgame database when `n` is small enough; the bound [-n, n]; the
 //! table's bounds; the children, with the moves that end the game valued at once and, if a
 //! child's table bound or database value already proves a cutoff, a cutoff (enhanced
-//! transposition cutoffs); then the children searched in order: the table's best move, extra
-//! turns (the rightmost pit first: it leaves the other extra turns in place), then by the seeds
-//! the move puts in the store (captures).
+//! transposition cutoffs; the children's table buckets and database bytes are all loaded first,
+//! so that those memory accesses overlap); then the children searched in order, except those
+//! whose known upper bound already fails low: the table's best move, extra turns (the rightmost
+//! pit first: it leaves the other extra turns in place), moves putting 3 seeds or more in the
+//! store (captures), moves putting some, the others; the rightmost pit first within each group.
+//! That order was chosen by node counts (docs/results/kalah.md).
 
 use super::board::{self, byte, Child, Geometry, Kind, MAX_PITS};
+use super::db::Database;
 use super::table::{Entry, Table};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
@@ -25,9 +29,9 @@ const CHECK_EVERY: u64 = 1 << 12;
 /// Switches of the search, for measurements.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Enhanced transposition cutoffs: probe the children before searching any.
+    /// Enhanced transposition cutoffs: probe the children before searching any (on by default).
     pub etc: bool,
-    /// Print each MTD(f) test to stderr (off by default).
+    /// Print each MTD(f) test, and the nodes by seeds in the pits, to stderr (off by default).
     pub trace: bool,
 }
 
@@ -41,12 +45,27 @@ impl Default for Options {
 pub(super) struct Search<'a> {
     pub geometry: &'a Geometry,
     pub table: &'a Table,
+    pub db: Option<&'a Database>,
     pub options: Options,
     pub nodes: u64,
     pub deadline: Option<Instant>,
     pub stop: Option<&'a AtomicBool>,
     /// Set once a limit is reached: the search then unwinds, storing nothing.
     pub aborted: bool,
+    /// Statistics kept when tracing: cutoffs by the rank of the move that made them, nodes by
+    /// seeds in the pits.
+    pub cuts: [u64; MAX_PITS],
+    pub by_seeds: Vec<u64>,
+}
+
+/// A child of a node, in the node's move order.
+#[derive(Copy, Clone)]
+struct Kid {
+    child: Child,
+    pit: u8,
+    score: i32,
+    /// An upper bound of the move's value for the mover (i32::MAX if none is known).
+    upper: i32,
 }
 
 impl Search<'_> {
@@ -74,7 +93,11 @@ impl Search<'_> {
                 return None;
             }
             if self.options.trace {
-                eprintln!("kalah solver: test value >= {t}: {r} in {} nodes", self.nodes - before);
+                eprintln!(
+                    "kalah solver: test value >= {t}: {r} in {} nodes; cuts by move rank {:?}",
+                    self.nodes - before,
+                    self.cuts
+                );
             }
             if r >= t {
                 lo = r + (r - n).rem_euclid(2);
@@ -110,16 +133,40 @@ impl Search<'_> {
     /// table's (lower, upper).
     #[inline(always)]
     fn known(&self, pos: u128, n: i32) -> Option<(i32, i32)> {
-        let _ = n;
+        if let Some(db) = self.db {
+            if n <= db.max_seeds() as i32 {
+                let v = db.value(pos, n as u32);
+                return Some((v, v));
+            }
+        }
         self.table.probe(pos).map(|e| (e.lower, e.upper))
+    }
+
+    /// Starts loading what [`Search::known`] will read of `pos`.
+    #[inline(always)]
+    fn touch(&self, pos: u128, n: i32) -> u64 {
+        if let Some(db) = self.db {
+            if n <= db.max_seeds() as i32 {
+                return db.touch(pos, n as u32) as u64;
+            }
+        }
+        self.table.touch(pos)
     }
 
     /// The value of `pos` (mover to move, `n` seeds in the pits, not over), fail-soft: a value
     /// <= alpha is an upper bound, >= beta a lower bound, in between exact.
     pub fn search(&mut self, pos: u128, n: i32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
+        if self.options.trace {
+            self.by_seeds[n as usize] += 1;
+        }
         if self.limits_reached() {
             return 0;
+        }
+        if let Some(db) = self.db {
+            if n <= db.max_seeds() as i32 {
+                return db.value(pos, n as u32);
+            }
         }
         let (mut lo, mut hi) = (-n, n);
         if lo >= beta {
@@ -142,20 +189,36 @@ impl Search<'_> {
         }
         let nodes_before = self.nodes;
         let alpha_before = alpha;
+        let etc = self.options.etc;
 
         // The children: those ending the game are valued at once; the others are sorted by
-        // score (insertion sort; at most MAX_PITS).
-        let mut kids = [(Child { pos: 0, gain: 0, kind: Kind::End }, 0u8, 0i32); MAX_PITS];
+        // score (insertion sort; at most MAX_PITS), each with the upper bound of its value that
+        // the table or the database gives (i32::MAX if none).
+        let mut kids =
+            [Kid { child: Child { pos: 0, gain: 0, kind: Kind::End }, pit: 0, score: 0, upper: 0 }; MAX_PITS];
         let mut count = 0;
         let mut best = i32::MIN;
         let mut best_pit = 0usize;
-        // The largest known upper bound of the children (i32::MAX once one is unknown).
+        // The largest upper bound of the children's values (i32::MAX once one is unknown).
         let mut known_hi = i32::MIN;
-        for i in 0..self.geometry.pits() {
+        // First every child, and a load of each one's table bucket or database byte, so that
+        // those memory accesses overlap.
+        let mut children = [Child { pos: 0, gain: 0, kind: Kind::End }; MAX_PITS];
+        let mut touched = 0u64;
+        for (i, child) in children.iter_mut().enumerate().take(self.geometry.pits()) {
             if byte(pos, i) == 0 {
                 continue;
             }
-            let c = self.geometry.play(pos, i);
+            *child = self.geometry.play(pos, i);
+            if etc && child.kind != Kind::End {
+                touched ^= self.touch(child.pos, n - child.gain);
+            }
+        }
+        std::hint::black_box(touched);
+        for (i, &c) in children.iter().enumerate().take(self.geometry.pits()) {
+            if byte(pos, i) == 0 {
+                continue;
+            }
             let score = match c.kind {
                 Kind::End => {
                     known_hi = known_hi.max(c.gain);
@@ -165,13 +228,15 @@ impl Search<'_> {
                     }
                     continue;
                 }
-                _ if tt_best == Some(i) => 1 << 20,
-                Kind::Extra => (1 << 16) + i as i32,
-                Kind::Normal => (c.gain << 4) + i as i32,
+                _ if tt_best == Some(i) => i32::MAX,
+                Kind::Extra => (1 << 30) + i as i32,
+                Kind::Normal => ((c.gain > 2) as i32) * 256 + ((c.gain > 0) as i32) * 16 + i as i32,
             };
-            if self.options.etc {
+            let mut upper = i32::MAX;
+            if etc {
                 if let Some((clo, chi)) = self.known(c.pos, n - c.gain) {
-                    let (vlo, vhi) = match c.kind {
+                    let vlo;
+                    (vlo, upper) = match c.kind {
                         Kind::Extra => (c.gain + clo, c.gain + chi),
                         _ => (c.gain - chi, c.gain - clo),
                     };
@@ -182,44 +247,49 @@ impl Search<'_> {
                     if vlo >= beta {
                         break;
                     }
-                    known_hi = known_hi.max(vhi);
-                } else {
-                    known_hi = i32::MAX;
                 }
             }
+            known_hi = known_hi.max(upper);
             let mut j = count;
-            while j > 0 && kids[j - 1].2 < score {
+            while j > 0 && kids[j - 1].score < score {
                 kids[j] = kids[j - 1];
                 j -= 1;
             }
-            kids[j] = (c, i as u8, score);
+            kids[j] = Kid { child: c, pit: i as u8, score, upper };
             count += 1;
         }
         if best >= beta {
             self.table.store(pos, Entry { lower: best, upper: hi, best: Some(best_pit) }, 1);
             return best;
         }
-        if self.options.etc && known_hi <= alpha {
+        if known_hi <= alpha {
             self.table.store(pos, Entry { lower: lo, upper: known_hi, best: None }, 1);
             return known_hi;
         }
         if best > alpha {
             alpha = best;
         }
-        for &(c, i, _) in &kids[..count] {
-            let v = match c.kind {
-                Kind::Extra => c.gain + self.search(c.pos, n - c.gain, alpha - c.gain, beta - c.gain),
-                _ => c.gain - self.search(c.pos, n - c.gain, c.gain - beta, c.gain - alpha),
+        for (rank, kid) in kids[..count].iter().enumerate() {
+            let c = kid.child;
+            // A move known to be worth at most alpha cannot raise the value above alpha: its
+            // bound stands for it.
+            let v = if kid.upper <= alpha {
+                kid.upper
+            } else if c.kind == Kind::Extra {
+                c.gain + self.search(c.pos, n - c.gain, alpha - c.gain, beta - c.gain)
+            } else {
+                c.gain - self.search(c.pos, n - c.gain, c.gain - beta, c.gain - alpha)
             };
             if self.aborted {
                 return 0;
             }
             if v > best {
                 best = v;
-                best_pit = i as usize;
+                best_pit = kid.pit as usize;
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
+                        self.cuts[rank] += 1;
                         break;
                     }
                 }

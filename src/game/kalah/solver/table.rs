@@ -103,6 +103,14 @@ impl Table {
         b * (BUCKET_BYTES / 8)
     }
 
+    /// Loads the first word of `pos`'s bucket and returns it: a load issued early, whose value
+    /// nothing waits for, brings the bucket's cache line in while other work goes on (several
+    /// such loads are in flight at once).
+    #[inline(always)]
+    pub fn touch(&self, pos: u128) -> u64 {
+        self.words[self.bucket(pos)].load(Relaxed)
+    }
+
     /// What the table knows of `pos`.
     #[inline(always)]
     pub fn probe(&self, pos: u128) -> Option<Entry> {
