@@ -131,11 +131,20 @@ pub struct AlphaBetaOptions {
     /// Moves sorted by [`order_moves`] (false: in the order of [`Game::legal_moves`], pit 1
     /// first).
     pub ordered: bool,
+    /// An extra turn is a ply of its own (true, the default of the course's bots), or the depth
+    /// counts turns: the moves of one side in a row are one ply (false).
+    pub extra_turn_is_ply: bool,
 }
 
-/// The course's kind of bot: negamax to `depth` plies with [`evaluate`] at the leaves, every move
-/// a ply (an extra turn too: the same side then plays the next ply, and its value is not
-/// negated).
+impl Default for AlphaBetaOptions {
+    fn default() -> Self {
+        AlphaBetaOptions { prune: true, ordered: true, extra_turn_is_ply: true }
+    }
+}
+
+/// The course's kind of bot: negamax to `depth` plies with [`evaluate`] at the leaves. By
+/// default every move is a ply, an extra turn too: the same side then plays the next ply, and
+/// its value is not negated ([`AlphaBetaOptions::extra_turn_is_ply`]).
 pub fn alpha_beta(k: &Kalah, depth: u32, options: AlphaBetaOptions) -> AlphaBeta {
     let mut k = k.clone();
     let mut nodes = 0;
@@ -165,7 +174,8 @@ fn negamax(
     for mv in moves {
         k.play(mv);
         let v = if k.to_move() == me {
-            negamax(k, depth - 1, alpha, beta, options, nodes).0
+            let d = if options.extra_turn_is_ply || k.is_over() { depth - 1 } else { depth };
+            negamax(k, d, alpha, beta, options, nodes).0
         } else {
             -negamax(k, depth - 1, -beta, -alpha, options, nodes).0
         };
@@ -250,16 +260,19 @@ mod tests {
     fn alpha_beta_agrees_with_minimax_and_prunes() {
         let k = Kalah::new(4, 3).unwrap();
         for depth in 1..=6 {
-            let plain = alpha_beta(&k, depth, AlphaBetaOptions { prune: false, ordered: false });
-            let pruned = alpha_beta(&k, depth, AlphaBetaOptions { prune: true, ordered: false });
-            let ordered = alpha_beta(&k, depth, AlphaBetaOptions { prune: true, ordered: true });
-            assert_eq!(pruned.value, plain.value, "depth {depth}");
-            assert_eq!(ordered.value, plain.value, "depth {depth}");
-            assert!(pruned.nodes <= plain.nodes);
+            for extra_turn_is_ply in [true, false] {
+                let o = AlphaBetaOptions { prune: false, ordered: false, extra_turn_is_ply };
+                let plain = alpha_beta(&k, depth, o);
+                let pruned = alpha_beta(&k, depth, AlphaBetaOptions { prune: true, ..o });
+                let ordered = alpha_beta(&k, depth, AlphaBetaOptions { prune: true, ordered: true, ..o });
+                assert_eq!(pruned.value, plain.value, "depth {depth}");
+                assert_eq!(ordered.value, plain.value, "depth {depth}");
+                assert!(pruned.nodes <= plain.nodes);
+            }
         }
         // To the end of a small game, alpha-beta's value is the exact margin in seed units.
         let k = Kalah::new(2, 2).unwrap();
-        let exact = alpha_beta(&k, 100, AlphaBetaOptions { prune: true, ordered: true });
+        let exact = alpha_beta(&k, 100, AlphaBetaOptions::default());
         let mut reference = crate::game::kalah::reference::Reference::new();
         assert_eq!(exact.value, SEED * reference.first_margin(&k));
     }

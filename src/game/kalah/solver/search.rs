@@ -33,11 +33,15 @@ pub struct Options {
     pub etc: bool,
     /// Print each MTD(f) test, and the nodes by seeds in the pits, to stderr (off by default).
     pub trace: bool,
+    /// Nodes with at most this many seeds more than the endgame database's neither read nor
+    /// write the table (4 by default): they are many, rarely met twice, and each probe is a
+    /// cache miss (docs/results/kalah.md).
+    pub table_above_db: i32,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { etc: true, trace: false }
+        Options { etc: true, trace: false, table_above_db: 4 }
     }
 }
 
@@ -52,10 +56,13 @@ pub(super) struct Search<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Set once a limit is reached: the search then unwinds, storing nothing.
     pub aborted: bool,
+    /// Nodes with at most this many seeds neither read nor write the table.
+    pub table_floor: i32,
     /// Statistics kept when tracing: cutoffs by the rank of the move that made them, nodes by
     /// seeds in the pits.
     pub cuts: [u64; MAX_PITS],
     pub by_seeds: Vec<u64>,
+    pub cuts_high: [u64; MAX_PITS],
 }
 
 /// A child of a node, in the node's move order.
@@ -94,9 +101,10 @@ impl Search<'_> {
             }
             if self.options.trace {
                 eprintln!(
-                    "kalah solver: test value >= {t}: {r} in {} nodes; cuts by move rank {:?}",
+                    "kalah solver: test value >= {t}: {r} in {} nodes; cuts by move rank {:?} ({:?} with 30 seeds or more)",
                     self.nodes - before,
-                    self.cuts
+                    self.cuts,
+                    self.cuts_high
                 );
             }
             if r >= t {
@@ -139,6 +147,9 @@ impl Search<'_> {
                 return Some((v, v));
             }
         }
+        if n <= self.table_floor {
+            return None;
+        }
         self.table.probe(pos).map(|e| (e.lower, e.upper))
     }
 
@@ -149,6 +160,9 @@ impl Search<'_> {
             if n <= db.max_seeds() as i32 {
                 return db.touch(pos, n as u32) as u64;
             }
+        }
+        if n <= self.table_floor {
+            return 0;
         }
         self.table.touch(pos)
     }
@@ -176,7 +190,8 @@ impl Search<'_> {
             return hi;
         }
         let mut tt_best = None;
-        if let Some(e) = self.table.probe(pos) {
+        let use_table = n > self.table_floor;
+        if let Some(e) = if use_table { self.table.probe(pos) } else { None } {
             lo = lo.max(e.lower);
             hi = hi.min(e.upper);
             if lo >= beta || lo == hi {
@@ -259,11 +274,15 @@ impl Search<'_> {
             count += 1;
         }
         if best >= beta {
-            self.table.store(pos, Entry { lower: best, upper: hi, best: Some(best_pit) }, 1);
+            if use_table {
+                self.table.store(pos, Entry { lower: best, upper: hi, best: Some(best_pit) }, 1);
+            }
             return best;
         }
         if known_hi <= alpha {
-            self.table.store(pos, Entry { lower: lo, upper: known_hi, best: None }, 1);
+            if use_table {
+                self.table.store(pos, Entry { lower: lo, upper: known_hi, best: None }, 1);
+            }
             return known_hi;
         }
         if best > alpha {
@@ -289,7 +308,12 @@ impl Search<'_> {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
-                        self.cuts[rank] += 1;
+                        if self.options.trace {
+                            self.cuts[rank] += 1;
+                            if n >= 30 {
+                                self.cuts_high[rank] += 1;
+                            }
+                        }
                         break;
                     }
                 }
@@ -302,7 +326,9 @@ impl Search<'_> {
         } else {
             Entry { lower: best, upper: best, best: Some(best_pit) }
         };
-        self.table.store(pos, entry, self.nodes - nodes_before + 1);
+        if use_table {
+            self.table.store(pos, entry, self.nodes - nodes_before + 1);
+        }
         best
     }
 }
