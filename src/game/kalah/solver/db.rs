@@ -34,7 +34,7 @@
 //! [`Database::save`] writes `KALAHDB1`, the pits, the capture rule (0 empty, 1 standard), N
 //! (one byte each) and the values; [`Database::load`] checks all of them and the length.
 
-use super::board::{self, byte, Geometry, Kind};
+use super::board::{self, byte, Geometry, Kind, MAX_PITS};
 use crate::game::kalah::Capture;
 use crate::memory::{zeroed_words, Words};
 use std::io::{Read, Write};
@@ -137,7 +137,7 @@ impl Database {
                 if db.values.get(index) == UNKNOWN {
                     let pos = db.pack(&counts);
                     debug_assert_eq!(db.index(pos, n), index);
-                    db.compute(pos, n);
+                    db.compute(pos, n, index);
                 }
                 index += 1;
                 if !next_counts(&mut counts) {
@@ -228,33 +228,47 @@ impl Database {
             .fold(0u128, |pos, (i, &c)| pos | (c as u128) << (8 * if i < p { i } else { 8 + i - p }))
     }
 
-    /// Values `pos` (with `n` seeds, unknown), and first its unknown same-level children.
-    fn compute(&mut self, pos: u128, n: u32) -> i8 {
+    /// Values `pos` (with `n` seeds, at `index`, unknown), and first its unknown same-level
+    /// children. The children's indices are computed and their bytes loaded first, so that those
+    /// memory accesses overlap.
+    fn compute(&mut self, pos: u128, n: u32, index: usize) -> i8 {
         let (mine, theirs) = (board::row_sum(pos as u64), board::row_sum((pos >> 64) as u64));
         let value = if mine == 0 || theirs == 0 {
             mine as i32 - theirs as i32
         } else {
-            let mut best = i32::MIN;
-            for i in 0..self.pits() {
+            let mut kids = [(Kind::End, 0i32, 0u128, 0usize); MAX_PITS];
+            let mut touched = 0;
+            for (i, kid) in kids.iter_mut().enumerate().take(self.pits()) {
                 if byte(pos, i) == 0 {
                     continue;
                 }
                 let c = self.geometry.play(pos, i);
-                let v = match c.kind {
-                    Kind::End => c.gain,
-                    Kind::Extra => c.gain + self.value(c.pos, n - c.gain as u32),
-                    Kind::Normal if c.gain > 0 => c.gain - self.value(c.pos, n - c.gain as u32),
+                let at = if c.kind == Kind::End { 0 } else { self.index(c.pos, n - c.gain as u32) };
+                touched ^= self.values.get(at);
+                *kid = (c.kind, c.gain, c.pos, at);
+            }
+            std::hint::black_box(touched);
+            let mut best = i32::MIN;
+            for (i, &(kind, gain, child, at)) in kids.iter().enumerate().take(self.pits()) {
+                if byte(pos, i) == 0 {
+                    continue;
+                }
+                let v = match kind {
+                    Kind::End => gain,
+                    Kind::Extra => gain + self.values.get(at) as i32,
                     Kind::Normal => {
-                        let index = self.index(c.pos, n);
-                        let known = self.values.get(index);
-                        -(if known == UNKNOWN { self.compute(c.pos, n) } else { known } as i32)
+                        let mut known = self.values.get(at);
+                        if known == UNKNOWN {
+                            // A quiet move: the child has n seeds too.
+                            known = self.compute(child, n, at);
+                        }
+                        gain - known as i32
                     }
                 };
                 best = best.max(v);
             }
             best
         };
-        let index = self.index(pos, n);
         self.values.set(index, value as i8);
         value as i8
     }
