@@ -82,7 +82,9 @@ fn main() {
         let mut solver = Solver::new(mib);
         solver.options.etc = env("ETC", 1) != 0;
         solver.options.trace = env("TRACE", 0) != 0;
-        solver.options.table_above_db = env("TABLE_ABOVE_DB", solver.options.table_above_db);
+        if let Ok(v) = std::env::var("TABLE_ABOVE_DB") {
+            solver.options.table_above_db = Some(v.parse().expect("TABLE_ABOVE_DB"));
+        }
         // Touch the whole table now, so that the solve's time does not include the system's
         // first mapping of its pages (slow on the virtual machine of the figures).
         solver.clear();

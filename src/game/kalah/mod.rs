@@ -64,6 +64,18 @@
 //!   move to come; swap available), recomputed after every move.
 //! - A move text is a pit number 1..=P counted from the mover's left as it sees its own row, or
 //!   `swap`; [`KalahMove::Pit`] holds that number minus one.
+//!
+//! # Knowledge
+//!
+//! Plain Kalah-specific functions, for the integrator to wire into the search framework:
+//! - [`knowledge`]: the evaluation (100 units a seed), the move order, the "more than half of
+//!   all the seeds" bound ([`knowledge::decided`]), the greedy reference player and a plain
+//!   depth-limited alpha-beta;
+//! - [`solver`]: the exact solver (MTD(f), its own transposition table, enhanced transposition
+//!   cutoffs, endgame databases by retrograde analysis);
+//! - [`reference`]: a tiny exhaustive negamax with memo, the yardstick of the tests.
+//!
+//! Measurements: docs/results/kalah.md.
 
 pub mod knowledge;
 pub mod reference;

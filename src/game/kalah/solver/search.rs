@@ -34,14 +34,15 @@ pub struct Options {
     /// Print each MTD(f) test, and the nodes by seeds in the pits, to stderr (off by default).
     pub trace: bool,
     /// Nodes with at most this many seeds more than the endgame database's neither read nor
-    /// write the table (4 by default): they are many, rarely met twice, and each probe is a
-    /// cache miss (docs/results/kalah.md).
-    pub table_above_db: i32,
+    /// write the table: they are many, rarely met twice, and each probe is a cache miss. None
+    /// (the default): 4 over a database of 14 seeds or more, 0 over a smaller one (chosen by
+    /// measurements, docs/results/kalah.md).
+    pub table_above_db: Option<i32>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { etc: true, trace: false, table_above_db: 4 }
+        Options { etc: true, trace: false, table_above_db: None }
     }
 }
 
