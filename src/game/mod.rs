@@ -10,6 +10,7 @@
 
 pub mod any;
 pub mod connectx;
+pub mod kalah;
 pub mod kinarow;
 pub mod mnk;
 pub mod proof;

@@ -1,0 +1,339 @@
+//! Endgame databases: the exact remaining margin of every position with at most N seeds in the
+//! pits, for one board width and capture rule, built by retrograde analysis.
+//!
+//! # Index
+//!
+//! A position is its 2P pit counts in the order mover's pits 0..P, opponent's pits 0..P (each
+//! from its owner's left). Positions with exactly n seeds are ranked in lexicographic order of
+//! those counts (combinatorial ranking: the number of positions with n seeds before it), after
+//! all positions with fewer seeds:
+//!
+//! ```text
+//!   index = W(2P, n - 1) + sum over the first 2P - 1 pits i of
+//!           W(2P - 1 - i, r_i) - W(2P - 1 - i, r_i - c_i)
+//! ```
+//!
+//! where c_i is pit i's count, r_i the seeds in pits i.. (so r_0 = n), and W(j, x) = C(x + j, j)
+//! the number of ways to put at most x seeds in j pits. The database of N seeds holds W(2P, N)
+//! values, one byte each (a value lies in [-N, N]): for P = 6, N = 16 that is 30,421,755 bytes.
+//! Positions in which a row is empty never occur in play (the game ends first); their entry holds
+//! the end sweep's result, the mover's seeds minus the opponent's.
+//!
+//! # Building
+//!
+//! Seeds never come back from a store, so a move leads to a position with as many seeds in the
+//! pits or fewer. The levels n = 0, 1, ..., N are built in order; a move that puts seeds in a
+//! store reads a finished lower level. A move that does not (no seed reaches the store, no
+//! capture) stays on the level and passes the turn; it moves seeds towards the mover's store in
+//! the mover's row and leaves the other row alone, so the sum over both rows of each seed's
+//! distance from its owner's left grows: such moves never cycle, and the level is finished by a
+//! depth-first walk that values a position's same-level children before the position itself.
+//!
+//! # File
+//!
+//! [`Database::save`] writes `KALAHDB1`, the pits, the capture rule (0 empty, 1 standard), N
+//! (one byte each) and the values; [`Database::load`] checks all of them and the length.
+
+use super::board::{self, byte, Geometry, Kind, MAX_PITS};
+use crate::game::kalah::Capture;
+use crate::memory::{zeroed_words, Words};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::atomic::Ordering::Relaxed;
+
+const MAGIC: &[u8; 8] = b"KALAHDB1";
+/// Not yet valued (during the build).
+const UNKNOWN: i8 = i8::MIN;
+/// The largest N: values must fit in an `i8`.
+pub const MAX_DB_SEEDS: u32 = 127;
+
+pub struct Database {
+    geometry: Geometry,
+    max_seeds: u32,
+    /// `ways[j * stride + x]` = W(j, x) = C(x + j, j), for j <= 2P and x <= N.
+    ways: Vec<u64>,
+    stride: usize,
+    values: Bytes,
+}
+
+/// The values, one byte each, in zeroed memory backed by huge pages where the system allows it
+/// (a probe lands on a random address: with small pages nearly every probe would also miss the
+/// TLB). A byte holds the value XOR 0x80, so that zeroed memory reads [`UNKNOWN`].
+struct Bytes {
+    words: Words,
+    len: usize,
+}
+
+impl Bytes {
+    fn unknown(len: usize) -> Bytes {
+        Bytes { words: zeroed_words(len.div_ceil(8)), len }
+    }
+    #[inline(always)]
+    fn get(&self, i: usize) -> i8 {
+        debug_assert!(i < self.len);
+        ((self.words[i / 8].load(Relaxed) >> (8 * (i % 8))) as u8 ^ 0x80) as i8
+    }
+    #[inline(always)]
+    fn set(&self, i: usize, v: i8) {
+        let w = &self.words[i / 8];
+        let shift = 8 * (i % 8);
+        let byte = (v as u8 ^ 0x80) as u64;
+        w.store(w.load(Relaxed) & !(0xff << shift) | byte << shift, Relaxed);
+    }
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Database({} pits, {}, {} seeds)",
+            self.geometry.pits(),
+            self.geometry.capture().name(),
+            self.max_seeds
+        )
+    }
+}
+
+/// W(j, x) for j <= `pits_total`, x <= `max_seeds`, by Pascal's rule W(j, x) = W(j - 1, x) +
+/// W(j, x - 1); saturating (only sizes that fit are used).
+fn ways_table(pits_total: usize, max_seeds: u32) -> Vec<u64> {
+    let stride = max_seeds as usize + 1;
+    let mut w = vec![1u64; (pits_total + 1) * stride];
+    for j in 1..=pits_total {
+        for x in 1..stride {
+            w[j * stride + x] = w[(j - 1) * stride + x].saturating_add(w[j * stride + x - 1]);
+        }
+    }
+    w
+}
+
+impl Database {
+    /// The number of positions (bytes) of the database of `pits` pits a row and `max_seeds`
+    /// seeds, None if it overflows.
+    pub fn size(pits: usize, max_seeds: u32) -> Option<u64> {
+        let w = ways_table(2 * pits, max_seeds);
+        let v = w[2 * pits * (max_seeds as usize + 1) + max_seeds as usize];
+        (v < u64::MAX).then_some(v)
+    }
+
+    /// The largest N whose database fits in `bytes` (None if not even N = 0 does).
+    pub fn max_seeds_within(pits: usize, bytes: usize) -> Option<u32> {
+        (0..=MAX_DB_SEEDS).take_while(|&n| Database::size(pits, n).is_some_and(|s| s <= bytes as u64)).last()
+    }
+
+    /// Builds the database of every position of `pits` pits a row (1..=6) with at most
+    /// `max_seeds` (<= [`MAX_DB_SEEDS`]) seeds in the pits.
+    pub fn build(pits: usize, capture: Capture, max_seeds: u32) -> Database {
+        assert!(max_seeds <= MAX_DB_SEEDS);
+        let size = Database::size(pits, max_seeds).expect("a database that fits in memory") as usize;
+        let mut db = Database::empty(pits, capture, max_seeds, Bytes::unknown(size));
+        let k = 2 * pits;
+        for n in 0..=max_seeds {
+            // The positions of level n in index order: counts in lexicographic order.
+            let mut counts = vec![0u8; k];
+            counts[k - 1] = n as u8;
+            let mut index = db.offset(n);
+            loop {
+                if db.values.get(index) == UNKNOWN {
+                    let pos = db.pack(&counts);
+                    debug_assert_eq!(db.index(pos, n), index);
+                    db.compute(pos, n, index);
+                }
+                index += 1;
+                if !next_counts(&mut counts) {
+                    break;
+                }
+            }
+        }
+        db
+    }
+
+    fn empty(pits: usize, capture: Capture, max_seeds: u32, values: Bytes) -> Database {
+        Database {
+            geometry: Geometry::new(pits, capture),
+            max_seeds,
+            ways: ways_table(2 * pits, max_seeds),
+            stride: max_seeds as usize + 1,
+            values,
+        }
+    }
+
+    pub fn pits(&self) -> usize {
+        self.geometry.pits()
+    }
+    pub fn capture(&self) -> Capture {
+        self.geometry.capture()
+    }
+    /// N: the database knows every position with at most N seeds in the pits.
+    pub fn max_seeds(&self) -> u32 {
+        self.max_seeds
+    }
+    /// The database's size in bytes (one a position).
+    pub fn bytes(&self) -> usize {
+        self.values.len
+    }
+
+    /// The remaining margin for the mover of `pos`, which has `n` <= N seeds in the pits.
+    #[inline(always)]
+    pub fn value(&self, pos: u128, n: u32) -> i32 {
+        self.values.get(self.index(pos, n)) as i32
+    }
+
+    /// Loads `pos`'s value and returns it as it is stored, for the same purpose as
+    /// [`super::table::Table::touch`].
+    #[inline(always)]
+    pub fn touch(&self, pos: u128, n: u32) -> i8 {
+        self.values.get(self.index(pos, n))
+    }
+
+    #[inline(always)]
+    fn w(&self, j: usize, x: u32) -> u64 {
+        self.ways[j * self.stride + x as usize]
+    }
+
+    /// The index of the first position with `n` seeds: W(2P, n - 1).
+    fn offset(&self, n: u32) -> usize {
+        if n == 0 {
+            0
+        } else {
+            self.w(2 * self.pits(), n - 1) as usize
+        }
+    }
+
+    /// The index of `pos`, which has `n` seeds in the pits.
+    #[inline(always)]
+    fn index(&self, pos: u128, n: u32) -> usize {
+        let p = self.pits();
+        let k = 2 * p;
+        let mut rem = n;
+        let mut index = self.offset(n) as u64;
+        for i in 0..k - 1 {
+            if rem == 0 {
+                break;
+            }
+            let c = byte(pos, if i < p { i } else { 8 + i - p });
+            let j = k - 1 - i;
+            index += self.w(j, rem) - self.w(j, rem - c);
+            rem -= c;
+        }
+        index as usize
+    }
+
+    /// A position from its counts in index order.
+    fn pack(&self, counts: &[u8]) -> u128 {
+        let p = self.pits();
+        counts
+            .iter()
+            .enumerate()
+            .fold(0u128, |pos, (i, &c)| pos | (c as u128) << (8 * if i < p { i } else { 8 + i - p }))
+    }
+
+    /// Values `pos` (with `n` seeds, at `index`, unknown), and first its unknown same-level
+    /// children. The children's indices are computed and their bytes loaded first, so that those
+    /// memory accesses overlap.
+    fn compute(&mut self, pos: u128, n: u32, index: usize) -> i8 {
+        let (mine, theirs) = (board::row_sum(pos as u64), board::row_sum((pos >> 64) as u64));
+        let value = if mine == 0 || theirs == 0 {
+            mine as i32 - theirs as i32
+        } else {
+            let mut kids = [(Kind::End, 0i32, 0u128, 0usize); MAX_PITS];
+            let mut touched = 0;
+            for (i, kid) in kids.iter_mut().enumerate().take(self.pits()) {
+                if byte(pos, i) == 0 {
+                    continue;
+                }
+                let c = self.geometry.play(pos, i);
+                let at = if c.kind == Kind::End { 0 } else { self.index(c.pos, n - c.gain as u32) };
+                touched ^= self.values.get(at);
+                *kid = (c.kind, c.gain, c.pos, at);
+            }
+            std::hint::black_box(touched);
+            let mut best = i32::MIN;
+            for (i, &(kind, gain, child, at)) in kids.iter().enumerate().take(self.pits()) {
+                if byte(pos, i) == 0 {
+                    continue;
+                }
+                let v = match kind {
+                    Kind::End => gain,
+                    Kind::Extra => gain + self.values.get(at) as i32,
+                    Kind::Normal => {
+                        let mut known = self.values.get(at);
+                        if known == UNKNOWN {
+                            // A quiet move: the child has n seeds too.
+                            known = self.compute(child, n, at);
+                        }
+                        gain - known as i32
+                    }
+                };
+                best = best.max(v);
+            }
+            best
+        };
+        self.values.set(index, value as i8);
+        value as i8
+    }
+
+    /// Writes the database to `path` (format in the module's documentation).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+        f.write_all(MAGIC)?;
+        f.write_all(&[self.pits() as u8, capture_byte(self.capture()), self.max_seeds as u8])?;
+        let bytes: Vec<u8> = (0..self.values.len).map(|i| self.values.get(i) as u8).collect();
+        f.write_all(&bytes)?;
+        f.flush()
+    }
+
+    /// Reads a database written by [`Database::save`]; an error if the file is not one, or not
+    /// of `pits` pits and the `capture` rule.
+    pub fn load(path: &Path, pits: usize, capture: Capture) -> std::io::Result<Database> {
+        let bad =
+            |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{}: {what}", path.display()));
+        let mut data = Vec::new();
+        std::fs::File::open(path)?.read_to_end(&mut data)?;
+        if data.len() < 11 || &data[..8] != MAGIC {
+            return Err(bad("not a Kalah endgame database"));
+        }
+        let (file_pits, file_capture, max_seeds) = (data[8] as usize, data[9], data[10] as u32);
+        if file_pits != pits || file_capture != capture_byte(capture) {
+            return Err(bad("a database of other rules"));
+        }
+        if max_seeds > MAX_DB_SEEDS || Database::size(pits, max_seeds) != Some((data.len() - 11) as u64) {
+            return Err(bad("wrong length"));
+        }
+        let values = Bytes::unknown(data.len() - 11);
+        for (i, &b) in data[11..].iter().enumerate() {
+            values.set(i, b as i8);
+        }
+        Ok(Database::empty(pits, capture, max_seeds, values))
+    }
+}
+
+fn capture_byte(c: Capture) -> u8 {
+    match c {
+        Capture::Empty => 0,
+        Capture::Standard => 1,
+    }
+}
+
+/// The next counts with the same sum in lexicographic order; false after the last.
+fn next_counts(counts: &mut [u8]) -> bool {
+    let k = counts.len();
+    if k < 2 {
+        return false;
+    }
+    let mut tail = counts[k - 1];
+    let mut i = k - 2;
+    loop {
+        if tail > 0 {
+            counts[i] += 1;
+            counts[i + 1..].fill(0);
+            counts[k - 1] = tail - 1;
+            return true;
+        }
+        if i == 0 {
+            return false;
+        }
+        tail += counts[i];
+        i -= 1;
+    }
+}
