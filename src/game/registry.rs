@@ -46,7 +46,7 @@ pub type Builder = fn(&[&str], &Resources) -> Result<Box<dyn AnyGame>, String>;
 pub type BookMaker = fn(&GameSpec, u32, usize, usize, &std::path::Path) -> anyhow::Result<()>;
 
 /// Every game, in the order `help` lists them.
-pub static GAMES: &[&GameType] = &[&super::mnk::GAME_TYPE, &super::connectx::GAME_TYPE];
+pub static GAMES: &[&GameType] = &[&super::mnk::GAME_TYPE, &super::connectx::GAME_TYPE, &super::kalah::GAME_TYPE];
 
 /// The game type called `name` (or an alias), in any case.
 pub fn game_type(name: &str) -> Option<&'static GameType> {

@@ -168,6 +168,7 @@ pub fn engine_config(
     let builtin: Option<Vec<String>> = match head.to_ascii_lowercase().as_str() {
         "self" => Some(vec![]),
         "l1" => Some(vec!["--player".into(), "l1".into()]),
+        "greedy" => Some(vec!["--player".into(), "greedy".into()]),
         "random" => Some(vec!["--player".into(), "random".into()]),
         h if crate::bot::LEVELS.iter().any(|(name, _)| *name == h) => Some(vec!["--level".into(), h.to_string()]),
         h => h.strip_prefix("level").and_then(|n| n.parse::<u32>().ok()).map(|n| vec!["--level".into(), n.to_string()]),
@@ -199,7 +200,7 @@ fn short_name(text: &str, head: &str) -> String {
 
 fn builtin_name(word: &str) -> bool {
     let w = word.to_ascii_lowercase();
-    matches!(w.as_str(), "self" | "l1" | "random")
+    matches!(w.as_str(), "self" | "l1" | "greedy" | "random")
         || crate::bot::LEVELS.iter().any(|(name, _)| *name == w)
         || w.strip_prefix("level").is_some_and(|n| n.parse::<u32>().is_ok())
 }

@@ -77,9 +77,12 @@
 //!
 //! Measurements: docs/results/kalah.md.
 
+mod entry;
 pub mod knowledge;
 pub mod reference;
 pub mod solver;
+
+pub use entry::{KalahKnowledge, GAME_TYPE};
 
 use super::zobrist::SplitMix64;
 use super::{Game, Outcome, Side};
