@@ -5,6 +5,7 @@
 //! - [`bot`]: a game in progress plus the player that picks its moves.
 //! - [`protocol`]: the line protocol of protocol.md.
 //! - [`referee`]: `boardbot match`, an independent referee between engine processes.
+//! - [`ui`]: the user interfaces (`boardbot serve`: a page in the browser).
 
 pub mod bench;
 pub mod bot;
@@ -14,3 +15,4 @@ pub mod protocol;
 pub mod referee;
 pub mod search;
 pub mod solve;
+pub mod ui;
