@@ -156,23 +156,34 @@ fn api_bad_requests_get_4xx_json_errors_and_change_nothing() {
     assert_error(server.post("/api/move", &json!({"session": id, "move": "0"})), 409, "over");
 }
 
+/// Polls the session's state until its status is `status` (within 10 s); that state.
+fn wait_for_status(server: &Server, session: &str, status: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        let s = server.state(session);
+        if s["status"] == status {
+            return s;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "expected status {status}: {s}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 #[test]
 fn api_searches_beyond_the_limit_wait_in_a_queue() {
     let server = Server::start(&["--searches", "1"]);
     let new = |you: &str| {
-        let (status, s) = server.post("/api/new", &json!({"game": "mnk 15 15 5", "you": you, "time": 1.5}));
+        let (status, s) = server.post("/api/new", &json!({"game": "mnk 15 15 5", "you": you, "time": 2.0}));
         assert_eq!(status, 200, "{s}");
         s["session"].as_str().unwrap().to_string()
     };
     let (a, b) = (new("first"), new("first"));
     std::thread::scope(|scope| {
         let first = scope.spawn(|| server.post("/api/move", &json!({"session": a, "move": "7 7"})));
-        std::thread::sleep(Duration::from_millis(200));
-        assert_eq!(server.state(&a)["status"], "thinking");
+        wait_for_status(&server, &a, "thinking");
         let second = scope.spawn(|| server.post("/api/move", &json!({"session": b, "move": "7 7"})));
-        std::thread::sleep(Duration::from_millis(200));
-        let waiting = server.state(&b);
-        assert_eq!(waiting["status"], "queued", "{waiting}");
+        let waiting = wait_for_status(&server, &b, "queued");
+        assert_eq!(server.state(&a)["status"], "thinking", "one search at a time");
         assert_eq!(waiting["history"], json!(["7 7"]), "the person's move shows while the engine waits");
         for reply in [first.join().unwrap(), second.join().unwrap()] {
             assert_eq!(reply.0, 200, "{}", reply.1);
@@ -195,8 +206,7 @@ fn api_a_client_that_goes_away_stops_its_search() {
         body.len()
     )
     .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(server.state(&id)["status"], "thinking");
+    wait_for_status(&server, &id, "thinking");
     let gone = Instant::now();
     drop(stream);
     loop {
