@@ -594,6 +594,41 @@ async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
 mod tests {
     use super::*;
 
+    fn args(idle_minutes: u64) -> ServeArgs {
+        ServeArgs { addr: "127.0.0.1:0".parse().unwrap(), searches: 1, idle_minutes, max_sessions: 4, hash: 2 }
+    }
+
+    fn slot(app: &App, id: &str) -> Arc<Slot> {
+        let mut engine = Engine::new(Options { hash_mb: app.hash_mb, ..Options::default() });
+        let spec = GameSpec::parse(&examples(GAMES[0])[0]).unwrap();
+        engine.new_game(&spec, false, Duration::from_millis(100)).unwrap();
+        let play = Play { engine, you: Side::First, level: "max".into(), time: 0.1, thinking: None };
+        let slot = Arc::new(Slot {
+            id: id.into(),
+            play: Arc::new(tokio::sync::Mutex::new(play)),
+            busy: Mutex::new(None),
+            last_used: Mutex::new(Instant::now()),
+        });
+        app.sessions().insert(id.into(), slot.clone());
+        slot
+    }
+
+    #[test]
+    fn idle_sessions_expire_unless_in_use() {
+        let app = App::new(&args(0));
+        let (_idle, busy) = (slot(&app, "idle"), slot(&app, "busy"));
+        let _in_use = busy.take().unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        app.reap();
+        assert!(app.slot("idle").is_err(), "an idle session is dropped");
+        assert!(app.slot("busy").is_ok(), "a session in use is kept");
+
+        let app = App::new(&args(30));
+        slot(&app, "fresh");
+        app.reap();
+        assert!(app.slot("fresh").is_ok(), "a session used within the idle time is kept");
+    }
+
     #[test]
     fn every_game_gives_examples_the_registry_reads() {
         for &kind in GAMES {
