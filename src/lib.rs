@@ -5,7 +5,7 @@
 //! - [`bot`]: a game in progress plus the player that picks its moves.
 //! - [`protocol`]: the line protocol of protocol.md.
 //! - [`referee`]: `boardbot match`, an independent referee between engine processes.
-//! - [`ui`]: `boardbot play`, a person against the engine in a terminal.
+//! - [`ui`]: the user interfaces: `boardbot play` (a terminal) and `boardbot serve` (a browser).
 
 pub mod bench;
 pub mod bot;

@@ -48,6 +48,8 @@ enum Mode {
     Solve(boardbot::solve::SolveArgs),
     /// Generates a Connect-X opening book with the exact solver (the first player's moves).
     Book(boardbot::solve::BookArgs),
+    /// Serves a web page to play against the engine in a browser, and its JSON API (docs/api.md).
+    Serve(boardbot::ui::serve::ServeArgs),
     /// Search speed: time and nodes to each depth on fixed positions of several sizes.
     Bench {
         /// Search time per position, in milliseconds.
@@ -133,6 +135,7 @@ fn run() -> Result<()> {
         Some(Mode::Play(args)) => return boardbot::ui::play::run(args),
         Some(Mode::Solve(args)) => return boardbot::solve::run(args),
         Some(Mode::Book(args)) => return boardbot::solve::run_book(args),
+        Some(Mode::Serve(args)) => return boardbot::ui::serve::run(args),
         Some(Mode::Bench { ms, hash, threads, depth }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
             let limits = match depth {

@@ -1,5 +1,7 @@
 //! The user interfaces: they hold games only through `AnyGame`, `GameSpec` and `Engine`.
 //!
 //! - [`play`]: `boardbot play`, a person against the engine in a terminal.
+//! - [`serve`]: `boardbot serve`, a page in the browser.
 
 pub mod play;
+pub mod serve;

@@ -1,0 +1,641 @@
+//! `boardbot serve`: a web page to play against the engine in a browser, and the JSON API
+//! behind it (docs/api.md).
+//!
+//! The server holds games only through the registry ([`GameSpec`], [`GAMES`]) and the
+//! [`Engine`]: a game added to the registry appears on the page as it is. The page draws the
+//! game-neutral [`View`].
+//!
+//! - Every tab has its own session (an id the page keeps) holding its own [`Engine`]; a session
+//!   idle for `--idle` minutes is dropped.
+//! - At most `--searches` searches run at once, each on a blocking thread; the others wait in a
+//!   queue and their state says `queued`.
+//! - A search whose request goes away (the tab closed) is stopped: the request's future holds a
+//!   guard whose `Drop` raises the search's stop flag.
+//! - Every bad request gets a 4xx and `{"error": "..."}`, and changes nothing.
+
+use crate::bot::{parse_level, Engine, Options};
+use crate::game::any::{score_words, AnyGame, Thought, View};
+use crate::game::registry::{GameSpec, GameType, GAMES};
+use crate::search::{Outcome, Side};
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use clap::Args;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{OwnedMutexGuard, Semaphore};
+
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+/// The time per move allowed, in seconds.
+pub const TIME_RANGE: (f64, f64) = (0.05, 60.0);
+
+const INDEX_HTML: &str = include_str!("web/index.html");
+const APP_JS: &str = include_str!("web/app.js");
+const STYLE_CSS: &str = include_str!("web/style.css");
+
+/// `boardbot serve`: the options.
+#[derive(Args, Clone, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on (port 0: any free port; the bound address is printed as
+    /// `listening on http://ADDR`). Loopback by default: anyone who can reach the port can play.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Searches running at once; further ones wait in a queue.
+    #[arg(long, default_value_t = 2)]
+    pub searches: usize,
+    /// Minutes after which an idle session (a game nobody touched) is dropped.
+    #[arg(long = "idle", default_value_t = 30)]
+    pub idle_minutes: u64,
+    /// Sessions kept at most (each holds an engine with its tables, see --hash).
+    #[arg(long, default_value_t = 64)]
+    pub max_sessions: usize,
+    /// Each session's engine memory in MiB (its `hash` option: tables and solvers together).
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+}
+
+/// Runs the server until the process ends.
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(args.searches >= 1, "--searches must be at least 1");
+    anyhow::ensure!(args.max_sessions >= 1, "--max-sessions must be at least 1");
+    Options::default().set("hash", &args.hash.to_string()).map_err(anyhow::Error::msg)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.addr).await?;
+        let app = Arc::new(App::new(&args));
+        tokio::spawn(reaper(app.clone()));
+        println!("listening on http://{}", listener.local_addr()?);
+        std::io::stdout().flush()?;
+        axum::serve(listener, router(app)).await?;
+        Ok(())
+    })
+}
+
+/// The routes: the page's three files and the API.
+pub fn router(app: Arc<App>) -> Router {
+    let file = |kind: &'static str, text: &'static str| {
+        get(move || async move { ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text) })
+    };
+    Router::new()
+        .route("/", file("text/html; charset=utf-8", INDEX_HTML))
+        .route("/app.js", file("text/javascript; charset=utf-8", APP_JS))
+        .route("/style.css", file("text/css; charset=utf-8", STYLE_CSS))
+        .route("/api/games", get(games))
+        .route("/api/new", post(new_game))
+        .route("/api/state", get(state))
+        .route("/api/move", post(play_move))
+        .route("/api/undo", post(undo))
+        .route("/api/go", post(go))
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or endpoint") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method not allowed here (see docs/api.md)")
+        })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+/// The server's state: the sessions and the searches' slots.
+pub struct App {
+    sessions: Mutex<HashMap<String, Arc<Slot>>>,
+    searches: Arc<Semaphore>,
+    idle: Duration,
+    max_sessions: usize,
+    hash_mb: usize,
+}
+
+impl App {
+    pub fn new(args: &ServeArgs) -> App {
+        App {
+            sessions: Mutex::new(HashMap::new()),
+            searches: Arc::new(Semaphore::new(args.searches)),
+            idle: Duration::from_secs(args.idle_minutes * 60),
+            max_sessions: args.max_sessions,
+            hash_mb: args.hash,
+        }
+    }
+
+    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>> {
+        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The session `id`, marked as used now.
+    fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        let slot = self.sessions().get(id).cloned();
+        let slot = slot.ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("unknown session '{id}'")))?;
+        slot.touch();
+        Ok(slot)
+    }
+
+    /// Drops the sessions idle for longer than `idle` (not those in use).
+    fn reap(&self) {
+        let idle = self.idle;
+        self.sessions().retain(|_, slot| slot.idle_for() < idle || slot.play.try_lock().is_err());
+    }
+}
+
+async fn reaper(app: Arc<App>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(30));
+    loop {
+        tick.tick().await;
+        app.reap();
+    }
+}
+
+/// One session: a game against its own engine.
+struct Slot {
+    id: String,
+    /// Held by the request that changes the game (through a search, if the engine moves).
+    play: Arc<tokio::sync::Mutex<Play>>,
+    /// While a request works on the game: the state it showed last, with its status.
+    busy: Mutex<Option<StateOut>>,
+    last_used: Mutex<Instant>,
+}
+
+impl Slot {
+    fn touch(&self) {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    fn idle_for(&self) -> Duration {
+        self.last_used.lock().unwrap_or_else(|e| e.into_inner()).elapsed()
+    }
+
+    fn set_busy(&self, state: Option<StateOut>) {
+        *self.busy.lock().unwrap_or_else(|e| e.into_inner()) = state;
+    }
+
+    /// The game for a request that changes it; 409 while another request works on it.
+    fn take(&self) -> Result<OwnedMutexGuard<Play>, ApiError> {
+        self.play.clone().try_lock_owned().map_err(|_| {
+            ApiError::new(StatusCode::CONFLICT, "the engine is still playing in this game: wait for its move")
+        })
+    }
+}
+
+/// Clears a session's busy state when the request working on it ends, however it ends.
+struct Busy(Arc<Slot>);
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.set_busy(None);
+    }
+}
+
+/// Raises a search's stop flag when dropped: the request's future holds it, so a client that
+/// goes away (its future dropped) stops the search.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What a session plays.
+struct Play {
+    engine: Engine,
+    you: Side,
+    level: String,
+    time: f64,
+    /// What the engine thought of its last move.
+    thinking: Option<ThinkingOut>,
+}
+
+impl Play {
+    fn game(&self) -> &dyn AnyGame {
+        self.engine.game().expect("a session always has a game")
+    }
+
+    fn engine_to_move(&self) -> bool {
+        let game = self.game();
+        game.outcome().is_none() && game.to_move() != self.you
+    }
+
+    fn state(&self, id: &str, status: &'static str) -> StateOut {
+        let game = self.game();
+        let side = |s: Side| if s == Side::First { "first" } else { "second" };
+        let outcome = game.outcome();
+        let result = outcome.map(|o| match o {
+            Outcome::Draw => "Draw".to_string(),
+            Outcome::Win(s) if s == self.you => "You win".to_string(),
+            Outcome::Win(_) => "boardbot wins".to_string(),
+        });
+        StateOut {
+            session: id.to_string(),
+            game: game.spec().to_string(),
+            view: game.view(),
+            history: game.history(),
+            to_move: outcome.is_none().then(|| side(game.to_move())),
+            your_side: side(self.you),
+            level: self.level.clone(),
+            time: self.time,
+            outcome: outcome.map(|o| match o {
+                Outcome::Draw => "draw",
+                Outcome::Win(s) => side(s),
+            }),
+            result,
+            end_reason: game.end_reason(),
+            thinking: self.thinking.clone(),
+            status,
+        }
+    }
+
+    /// The status with no request at work.
+    fn resting_status(&self) -> &'static str {
+        if self.game().outcome().is_some() {
+            "over"
+        } else if self.engine_to_move() {
+            "engine_to_move"
+        } else {
+            "your_turn"
+        }
+    }
+}
+
+/// A game's state as the API shows it (docs/api.md).
+#[derive(Clone, Debug, Serialize)]
+pub struct StateOut {
+    pub session: String,
+    pub game: String,
+    pub view: View,
+    pub history: Vec<String>,
+    /// "first" or "second"; null once the game is over.
+    pub to_move: Option<&'static str>,
+    pub your_side: &'static str,
+    pub level: String,
+    pub time: f64,
+    /// "first", "second" (the winner) or "draw"; null while the game goes on.
+    pub outcome: Option<&'static str>,
+    /// The outcome for the person: "You win", "boardbot wins", "Draw".
+    pub result: Option<String>,
+    pub end_reason: Option<String>,
+    pub thinking: Option<ThinkingOut>,
+    /// your_turn, queued, thinking, engine_to_move (no search running: POST /api/go), over.
+    pub status: &'static str,
+}
+
+/// What the engine thought of its last move.
+#[derive(Clone, Debug, Serialize)]
+pub struct ThinkingOut {
+    pub moves: Vec<String>,
+    pub depth: u32,
+    pub score: i32,
+    /// The score in words, from the engine's side: "wins in 7", "draw", "evaluation +12".
+    pub words: String,
+    pub proved: bool,
+    pub nodes: u64,
+    pub time_ms: u64,
+}
+
+impl ThinkingOut {
+    fn new(moves: Vec<String>, t: &Thought) -> ThinkingOut {
+        ThinkingOut {
+            moves,
+            depth: t.depth,
+            score: t.score,
+            words: score_words(t.score, t.proved),
+            proved: t.proved,
+            nodes: t.nodes,
+            time_ms: t.elapsed.as_millis() as u64,
+        }
+    }
+}
+
+/// An API error: a 4xx (or 5xx) with `{"error": "..."}`.
+#[derive(Debug)]
+pub struct ApiError(StatusCode, String);
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError(status, message.into())
+    }
+
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
+    }
+}
+
+/// A JSON body, with every failure (too large, unreadable, not JSON, wrong fields) as an
+/// [`ApiError`].
+fn read_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = body.map_err(|e| {
+        let status = e.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(status, format!("request body over {MAX_BODY} bytes"))
+        } else {
+            ApiError::new(status, e.body_text())
+        }
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("bad JSON body: {e}")))
+}
+
+#[derive(Serialize)]
+struct GameOut {
+    name: &'static str,
+    aliases: &'static [&'static str],
+    usage: &'static str,
+    about: &'static str,
+    examples: Vec<String>,
+}
+
+/// The descriptions a game's `about` line gives as examples (`tic-tac-toe: mnk 3 3 3`): its
+/// name followed by its size words, each checked by the registry.
+pub fn examples(kind: &'static GameType) -> Vec<String> {
+    let words: Vec<&str> = kind
+        .about
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | ':' | ';'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if *w != kind.name {
+            continue;
+        }
+        let Some(size) = words.get(i + 1..i + 1 + kind.size_words) else { continue };
+        let text = format!("{} {}", kind.name, size.join(" "));
+        if let Ok(spec) = GameSpec::parse(&text) {
+            let text = spec.to_string();
+            if !out.contains(&text) {
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+async fn games() -> Json<serde_json::Value> {
+    let games: Vec<GameOut> = GAMES
+        .iter()
+        .map(|&k| GameOut { name: k.name, aliases: k.aliases, usage: k.usage, about: k.about, examples: examples(k) })
+        .collect();
+    let levels: Vec<&str> = crate::bot::LEVELS.iter().map(|(name, _)| *name).collect();
+    Json(serde_json::json!({ "games": games, "levels": levels, "time": TIME_RANGE }))
+}
+
+#[derive(Deserialize)]
+struct NewIn {
+    game: String,
+    #[serde(default = "default_you")]
+    you: String,
+    #[serde(default = "default_level")]
+    level: String,
+    #[serde(default = "default_time")]
+    time: f64,
+    /// A session to play the new game in (its engine and memory kept); none: a new session.
+    session: Option<String>,
+}
+
+fn default_you() -> String {
+    "first".into()
+}
+fn default_level() -> String {
+    "max".into()
+}
+fn default_time() -> f64 {
+    1.0
+}
+
+#[derive(Deserialize)]
+struct SessionIn {
+    session: String,
+}
+
+#[derive(Deserialize)]
+struct MoveIn {
+    session: String,
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+async fn new_game(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<StateOut>, ApiError> {
+    let req: NewIn = read_body(body)?;
+    let spec = GameSpec::parse(&req.game).map_err(ApiError::bad)?;
+    let you = match req.you.to_ascii_lowercase().as_str() {
+        "first" => Side::First,
+        "second" => Side::Second,
+        other => return Err(ApiError::bad(format!("you must be \"first\" or \"second\", got '{other}'"))),
+    };
+    let level = parse_level(&req.level).map_err(ApiError::bad)?;
+    if !(TIME_RANGE.0..=TIME_RANGE.1).contains(&req.time) {
+        return Err(ApiError::bad(format!(
+            "time must be {}..={} seconds per move, got {}",
+            TIME_RANGE.0, TIME_RANGE.1, req.time
+        )));
+    }
+    let timeout = Duration::from_secs_f64(req.time);
+    let level_name = req.level.to_ascii_lowercase();
+    // All checked: nothing below fails on the request's account.
+    let setup = |play: &mut Play| -> Result<(), ApiError> {
+        let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
+        play.engine.set_option("level", &level.to_string()).map_err(internal)?;
+        play.engine.new_game(&spec, you == Side::Second, timeout).map_err(internal)?;
+        play.you = you;
+        play.level = level_name.clone();
+        play.time = req.time;
+        play.thinking = None;
+        Ok(())
+    };
+    let (slot, play) = match &req.session {
+        Some(id) => {
+            let slot = app.slot(id)?;
+            let mut play = slot.take()?;
+            setup(&mut play)?;
+            (slot, play)
+        }
+        None => {
+            let hash_mb = app.hash_mb;
+            // Its tables are made and touched now: off the async threads.
+            let engine = tokio::task::spawn_blocking(move || Engine::new(Options { hash_mb, ..Options::default() }))
+                .await
+                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+            let mut play = Play { engine, you, level: String::new(), time: 0.0, thinking: None };
+            setup(&mut play)?;
+            let id = format!("{:032x}", rand::random::<u128>());
+            let slot = Arc::new(Slot {
+                id: id.clone(),
+                play: Arc::new(tokio::sync::Mutex::new(play)),
+                busy: Mutex::new(None),
+                last_used: Mutex::new(Instant::now()),
+            });
+            let play = slot.take()?;
+            let mut sessions = app.sessions();
+            if sessions.len() >= app.max_sessions {
+                drop(sessions);
+                app.reap();
+                sessions = app.sessions();
+            }
+            if sessions.len() >= app.max_sessions {
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "too many games in play on this server: try again later",
+                ));
+            }
+            sessions.insert(id, slot.clone());
+            drop(sessions);
+            (slot, play)
+        }
+    };
+    Ok(Json(engine_turn(&app, slot, play).await?))
+}
+
+/// Lets the engine play while it is its turn (a search on a blocking thread, after waiting for
+/// a search slot), and returns the state then.
+async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>) -> Result<StateOut, ApiError> {
+    while play.engine_to_move() {
+        slot.set_busy(Some(play.state(&slot.id, "queued")));
+        let busy = Busy(slot.clone());
+        let permit = app.searches.clone().acquire_owned().await.expect("the semaphore is never closed");
+        slot.set_busy(Some(play.state(&slot.id, "thinking")));
+        let stop = Arc::new(AtomicBool::new(false));
+        let _stop_on_drop = StopOnDrop(stop.clone());
+        let search = tokio::task::spawn_blocking(move || {
+            let turn = play.engine.think(Instant::now(), stop);
+            if let Ok(turn) = &turn {
+                play.thinking = turn.thought.as_ref().map(|t| ThinkingOut::new(turn.moves.clone(), t));
+            }
+            // The slot and the game are free again even if the request went away.
+            drop((busy, permit));
+            (play, turn)
+        });
+        let (back, turn) = search.await.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        play = back;
+        turn.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    }
+    Ok(play.state(&slot.id, play.resting_status()))
+}
+
+#[derive(Deserialize)]
+struct StateQuery {
+    session: String,
+}
+
+async fn state(
+    State(app): State<Arc<App>>,
+    query: Result<Query<StateQuery>, QueryRejection>,
+) -> Result<Json<StateOut>, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    let slot = app.slot(&q.session)?;
+    if let Some(state) = slot.busy.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+        return Ok(Json(state));
+    }
+    let play = slot.play.lock().await;
+    Ok(Json(play.state(&slot.id, play.resting_status())))
+}
+
+async fn play_move(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<StateOut>, ApiError> {
+    let req: MoveIn = read_body(body)?;
+    let slot = app.slot(&req.session)?;
+    let mut play = slot.take()?;
+    if play.game().outcome().is_some() {
+        return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
+    }
+    if play.engine_to_move() {
+        return Err(ApiError::new(StatusCode::CONFLICT, "it is the engine's turn (POST /api/go)"));
+    }
+    play.engine.opponent_move(&req.mv).map_err(ApiError::bad)?;
+    Ok(Json(engine_turn(&app, slot, play).await?))
+}
+
+/// The engine plays its turn, if it is its turn (after a request that went away mid-search).
+async fn go(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<StateOut>, ApiError> {
+    let req: SessionIn = read_body(body)?;
+    let slot = app.slot(&req.session)?;
+    let play = slot.take()?;
+    Ok(Json(engine_turn(&app, slot, play).await?))
+}
+
+/// Takes back the person's last move and the engine's reply to it.
+async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<StateOut>, ApiError> {
+    let req: SessionIn = read_body(body)?;
+    let slot = app.slot(&req.session)?;
+    let mut play = slot.take()?;
+    let mut game = play.game().clone_box();
+    let you = play.you;
+    // Back to the last position where the person was to move before one of their moves.
+    loop {
+        if !game.undo() {
+            return Err(ApiError::new(StatusCode::CONFLICT, "no move of yours to take back"));
+        }
+        if game.to_move() == you {
+            break;
+        }
+    }
+    let history = game.history();
+    let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
+    play.engine.set_position(&words).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    play.thinking = None;
+    Ok(Json(play.state(&slot.id, play.resting_status())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(idle_minutes: u64) -> ServeArgs {
+        ServeArgs { addr: "127.0.0.1:0".parse().unwrap(), searches: 1, idle_minutes, max_sessions: 4, hash: 2 }
+    }
+
+    fn slot(app: &App, id: &str) -> Arc<Slot> {
+        let mut engine = Engine::new(Options { hash_mb: app.hash_mb, ..Options::default() });
+        let spec = GameSpec::parse(&examples(GAMES[0])[0]).unwrap();
+        engine.new_game(&spec, false, Duration::from_millis(100)).unwrap();
+        let play = Play { engine, you: Side::First, level: "max".into(), time: 0.1, thinking: None };
+        let slot = Arc::new(Slot {
+            id: id.into(),
+            play: Arc::new(tokio::sync::Mutex::new(play)),
+            busy: Mutex::new(None),
+            last_used: Mutex::new(Instant::now()),
+        });
+        app.sessions().insert(id.into(), slot.clone());
+        slot
+    }
+
+    #[test]
+    fn idle_sessions_expire_unless_in_use() {
+        let app = App::new(&args(0));
+        let (_idle, busy) = (slot(&app, "idle"), slot(&app, "busy"));
+        let _in_use = busy.take().unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        app.reap();
+        assert!(app.slot("idle").is_err(), "an idle session is dropped");
+        assert!(app.slot("busy").is_ok(), "a session in use is kept");
+
+        let app = App::new(&args(30));
+        slot(&app, "fresh");
+        app.reap();
+        assert!(app.slot("fresh").is_ok(), "a session used within the idle time is kept");
+    }
+
+    #[test]
+    fn every_game_gives_examples_the_registry_reads() {
+        for &kind in GAMES {
+            for e in examples(kind) {
+                assert!(GameSpec::parse(&e).is_ok(), "{e}");
+            }
+        }
+        assert!(GAMES.iter().any(|&k| !examples(k).is_empty()));
+    }
+}
