@@ -6,7 +6,8 @@ use super::knowledge::{evaluate, greedy_move, order_key};
 use super::solver::{Database, Solver};
 use super::{Capture, Kalah, KalahMove};
 use crate::game::any::{AnyGame, Playing, Render, View, ViewCell, ViewMove};
-use crate::game::registry::{GameSpec, GameType, Resources};
+use crate::game::registry::{GameSpec, GameType, Resources, SolveRequest};
+use crate::game::solving::{checked, deadline, drive, Solved as SolvedLine};
 use crate::game::{Game, Side};
 use crate::search::{Candidate, Knowledge, Proof, Score, EVAL_LIMIT, WIN_BOUND};
 use rand::RngCore;
@@ -22,7 +23,7 @@ pub static GAME_TYPE: GameType = GameType {
     about: "Kalah: P pits of S seeds a side, sow and capture, the most seeds in the store wins (Bantumi: kalah 6 3)",
     points: [3, 3, 1],
     build,
-    solve: None,
+    solve: Some(solve),
     book: None,
     prepare: None,
 };
@@ -72,6 +73,84 @@ const DB_MAX_BYTES: usize = 8 << 20;
 
 /// The last endgame database built, kept across games (a new game of other rules replaces it).
 type DbCache = Mutex<Option<Arc<Database>>>;
+
+/// `boardbot solve --game kalah P S [capture empty|standard] [pie]`: one position a line, the
+/// moves from the start as they are written in play (pit numbers 1..P from the mover's left,
+/// `swap`; `.` for the start), optionally followed by the expected first player's final margin,
+/// which is then checked. Prints that margin and the moves that keep it; with `analyze`, the
+/// first player's final margin after each legal move.
+fn solve(spec: &GameSpec, request: &SolveRequest) -> anyhow::Result<()> {
+    let words: Vec<&str> = spec.words().iter().map(String::as_str).collect();
+    let (pits, seeds, capture, pie) = read(&words).map_err(anyhow::Error::msg)?;
+    let start = Kalah::with_rules(pits, seeds, capture, pie).map_err(anyhow::Error::msg)?;
+    if request.method.is_some() || request.threads > 1 || request.weak {
+        anyhow::bail!("the Kalah solver takes none of --dfpn, --pn, --threads, --weak");
+    }
+    let mut solver = Solver::new(request.hash_mib.max(1));
+    // An endgame database of at most 16 MiB (14 seeds on 6 pits): larger ones take longer to
+    // build than they save on these boards (see docs/results/kalah.md).
+    if let Some(n) = Database::max_seeds_within(pits, (request.hash_mib << 20).min(16 << 20)) {
+        solver.set_database(Arc::new(Database::build(pits, capture, n)));
+    }
+    drive(request, |line| {
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        if words.is_empty() {
+            return Ok(None);
+        }
+        let expected = words.last().and_then(|w| w.strip_prefix('=')).map(|w| w.parse::<i32>()).transpose()?;
+        if expected.is_some() {
+            words.pop();
+        }
+        let mut k = start.clone();
+        for (i, w) in words.iter().filter(|&&w| w != ".").enumerate() {
+            let mv = k.parse_move(w).map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
+            if !k.is_legal(mv) {
+                anyhow::bail!("move {} '{w}' is not legal there", i + 1);
+            }
+            k.play(mv);
+        }
+        if request.fresh {
+            solver.clear();
+        }
+        let begin = Instant::now();
+        let shown = words.join(" ");
+        let to_first = |value: i32| k.store_difference() + if k.to_move() == Side::First { value } else { -value };
+        if request.analyze {
+            let Some(a) = solver.analyze(&k, deadline(request), None) else {
+                return Ok(Some(SolvedLine {
+                    text: format!("{shown} unknown"),
+                    nodes: 0,
+                    time: begin.elapsed(),
+                    wrong: false,
+                }));
+            };
+            let values: Vec<String> =
+                a.moves.iter().map(|&(mv, v)| format!("{}:{:+}", k.format_move(mv), to_first(v))).collect();
+            return Ok(Some(SolvedLine {
+                text: format!("{shown} {}", values.join(" ")),
+                nodes: a.nodes,
+                time: begin.elapsed(),
+                wrong: false,
+            }));
+        }
+        let Some(solved) = solver.solve(&k, deadline(request), None) else {
+            return Ok(Some(SolvedLine {
+                text: format!("{shown} unknown"),
+                nodes: 0,
+                time: begin.elapsed(),
+                wrong: false,
+            }));
+        };
+        let (text, wrong) = checked(to_first(solved.value), expected);
+        let best: Vec<String> = solved.best.iter().map(|&mv| k.format_move(mv)).collect();
+        Ok(Some(SolvedLine {
+            text: format!("{shown} {text} best {}", if best.is_empty() { "-".into() } else { best.join(",") }),
+            nodes: solved.nodes,
+            time: begin.elapsed(),
+            wrong,
+        }))
+    })
+}
 
 /// What the engine knows of Kalah beyond the rules: the evaluation and move order of
 /// [`super::knowledge`], and the exact solver, kept from move to move, with its transposition
