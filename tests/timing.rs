@@ -21,6 +21,10 @@ fn check_latencies(board: Board, engine_first: bool, seed: u64, max_replies: usi
 fn check_latencies_with(args: &[&str], board: Board, engine_first: bool, seed: u64, max_replies: usize) {
     let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let mut e = Engine::spawn_with(args, &[]);
+    // The engine makes its tables before it reads a line: a large hash takes seconds on a
+    // loaded machine (set-up time, not a move's).
+    e.send("name");
+    e.recv_within(Duration::from_secs(120));
     let mut b = board;
     start(&mut e, &b, engine_first, "1");
     let mut opponent = tactical_opponent(seed);
