@@ -239,7 +239,7 @@ impl Solver {
             aborted: false,
             table_floor: self.db.as_ref().map_or(0, |db| {
                 let n = db.max_seeds() as i32;
-                n + self.options.table_above_db.unwrap_or(if n >= 14 { 4 } else { 0 })
+                n + self.options.table_above_db.unwrap_or(if n >= 20 { 4 } else { 0 })
             }),
             cuts: [0; board::MAX_PITS],
             by_seeds: vec![0; 256],

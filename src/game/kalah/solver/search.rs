@@ -35,7 +35,7 @@ pub struct Options {
     pub trace: bool,
     /// Nodes with at most this many seeds more than the endgame database's neither read nor
     /// write the table: they are many, rarely met twice, and each probe is a cache miss. None
-    /// (the default): 4 over a database of 14 seeds or more, 0 over a smaller one (chosen by
+    /// (the default): 4 over a database of 20 seeds or more, 0 over a smaller one (chosen by
     /// measurements, docs/results/kalah.md).
     pub table_above_db: Option<i32>,
 }
