@@ -3,7 +3,8 @@
 //!
 //! - [`board`]: the seeds in the pits seen from the side to move, packed in a `u128`.
 //! - [`table`]: a transposition table of proved bounds, of a size fixed by the caller.
-//! - [`search`]: fail-soft alpha-beta under MTD(f), enhanced transposition cutoffs.
+//! - [`search`]: fail-soft alpha-beta under MTD(f); enhanced transposition cutoffs (an option,
+//!   off by default: slower on the measured machine, see [`search::Options::etc`]).
 //! - [`db`]: endgame databases by retrograde analysis: every position with at most N seeds in
 //!   the pits, ranked combinatorially, one byte each. Built on a solver's first solve within the
 //!   memory budget its caller gives ([`Solver::set_database_budget`]), optionally cached as a
