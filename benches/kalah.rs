@@ -9,7 +9,7 @@
 //! - `TABLE_MIB`: the transposition table's size in MiB (default 64);
 //! - `DB_SEEDS`: the endgame database's seeds (default 0: none); `DB_DIR`: a folder where the
 //!   database is cached as a file (loaded if there, else built and saved);
-//! - `ETC=0`: no enhanced transposition cutoffs; `TABLE_ABOVE_DB`: see
+//! - `ETC=1`: enhanced transposition cutoffs (off by default); `TABLE_ABOVE_DB`: see
 //!   `Options::table_above_db`; `TRACE=1`: each MTD(f) test on stderr;
 //! - `ALPHABETA=D`: first the plain alpha-beta of `knowledge` on Kalah(6,3) to D plies, with and
 //!   without move ordering, and plain minimax.
@@ -80,7 +80,7 @@ fn main() {
         let k = Kalah::with_rules(p, s, capture, pie).unwrap();
         let t = Instant::now();
         let mut solver = Solver::new(mib);
-        solver.options.etc = env("ETC", 1) != 0;
+        solver.options.etc = env("ETC", 0) != 0;
         solver.options.trace = env("TRACE", 0) != 0;
         if let Ok(v) = std::env::var("TABLE_ABOVE_DB") {
             solver.options.table_above_db = Some(v.parse().expect("TABLE_ABOVE_DB"));

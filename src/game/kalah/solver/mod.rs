@@ -3,7 +3,8 @@
 //!
 //! - [`board`]: the seeds in the pits seen from the side to move, packed in a `u128`.
 //! - [`table`]: a transposition table of proved bounds, of a size fixed by the caller.
-//! - [`search`]: fail-soft alpha-beta under MTD(f), enhanced transposition cutoffs.
+//! - [`search`]: fail-soft alpha-beta under MTD(f); enhanced transposition cutoffs (an option,
+//!   off by default: slower on the measured machine, see [`search::Options::etc`]).
 //! - [`db`]: endgame databases by retrograde analysis: every position with at most N seeds in
 //!   the pits, ranked combinatorially, one byte each. Built on a solver's first solve within the
 //!   memory budget its caller gives ([`Solver::set_database_budget`]), optionally cached as a
@@ -239,7 +240,7 @@ impl Solver {
             aborted: false,
             table_floor: self.db.as_ref().map_or(0, |db| {
                 let n = db.max_seeds() as i32;
-                n + self.options.table_above_db.unwrap_or(if n >= 14 { 4 } else { 0 })
+                n + self.options.table_above_db.unwrap_or(if n >= 20 { 4 } else { 0 })
             }),
             cuts: [0; board::MAX_PITS],
             by_seeds: vec![0; 256],

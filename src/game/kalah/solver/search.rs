@@ -8,11 +8,11 @@
 //! of `n` (the seeds split between the players), so the tests step by 2.
 //!
 //! At a node, in order: the endgame database when `n` is small enough; the bound [-n, n]; the
-//! table's bounds; the children, with the moves that end the game valued at once and, if a
-//! child's table bound or database value already proves a cutoff, a cutoff (enhanced
-//! transposition cutoffs; the children's table buckets and database bytes are all loaded first,
-//! so that those memory accesses overlap); then the children searched in order, except those
-//! whose known upper bound already fails low: the table's best move, extra turns (the rightmost
+//! table's bounds; the children, with the moves that end the game valued at once and, with
+//! [`Options::etc`], if a child's table bound or database value already proves a cutoff, a cutoff
+//! (enhanced transposition cutoffs; the children's table buckets and database bytes are all
+//! loaded first, so that those memory accesses overlap); then the children searched in order,
+//! except those whose known upper bound already fails low: the table's best move, extra turns (the rightmost
 //! pit first: it leaves the other extra turns in place), moves putting 3 seeds or more in the
 //! store (captures), moves putting some, the others; the rightmost pit first within each group.
 //! That order was chosen by node counts (docs/results/kalah.md).
@@ -26,24 +26,21 @@ use std::time::Instant;
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_EVERY: u64 = 1 << 12;
 
-/// Switches of the search, for measurements.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// Switches of the search, for measurements; all off (None) by default.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct Options {
-    /// Enhanced transposition cutoffs: probe the children before searching any (on by default).
+    /// Enhanced transposition cutoffs: probe the children before searching any. Off by default:
+    /// they save nodes (Kalah(6,4) over the 14-seed database: 34.9 M instead of 62.8 M) but each
+    /// probe is a cache miss, and on the machine of docs/results/kalah.md the solves were 10 to
+    /// 25% faster without them.
     pub etc: bool,
     /// Print each MTD(f) test, and the nodes by seeds in the pits, to stderr (off by default).
     pub trace: bool,
     /// Nodes with at most this many seeds more than the endgame database's neither read nor
     /// write the table: they are many, rarely met twice, and each probe is a cache miss. None
-    /// (the default): 4 over a database of 14 seeds or more, 0 over a smaller one (chosen by
+    /// (the default): 4 over a database of 20 seeds or more, 0 over a smaller one (chosen by
     /// measurements, docs/results/kalah.md).
     pub table_above_db: Option<i32>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options { etc: true, trace: false, table_above_db: None }
-    }
 }
 
 /// One solve's search state.
@@ -59,11 +56,11 @@ pub(super) struct Search<'a> {
     pub aborted: bool,
     /// Nodes with at most this many seeds neither read nor write the table.
     pub table_floor: i32,
-    /// Statistics kept when tracing: cutoffs by the rank of the move that made them, nodes by
-    /// seeds in the pits.
+    /// Statistics kept when tracing: cutoffs by the rank of the move that made them (at all
+    /// nodes, and at nodes of 30 seeds or more), nodes by seeds in the pits.
     pub cuts: [u64; MAX_PITS],
-    pub by_seeds: Vec<u64>,
     pub cuts_high: [u64; MAX_PITS],
+    pub by_seeds: Vec<u64>,
 }
 
 /// A child of a node, in the node's move order.
