@@ -535,11 +535,17 @@ async fn state(
 ) -> Result<Json<StateOut>, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::bad(e.body_text()))?;
     let slot = app.slot(&q.session)?;
-    if let Some(state) = slot.busy.lock().unwrap_or_else(|e| e.into_inner()).clone() {
-        return Ok(Json(state));
+    // Never behind a search: a request that holds the game sets its busy state at once, so
+    // this waits at most for that instant.
+    loop {
+        if let Some(state) = slot.busy.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+            return Ok(Json(state));
+        }
+        if let Ok(play) = slot.play.try_lock() {
+            return Ok(Json(play.state(&slot.id, play.resting_status())));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     }
-    let play = slot.play.lock().await;
-    Ok(Json(play.state(&slot.id, play.resting_status())))
 }
 
 async fn play_move(
