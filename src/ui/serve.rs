@@ -176,10 +176,20 @@ impl Slot {
     }
 
     /// The game for a request that changes it; 409 while another request works on it.
-    fn take(&self) -> Result<OwnedMutexGuard<Play>, ApiError> {
-        self.play.clone().try_lock_owned().map_err(|_| {
-            ApiError::new(StatusCode::CONFLICT, "the engine is still playing in this game: wait for its move")
-        })
+    async fn take(&self) -> Result<OwnedMutexGuard<Play>, ApiError> {
+        loop {
+            if let Ok(play) = self.play.clone().try_lock_owned() {
+                return Ok(play);
+            }
+            // Held by a search (its busy state says so), or for an instant by a state request.
+            if self.busy.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "the engine is still playing in this game: wait for its move",
+                ));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
     }
 }
 
@@ -458,7 +468,7 @@ async fn new_game(
     let (slot, play) = match &req.session {
         Some(id) => {
             let slot = app.slot(id)?;
-            let mut play = slot.take()?;
+            let mut play = slot.take().await?;
             setup(&mut play)?;
             (slot, play)
         }
@@ -477,7 +487,7 @@ async fn new_game(
                 busy: Mutex::new(None),
                 last_used: Mutex::new(Instant::now()),
             });
-            let play = slot.take()?;
+            let play = slot.take().await?;
             let mut sessions = app.sessions();
             if sessions.len() >= app.max_sessions {
                 drop(sessions);
@@ -554,7 +564,7 @@ async fn play_move(
 ) -> Result<Json<StateOut>, ApiError> {
     let req: MoveIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
-    let mut play = slot.take()?;
+    let mut play = slot.take().await?;
     if play.game().outcome().is_some() {
         return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
     }
@@ -569,7 +579,7 @@ async fn play_move(
 async fn go(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<StateOut>, ApiError> {
     let req: SessionIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
-    let play = slot.take()?;
+    let play = slot.take().await?;
     Ok(Json(engine_turn(&app, slot, play).await?))
 }
 
@@ -577,7 +587,7 @@ async fn go(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) ->
 async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<StateOut>, ApiError> {
     let req: SessionIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
-    let mut play = slot.take()?;
+    let mut play = slot.take().await?;
     let mut game = play.game().clone_box();
     let you = play.you;
     // Back to the last position where the person was to move before one of their moves.
@@ -623,7 +633,7 @@ mod tests {
     fn idle_sessions_expire_unless_in_use() {
         let app = App::new(&args(0));
         let (_idle, busy) = (slot(&app, "idle"), slot(&app, "busy"));
-        let _in_use = busy.take().unwrap();
+        let _in_use = busy.play.clone().try_lock_owned().unwrap();
         std::thread::sleep(Duration::from_millis(5));
         app.reap();
         assert!(app.slot("idle").is_err(), "an idle session is dropped");
