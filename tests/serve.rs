@@ -342,15 +342,17 @@ fn screenshot(tab: &Tab, name: &str) {
     std::fs::write(target_dir().join(name), png).unwrap();
 }
 
-fn check_result(tab: &Tab, state: &Value) {
+/// Checks the page's game-over text and, after a win, that at least `marked` cells are
+/// highlighted (a winning line; in Kalah the pit of the last move).
+fn check_result(tab: &Tab, state: &Value, marked: u64) {
     let result = state["result"].as_str().unwrap();
     let shown = js(tab, "document.getElementById('result').textContent");
     assert!(shown.as_str().unwrap().starts_with(result), "shown {shown}, state {state}");
     assert_eq!(js(tab, "document.getElementById('message').textContent"), json!(format!("Game over: {result}.")));
     if result != "Draw" {
         assert!(state["end_reason"].is_string(), "{state}");
-        let marked = js(tab, "document.querySelectorAll('#board .cell.marked').length");
-        assert!(marked.as_u64().unwrap() >= 3, "the winning line is highlighted: {marked}");
+        let shown = js(tab, "document.querySelectorAll('#board .cell.marked').length");
+        assert!(shown.as_u64().unwrap() >= marked, "the winning line is highlighted: {shown}");
     }
 }
 
@@ -367,17 +369,29 @@ fn browser_plays_whole_games_by_clicks() {
     let state = new_game(&tab, "mnk 3 3 3");
     let end = play_by_clicks(&tab, state, true);
     assert_ne!(end["result"], "You win", "{end}");
-    check_result(&tab, &end);
+    check_result(&tab, &end, 3);
     screenshot(&tab, "serve-mnk.png");
 
     // Connect-4: the person drops into the leftmost open column every turn and loses.
     let state = new_game(&tab, "cx 6 7 4");
     let end = play_by_clicks(&tab, state, false);
     assert_eq!(end["result"], "boardbot wins", "{end}");
-    check_result(&tab, &end);
+    check_result(&tab, &end, 3);
     let thinking = js(&tab, "document.getElementById('thinking').textContent");
     assert!(thinking.as_str().unwrap().contains("depth"), "{thinking}");
     screenshot(&tab, "serve-cx.png");
+
+    // Bantumi: the person sows the leftmost pit that has seeds (moving again after an extra
+    // turn) and loses; the store of the second player (top left) takes no click.
+    let state = new_game(&tab, "kalah 6 3");
+    let end = play_by_clicks(&tab, state, true);
+    assert_eq!(end["result"], "boardbot wins", "{end}");
+    check_result(&tab, &end, 0);
+    assert!(end["end_reason"].as_str().unwrap().contains("more seeds"), "{end}");
+    // The solver proves the win: its score is the margin, in seeds.
+    let thinking = js(&tab, "document.getElementById('thinking').textContent");
+    assert!(thinking.as_str().unwrap().contains("wins by"), "{thinking}");
+    screenshot(&tab, "serve-kalah.png");
 
     // Undo takes back the person's last move and the reply.
     let before = end["history"].as_array().unwrap().len();

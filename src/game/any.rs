@@ -51,6 +51,12 @@ pub trait Render: Game {
     fn human_end_reason(&self) -> Option<String> {
         self.end_reason()
     }
+    /// A search score from the side to move's view, in words ("wins in 7", "draw",
+    /// "evaluation +12"); games whose proofs score something other than the distance to the
+    /// end (a Kalah margin) say it their way.
+    fn score_words(&self, score: Score, proved: bool) -> String {
+        score_words(score, proved)
+    }
 }
 
 /// A game-neutral picture of a position for a web page: a grid of cells, each with what it
@@ -115,6 +121,8 @@ pub struct Thought {
     pub nodes: u64,
     pub elapsed: Duration,
     pub proved: bool,
+    /// The score in the game's words ([`Render::score_words`]).
+    pub words: String,
     /// Every completed iteration of the search, in order.
     pub iterations: Vec<SearchInfo>,
 }
@@ -326,6 +334,7 @@ where
                     nodes: r.nodes,
                     elapsed: r.elapsed,
                     proved: r.proved,
+                    words: game.score_words(r.score, r.proved),
                     iterations: r.iterations,
                 };
                 (r.best, Some(thought))
@@ -393,8 +402,15 @@ where
             .map(|&(m, _)| m)
             .collect();
         let mv = *near.choose(rng).expect("the best move is near the best");
-        let thought =
-            Thought { depth, score: best, nodes, elapsed: start.elapsed(), proved: false, iterations: Vec::new() };
+        let thought = Thought {
+            depth,
+            score: best,
+            nodes,
+            elapsed: start.elapsed(),
+            proved: false,
+            words: self.game.score_words(best, false),
+            iterations: Vec::new(),
+        };
         (mv, Some(thought))
     }
 }

@@ -4,7 +4,7 @@
 //! [`AnyGame`]: this file never names a game.
 
 use crate::bot::{parse_level, Engine, Options};
-use crate::game::any::{score_words, AnyGame, MoveError, Thought};
+use crate::game::any::{AnyGame, MoveError, Thought};
 use crate::game::registry::{GameSpec, Resources, GAMES};
 use crate::referee::report::{log_line, LOG_HEADER};
 use crate::referee::{GameEnd, GameRecord};
@@ -515,13 +515,7 @@ fn thought_words(t: &Thought) -> String {
     if t.nodes == 0 && !t.proved {
         return "a forced move, no search".to_string();
     }
-    format!(
-        "depth {}, {}, {} nodes, {:.2} s",
-        t.depth,
-        score_words(t.score, t.proved),
-        t.nodes,
-        t.elapsed.as_secs_f64()
-    )
+    format!("depth {}, {}, {} nodes, {:.2} s", t.depth, t.words, t.nodes, t.elapsed.as_secs_f64())
 }
 
 /// The commands and the notation of `game`.

@@ -14,7 +14,7 @@
 //! - Every bad request gets a 4xx and `{"error": "..."}`, and changes nothing.
 
 use crate::bot::{parse_level, Engine, Options};
-use crate::game::any::{score_words, AnyGame, Thought, View};
+use crate::game::any::{AnyGame, Thought, View};
 use crate::game::registry::{GameSpec, GameType, GAMES};
 use crate::search::{Outcome, Side};
 use axum::body::Bytes;
@@ -314,7 +314,7 @@ impl ThinkingOut {
             moves,
             depth: t.depth,
             score: t.score,
-            words: score_words(t.score, t.proved),
+            words: t.words.clone(),
             proved: t.proved,
             nodes: t.nodes,
             time_ms: t.elapsed.as_millis() as u64,

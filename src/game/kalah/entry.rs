@@ -274,8 +274,23 @@ impl Render for Kalah {
         cells.push(empty());
         cells.extend((0..p).map(|i| cell(self.pit(Side::First, i).to_string(), key(Side::First, i))));
         cells.push(cell(self.store(Side::First).to_string(), None));
+        match self.last_pit() {
+            Some((Side::Second, i)) => cells[p - i].marked = true,
+            Some((Side::First, i)) => cells[p + 3 + i].marked = true,
+            None => {}
+        }
         let moves = legal.iter().map(|&mv| ViewMove { text: self.format_move(mv), keys: vec![self.format_move(mv)] });
         View { rows: 2, cols: p + 2, cells, moves: moves.collect() }
+    }
+
+    /// The solver's scores are margins ([`KalahKnowledge::solve_exactly`]): "wins by 10 seeds".
+    fn score_words(&self, score: Score, proved: bool) -> String {
+        let seeds = |m: Score| format!("{m} seed{}", if m == 1 { "" } else { "s" });
+        match score {
+            s if (WIN_BOUND + 1..=WIN_BOUND + 200).contains(&s) => format!("wins by {}", seeds(s - WIN_BOUND)),
+            s if (-(WIN_BOUND + 200)..=-(WIN_BOUND + 1)).contains(&s) => format!("loses by {}", seeds(-s - WIN_BOUND)),
+            s => crate::game::any::score_words(s, proved),
+        }
     }
 
     fn end_reason(&self) -> Option<String> {
@@ -337,5 +352,18 @@ mod tests {
         assert_eq!(g.to_move(), Side::First);
         assert!(v.moves.iter().all(|m| m.keys == [m.text.clone()]));
         assert_eq!(v.cells[8 + 1 + 5].content, "5");
+        assert_eq!(g.score_words(WIN_BOUND + 10, true), "wins by 10 seeds");
+        assert_eq!(g.score_words(-WIN_BOUND - 1, true), "loses by 1 seed");
+        assert_eq!(g.score_words(0, true), "draw");
+        // The pit just emptied is marked, and only it.
+        let marked: Vec<usize> = (0..16).filter(|&i| v.cells[i].marked).collect();
+        assert_eq!(marked, [8 + 1 + 2]);
+        assert_eq!(v.cells[8 + 1 + 2].content, "0");
+        // The second player's pits run right to left along the top row.
+        g.play(KalahMove::Pit(5));
+        g.play(KalahMove::Pit(0));
+        let v = g.view();
+        let marked: Vec<usize> = (0..16).filter(|&i| v.cells[i].marked).collect();
+        assert_eq!(marked, [6], "{}", g.board_text());
     }
 }

@@ -262,6 +262,13 @@ impl Kalah {
     pub fn history(&self) -> impl Iterator<Item = KalahMove> + '_ {
         self.history.iter().map(|u| u.mv)
     }
+    /// The pit the last move emptied, with its owner (`None` at the start or after a swap).
+    pub fn last_pit(&self) -> Option<(Side, usize)> {
+        match self.history.last()? {
+            Undo { mv: KalahMove::Pit(i), side, .. } => Some((*side, *i as usize)),
+            _ => None,
+        }
+    }
 
     /// Seeds in pit `i` (0 at the owner's left) of `side`'s row.
     pub fn pit(&self, side: Side, i: usize) -> usize {
