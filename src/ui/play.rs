@@ -89,15 +89,63 @@ fn seconds(v: &str) -> Result<f64, String> {
 /// is unset or empty.
 pub fn run(args: PlayArgs) -> Result<()> {
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    if std::io::stdin().is_terminal() {
+        // A person at a terminal: line editing and the session's history (the arrow keys).
+        if let Ok(editor) = rustyline::DefaultEditor::new() {
+            return play(args, Editor(editor), std::io::stdout(), colour, false);
+        }
+    }
     let echo = !std::io::stdin().is_terminal();
-    let stdin = std::io::stdin().lock();
-    play(args, stdin, std::io::stdout().lock(), colour, echo)
+    play(args, Piped(std::io::stdin().lock()), std::io::stdout().lock(), colour, echo)
+}
+
+/// Where the person's lines come from.
+pub trait Input {
+    /// Shows `prompt` (on `out`, unless the input draws it itself) and reads a line; None at
+    /// the end of input.
+    fn read(&mut self, prompt: &str, out: &mut dyn Write) -> Result<Option<String>>;
+}
+
+/// Lines from a reader: piped input, the tests.
+pub struct Piped<R>(pub R);
+
+impl<R: BufRead> Input for Piped<R> {
+    fn read(&mut self, prompt: &str, out: &mut dyn Write) -> Result<Option<String>> {
+        write!(out, "{prompt}")?;
+        out.flush()?;
+        let mut line = String::new();
+        if self.0.read_line(&mut line).unwrap_or(0) == 0 {
+            writeln!(out)?;
+            return Ok(None);
+        }
+        Ok(Some(line))
+    }
+}
+
+/// Lines from a terminal through a line editor (rustyline) with history; Ctrl-C and Ctrl-D end
+/// the program as `quit` does.
+struct Editor(rustyline::DefaultEditor);
+
+impl Input for Editor {
+    fn read(&mut self, prompt: &str, out: &mut dyn Write) -> Result<Option<String>> {
+        out.flush()?;
+        match self.0.readline(prompt) {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = self.0.add_history_entry(line.as_str());
+                }
+                Ok(Some(line))
+            }
+            Err(rustyline::error::ReadlineError::Interrupted | rustyline::error::ReadlineError::Eof) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
 }
 
 /// Plays reading lines from `input` and writing to `out`; `echo` writes each line read after
 /// its prompt (for piped input, so that the transcript reads as typed). End of input ends the
 /// program cleanly.
-pub fn play(args: PlayArgs, input: impl BufRead, out: impl Write, colour: bool, echo: bool) -> Result<()> {
+pub fn play(args: PlayArgs, input: impl Input, out: impl Write, colour: bool, echo: bool) -> Result<()> {
     let mut console = Console { input, out, echo };
     let Some((spec, you, level)) = setup(&args, &mut console)? else { return Ok(()) };
     let mut engine = Engine::new(Options { seed: args.seed, ..Options::default() });
@@ -123,16 +171,10 @@ struct Console<R, W> {
     echo: bool,
 }
 
-impl<R: BufRead, W: Write> Console<R, W> {
+impl<R: Input, W: Write> Console<R, W> {
     /// Writes `prompt` and reads a line, trimmed; None at the end of input.
     fn ask(&mut self, prompt: &str) -> Result<Option<String>> {
-        write!(self.out, "{prompt}")?;
-        self.out.flush()?;
-        let mut line = String::new();
-        if self.input.read_line(&mut line).unwrap_or(0) == 0 {
-            writeln!(self.out)?;
-            return Ok(None);
-        }
+        let Some(line) = self.input.read(prompt, &mut self.out)? else { return Ok(None) };
         let line = line.trim().to_string();
         if self.echo {
             writeln!(self.out, "{line}")?;
@@ -148,7 +190,7 @@ impl<R: BufRead, W: Write> Console<R, W> {
 
 /// The game, who plays and the level: from the command line, or asked step by step (Enter
 /// takes the default in brackets). None at the end of input.
-fn setup<R: BufRead, W: Write>(args: &PlayArgs, c: &mut Console<R, W>) -> Result<Option<(GameSpec, You, String)>> {
+fn setup<R: Input, W: Write>(args: &PlayArgs, c: &mut Console<R, W>) -> Result<Option<(GameSpec, You, String)>> {
     let you = args.you.unwrap_or(You::First);
     if !args.game.is_empty() {
         let text = args.game.join(" ");
@@ -259,7 +301,7 @@ enum Next {
     Quit,
 }
 
-impl<R: BufRead, W: Write> Session<R, W> {
+impl<R: Input, W: Write> Session<R, W> {
     fn game(&self) -> &dyn AnyGame {
         self.engine.game().expect("a game is set up")
     }
