@@ -1,9 +1,10 @@
-//! The command line: protocol mode by default (`--protocol gomocup`: the Gomocup protocol);
+//! The command line: protocol mode by default (`--protocol gomocup`: the Gomocup protocol;
+//! `--protocol mkagent`: the Manchester Kalah referee's);
 //! `boardbot match ...` referees a match;
 //! `boardbot replay LOG` checks a match's game log; `boardbot bench` measures search speed;
 //! `boardbot play` lets a person play the engine in a terminal.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use boardbot::bot::{parse_level, Engine, Options, DEFAULT_HASH_MB, DEFAULT_MARGIN_MS};
 use boardbot::game::any::Player;
 use clap::{Args, Parser, Subcommand};
@@ -14,7 +15,7 @@ use std::time::Duration;
 #[command(
     name = "boardbot",
     version,
-    about = "Plays board games (m,n,k-games, Connect-X) over a line protocol (protocol.md)"
+    about = "Plays board games (m,n,k-games, Connect-X, Kalah) over a line protocol (protocol.md)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -26,6 +27,23 @@ struct Cli {
     /// row wins).
     #[arg(long, value_enum, default_value_t = Protocol::Boardbot)]
     protocol: Protocol,
+    /// Each side's thinking time for the whole game, in seconds, where the protocol has a game
+    /// clock (mkagent).
+    #[arg(long, default_value_t = 3600.0, value_parser = seconds)]
+    clock: f64,
+    /// Writes the log (diagnostics; the level from RUST_LOG, warn by default) to FILE instead of
+    /// stderr. With `--protocol mkagent` the log goes nowhere without it: that referee never
+    /// reads stderr.
+    #[arg(long, value_name = "FILE")]
+    log: Option<std::path::PathBuf>,
+}
+
+/// A positive number of seconds.
+fn seconds(v: &str) -> Result<f64, String> {
+    match v.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(s),
+        _ => Err(format!("expected a positive number of seconds, got '{v}'")),
+    }
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
@@ -33,6 +51,8 @@ enum Protocol {
     Boardbot,
     #[value(alias = "pbrain")]
     Gomocup,
+    /// The Manchester Kalah referee's agent protocol (kalah 7 7, pie rule, a game clock).
+    Mkagent,
 }
 
 #[derive(Subcommand)]
@@ -125,10 +145,22 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run() -> Result<()> {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
     let cli = Cli::parse();
+    let mut logger = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
+    match &cli.log {
+        Some(path) => {
+            let file =
+                std::fs::File::create(path).with_context(|| format!("cannot write the log {}", path.display()))?;
+            logger.target(env_logger::Target::Pipe(Box::new(file)));
+        }
+        None if cli.protocol == Protocol::Mkagent && cli.command.is_none() => {
+            logger.filter_level(log::LevelFilter::Off);
+        }
+        None => {
+            logger.target(env_logger::Target::Stderr);
+        }
+    }
+    logger.init();
     match cli.command {
         Some(Mode::Match(args)) => return boardbot::referee::cli::run(args, &std::env::current_exe()?),
         Some(Mode::Replay(args)) => return boardbot::referee::replay::run(args),
@@ -155,5 +187,9 @@ fn run() -> Result<()> {
     match cli.protocol {
         Protocol::Boardbot => boardbot::protocol::serve(input, std::io::stdout(), engine),
         Protocol::Gomocup => boardbot::protocol::gomocup::serve(input, std::io::stdout(), engine),
+        Protocol::Mkagent => {
+            let clock = Duration::from_secs_f64(cli.clock);
+            boardbot::protocol::mkagent::serve(input, std::io::stdout(), engine, clock)
+        }
     }
 }

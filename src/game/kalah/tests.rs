@@ -299,3 +299,43 @@ fn plain_minimax_values_are_remaining_margins() {
     }
     assert_eq!(g.store_difference(), 3 - rest);
 }
+
+#[test]
+fn under_the_pie_rule_the_engine_swaps_exactly_when_swapping_is_worth_more() {
+    use crate::game::any::{Player, Request, MAX_LEVEL};
+    use crate::game::registry::{GameSpec, Resources};
+    use crate::search::{Limits, Searcher};
+    use std::time::{Duration, Instant};
+    let (mut swapped, mut declined) = (0, 0);
+    for (p, s) in [(3, 3), (3, 4)] {
+        for first in 1..=p {
+            let mut k = Kalah::with_rules(p, s, Capture::Standard, true).unwrap();
+            k.play(pit(first as u8));
+            let values = reference::Reference::new().move_values(&k);
+            let swap = values.iter().find(|(mv, _)| *mv == KalahMove::Swap).unwrap().1;
+            let best_pit = values.iter().filter(|(mv, _)| *mv != KalahMove::Swap).map(|&(_, v)| v).max().unwrap();
+            if swap == best_pit {
+                continue; // either is right
+            }
+            let spec = GameSpec::parse(&format!("kalah {p} {s} capture standard pie")).unwrap();
+            let mut g = spec.new_game(&Resources::new(16)).unwrap();
+            g.play(&first.to_string()).unwrap();
+            let request = Request {
+                player: Player::Search,
+                level: MAX_LEVEL,
+                max_depth: u32::MAX,
+                threads: 1,
+                limits: Limits::per_move(Instant::now(), Duration::from_secs(2), Duration::ZERO),
+            };
+            let turn = g.think(&mut Searcher::new(4), &mut SmallRng::seed_from_u64(1), &request);
+            let swaps = turn.moves[0] == "swap";
+            assert_eq!(swaps, swap > best_pit, "kalah {p} {s} after {first}: swap {swap}, best pit {best_pit}");
+            if swaps {
+                swapped += 1;
+            } else {
+                declined += 1;
+            }
+        }
+    }
+    assert!(swapped > 0 && declined > 0, "swapped {swapped}, declined {declined}");
+}
