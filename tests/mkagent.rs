@@ -243,3 +243,27 @@ fn boardbot_wins_as_south_and_as_north_inside_its_clock() {
         assert!(g.used[mine] < clock);
     }
 }
+
+/// The measured run of docs/results/kalah.md: one game in each seat against greedy with the
+/// clock of `MKAGENT_CLOCK` seconds (the referee's hour by default).
+/// `MKAGENT_CLOCK=3600 cargo test --release --test mkagent -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn games_on_the_full_clock() {
+    let secs: u64 = std::env::var("MKAGENT_CLOCK").ok().and_then(|v| v.parse().ok()).unwrap_or(3600);
+    let clock = Duration::from_secs(secs);
+    let secs = secs.to_string();
+    let bot: Vec<&str> = ["--protocol", "mkagent", "--clock", &secs, "--hash", "1024"].to_vec();
+    for (name, game, mine) in [("South", referee(&bot, GREEDY, clock), 0), ("North", referee(GREEDY, &bot, clock), 1)] {
+        let (ours, theirs) =
+            if mine == 0 { (game.first_agent, game.second_agent) } else { (game.second_agent, game.first_agent) };
+        println!(
+            "boardbot {name}: {ours}-{theirs} in {} moves, swapped {}, thinking {:.1} s of {} s",
+            game.moves,
+            game.swapped,
+            game.used[mine].as_secs_f64(),
+            clock.as_secs()
+        );
+        assert!(ours > theirs);
+    }
+}
