@@ -85,7 +85,9 @@ struct Agent {
 
 impl Agent {
     fn start(args: &[&str]) -> Agent {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        // BOARDBOT_BIN: a copy of the binary for long runs while the tree is rebuilt.
+        let bin = std::env::var("BOARDBOT_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_boardbot").to_string());
+        let mut child = Command::new(bin)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
