@@ -91,8 +91,8 @@ enum Mode {
 /// Engine options; the same names work in the protocol as `set KEY VALUE`.
 #[derive(Args, Clone)]
 struct EngineArgs {
-    /// Strategy: search (the engine), random, or l1 / greedy (the game's reference player of the
-    /// courses).
+    /// Strategy: search (the engine), random, l1 / greedy (the game's reference player of the
+    /// courses), or abN (alpha-beta to N moves with the game's evaluation, no table).
     #[arg(long, default_value = "search")]
     player: Player,
     /// Safety margin kept free of each move's time budget, in milliseconds.

@@ -99,6 +99,9 @@ pub enum Player {
     /// The game's reference player of the courses (m,n,k and Connect-X: L1, an immediate win,
     /// else a move that hands the opponent none; other games: greedy).
     Reference,
+    /// The courses' kind of bot: a fixed-depth alpha-beta to this many moves with the game's
+    /// evaluation and move order, nothing else ([`crate::search::plain`]).
+    AlphaBeta(u32),
 }
 
 impl FromStr for Player {
@@ -108,7 +111,15 @@ impl FromStr for Player {
             "search" | "bot" | "boardbot" => Ok(Player::Search),
             "random" => Ok(Player::Random),
             "l1" | "greedy" | "reference" => Ok(Player::Reference),
-            _ => Err(format!("unknown player '{s}' (search, random, l1 or greedy)")),
+            p => p
+                .strip_prefix("alphabeta")
+                .or_else(|| p.strip_prefix("ab"))
+                .and_then(|d| d.parse::<u32>().ok())
+                .filter(|d| (1..=64).contains(d))
+                .map(Player::AlphaBeta)
+                .ok_or_else(|| {
+                    format!("unknown player '{s}' (search, random, l1, greedy or abN: alpha-beta to N moves)")
+                }),
         }
     }
 }
@@ -322,6 +333,25 @@ where
         match request.player {
             Player::Random => (random(game, rng), None),
             Player::Reference => (self.know.reference_move(game, rng).unwrap_or_else(|| random(game, rng)), None),
+            Player::AlphaBeta(depth) => {
+                let start = std::time::Instant::now();
+                let r = crate::search::plain::alpha_beta(
+                    game,
+                    self.know.as_ref(),
+                    depth,
+                    crate::search::plain::Order::Knowledge,
+                );
+                let thought = Thought {
+                    depth,
+                    score: r.score,
+                    nodes: r.nodes,
+                    elapsed: start.elapsed(),
+                    proved: false,
+                    words: game.score_words(r.score, false),
+                    iterations: Vec::new(),
+                };
+                (r.best.unwrap_or_else(|| random(game, rng)), Some(thought))
+            }
             Player::Search if request.level < MAX_LEVEL => self.choose_at_level(searcher, rng, request),
             Player::Search => {
                 let limits = Limits { max_depth: request.max_depth, ..request.limits.clone() };

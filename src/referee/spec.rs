@@ -3,6 +3,7 @@
 
 use super::pbrain;
 use super::process::{ProcessConfig, Protocol};
+use crate::game::any::Player;
 use crate::game::registry::GameSpec;
 use std::path::Path;
 use std::time::Duration;
@@ -144,7 +145,7 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
 }
 
 /// An engine spec: a built-in player of this binary (`self`: full strength, `l1`, `random`,
-/// `levelN`: strength N, each optionally followed by more engine flags), a command line, or
+/// `abN`: alpha-beta to N moves, `levelN`: strength N, each optionally followed by more engine flags), a command line, or
 /// `pbrain:` and the command line of an engine speaking the Gomocup (pbrain) protocol. The
 /// built-in players are this binary run as a process like any other engine; they get `--seed
 /// SEED` and, before each game, `set seed` with that game's seed.
@@ -170,6 +171,9 @@ pub fn engine_config(
         "l1" => Some(vec!["--player".into(), "l1".into()]),
         "greedy" => Some(vec!["--player".into(), "greedy".into()]),
         "random" => Some(vec!["--player".into(), "random".into()]),
+        h if h.parse::<Player>().is_ok_and(|p| matches!(p, Player::AlphaBeta(_))) => {
+            Some(vec!["--player".into(), h.to_string()])
+        }
         h if crate::bot::LEVELS.iter().any(|(name, _)| *name == h) => Some(vec!["--level".into(), h.to_string()]),
         h => h.strip_prefix("level").and_then(|n| n.parse::<u32>().ok()).map(|n| vec!["--level".into(), n.to_string()]),
     };
@@ -201,6 +205,7 @@ fn short_name(text: &str, head: &str) -> String {
 fn builtin_name(word: &str) -> bool {
     let w = word.to_ascii_lowercase();
     matches!(w.as_str(), "self" | "l1" | "greedy" | "random")
+        || w.parse::<Player>().is_ok_and(|p| matches!(p, Player::AlphaBeta(_)))
         || crate::bot::LEVELS.iter().any(|(name, _)| *name == w)
         || w.strip_prefix("level").is_some_and(|n| n.parse::<u32>().is_ok())
 }

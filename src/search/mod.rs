@@ -9,6 +9,7 @@ pub mod clock;
 pub mod dfpn;
 pub mod game;
 mod ordering;
+pub mod plain;
 mod searcher;
 pub mod tt;
 

@@ -297,3 +297,31 @@ fn df_pn_proves_what_minimax_finds_on_an_alternating_game() {
         assert_ne!(verdict, dfpn::Verdict::Unknown);
     }
 }
+
+#[test]
+fn plain_alpha_beta_agrees_with_minimax_and_prunes() {
+    use super::plain::{alpha_beta, Order};
+    for pile in 1..=16 {
+        let mut g = Bonus::new(pile);
+        let exact = minimax(&mut g);
+        for order in [Order::Generated, Order::Knowledge] {
+            let r = alpha_beta(&mut g, &Plain, 64, order);
+            assert_eq!(r.score.signum(), exact, "pile {pile}");
+            assert_eq!(g.pile, pile, "the game is left as it was");
+            // The best move keeps the value (an extra turn keeps the sign).
+            let mut after = g.clone();
+            after.play(r.best.unwrap());
+            let v = match after.outcome() {
+                Some(_) => 1,
+                None if after.to_move() == Side::First => minimax(&mut after),
+                None => -minimax(&mut after),
+            };
+            assert_eq!(v, exact, "pile {pile}");
+        }
+    }
+    // Pruning: fewer nodes than the whole tree, which minimax visits.
+    let mut g = Bonus::new(16);
+    let all = alpha_beta(&mut g, &Plain, 3, Order::Generated);
+    assert!(all.nodes < 1 + 3 + 9 + 27, "{}", all.nodes);
+    assert_eq!(alpha_beta(&mut g, &Plain, 0, Order::Generated), plain::Plain { score: 0, best: None, nodes: 1 });
+}
