@@ -5,8 +5,10 @@
 //! - [`bot`]: a game in progress plus the player that picks its moves.
 //! - [`protocol`]: the line protocol of protocol.md.
 //! - [`referee`]: `boardbot match`, an independent referee between engine processes.
+//! - [`analyze`]: `boardbot analyze`, the search algorithms compared on a position.
 //! - [`ui`]: the user interfaces: `boardbot play` (a terminal) and `boardbot serve` (a browser).
 
+pub mod analyze;
 pub mod bench;
 pub mod bot;
 pub mod game;

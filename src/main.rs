@@ -68,6 +68,9 @@ enum Mode {
     Solve(boardbot::solve::SolveArgs),
     /// Generates a Connect-X opening book with the exact solver (the first player's moves).
     Book(boardbot::solve::BookArgs),
+    /// Compares search algorithms on a position, depth by depth (minimax, alpha-beta, ordered,
+    /// table, symmetric, full): nodes, time, score, principal variation; a table and an SVG chart.
+    Analyze(boardbot::analyze::AnalyzeArgs),
     /// Serves a web page to play against the engine in a browser, and its JSON API (docs/api.md).
     Serve(boardbot::ui::serve::ServeArgs),
     /// Search speed: time and nodes to each depth on fixed positions of several sizes.
@@ -168,6 +171,7 @@ fn run() -> Result<()> {
         Some(Mode::Solve(args)) => return boardbot::solve::run(args),
         Some(Mode::Book(args)) => return boardbot::solve::run_book(args),
         Some(Mode::Serve(args)) => return boardbot::ui::serve::run(args),
+        Some(Mode::Analyze(args)) => return boardbot::analyze::run(args),
         Some(Mode::Bench { ms, hash, threads, depth }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
             let limits = match depth {

@@ -124,6 +124,81 @@ impl FromStr for Player {
     }
 }
 
+/// A search algorithm `boardbot analyze` compares (src/search/plain.rs for the textbook ones).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Negamax over every move, no pruning.
+    Minimax,
+    /// Alpha-beta, moves in the order the rules generate them.
+    AlphaBeta,
+    /// Alpha-beta with the game's move order.
+    Ordered,
+    /// Ordered alpha-beta with a transposition table.
+    Table,
+    /// As `Table`, keyed so that positions equal up to the board's symmetries share an entry.
+    Symmetric,
+    /// boardbot's search: iterative deepening, PVS, aspiration, history, reductions, the
+    /// game's solvers.
+    Full,
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 6] = [
+        Algorithm::Minimax,
+        Algorithm::AlphaBeta,
+        Algorithm::Ordered,
+        Algorithm::Table,
+        Algorithm::Symmetric,
+        Algorithm::Full,
+    ];
+    /// The name the command line takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "minimax",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Ordered => "ordered",
+            Algorithm::Table => "table",
+            Algorithm::Symmetric => "symmetric",
+            Algorithm::Full => "full",
+        }
+    }
+    fn variant(self) -> Option<crate::search::plain::Variant> {
+        use crate::search::plain::Variant;
+        match self {
+            Algorithm::Minimax => Some(Variant::MINIMAX),
+            Algorithm::AlphaBeta => Some(Variant::ALPHA_BETA),
+            Algorithm::Ordered => Some(Variant::ORDERED),
+            Algorithm::Table => Some(Variant::TABLE),
+            Algorithm::Symmetric => Some(Variant::SYMMETRIC),
+            Algorithm::Full => None,
+        }
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown algorithm '{s}' ({})", names.join(", ")))
+    }
+}
+
+/// What one algorithm found at one depth.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub score: Score,
+    /// The score in the game's words.
+    pub words: String,
+    pub best: Option<String>,
+    /// The principal variation, in move text.
+    pub pv: Vec<String>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
 /// What the engine's search settled on, for people and logs.
 #[derive(Clone, Debug, Default)]
 pub struct Thought {
@@ -270,6 +345,9 @@ pub trait AnyGame: Send {
     /// search with its table, kept from move to move. The game must not be over.
     fn think(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> Turn;
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// Searches the position (not over) to `depth` moves with `algorithm`, from scratch (a
+    /// fresh table of `hash_mb` MiB for the full search); the game is left as it was.
+    fn analyze(&self, algorithm: Algorithm, depth: u32, hash_mb: usize) -> Analysis;
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -627,6 +705,41 @@ where
 
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn analyze(&self, algorithm: Algorithm, depth: u32, hash_mb: usize) -> Analysis {
+        let mut copy = self.game.clone();
+        let (score, pv, nodes, proved, elapsed) = match algorithm.variant() {
+            Some(variant) => {
+                let start = std::time::Instant::now();
+                let r = crate::search::plain::search(&mut copy, self.know.as_ref(), depth, variant);
+                (r.score, r.pv, r.nodes, false, start.elapsed())
+            }
+            None => {
+                // The search's own time: the table's allocation is left out.
+                let mut searcher = Searcher::new(hash_mb);
+                let r = searcher.search(&mut copy, self.know.as_ref(), &Limits::depth(depth));
+                (r.score, r.pv, r.nodes, r.proved, r.elapsed)
+            }
+        };
+        // Each move of the line in the position it is played in.
+        let mut line = self.game.clone();
+        let mut text = Vec::with_capacity(pv.len());
+        for mv in pv {
+            if !line.is_legal(mv) {
+                break;
+            }
+            text.push(line.format_move(mv));
+            line.play(mv);
+        }
+        Analysis {
+            score,
+            words: self.game.score_words(score, proved),
+            best: text.first().cloned(),
+            pv: text,
+            nodes,
+            elapsed,
+        }
     }
 }
 

@@ -60,6 +60,12 @@ pub trait Game: Clone {
     fn moves_played(&self) -> usize;
     /// Zobrist hash of the position (including whatever decides who moves).
     fn hash(&self) -> u64;
+    /// A hash shared by the positions equal to this one up to the board's symmetries
+    /// (reflections, rotations), with the same side to move: tables keyed by it hold one entry
+    /// for all of them. By default the plain [`Game::hash`] (a game without symmetries).
+    fn symmetric_hash(&self) -> u64 {
+        self.hash()
+    }
     /// `Some` once the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// Whether the game, not over yet, can only end in a draw whatever is played (a referee may

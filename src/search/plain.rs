@@ -1,20 +1,27 @@
-//! Fixed-depth alpha-beta with the game's evaluation and nothing else: no transposition table,
-//! no iterative deepening, no extensions. It is the kind of bot the courses wrote (and the
-//! opponent `boardbot match` calls `abN`), and the baseline that shows what the real search adds.
+//! The textbook searches, to a fixed depth with the game's evaluation and nothing else of the
+//! real search (no iterative deepening, no extensions, no reductions): plain minimax, alpha-beta,
+//! alpha-beta with the game's move order, with a transposition table, with keys shared by
+//! symmetric positions. `boardbot analyze` compares them with the real search; the courses'
+//! kind of bot (`abN`) is [`alpha_beta`].
 //!
-//! Depth counts moves, the extra turns of games such as Kalah included. A move that leaves the
-//! same side to move keeps the window and the sign; one that passes the turn negates both.
+//! Depth counts moves, the extra turns of games such as Kalah included: a move that leaves the
+//! same side to move keeps the window and the sign, one that passes the turn negates both.
+//! Every variant returns the fixed-depth minimax score exactly: a table entry is used only at
+//! the same remaining depth (a deeper result would change the score, not just the work).
 
-use super::{Game, Knowledge, Outcome, Score, WIN};
+use super::{Game, Knowledge, Outcome, Score, WIN, WIN_BOUND};
+use std::collections::HashMap;
 
-/// What [`alpha_beta`] found.
+/// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plain<M> {
     /// The value for the side to move (a win in `p` plies: `WIN - p`).
     pub score: Score,
     /// The first best move in the order searched; None if the game is over or `depth` is 0.
     pub best: Option<M>,
-    /// Positions visited, the root and the leaves included.
+    /// The principal variation from the root (cut short where a table entry answered).
+    pub pv: Vec<M>,
+    /// Positions visited, the root and the leaves included (table hits included).
     pub nodes: u64,
 }
 
@@ -23,79 +30,182 @@ pub struct Plain<M> {
 pub enum Order {
     /// As the rules generate them.
     Generated,
-    /// By the game's ordering scores ([`Knowledge::candidates`], the moves it omits last).
+    /// By the game's ordering scores ([`Knowledge::candidates`]; moves it omits come last).
     Knowledge,
 }
 
-/// Searches `game` to `depth` moves with the alpha-beta window `(alpha, beta)`; with
-/// `(-WIN, WIN)` the score is exact (minimax's) to that depth.
+/// Which textbook search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// Alpha-beta pruning (false: minimax, every move of every node).
+    pub prune: bool,
+    pub order: Order,
+    /// A transposition table (exact remaining depth only).
+    pub table: bool,
+    /// The table keyed by [`Game::symmetric_hash`]: positions equal up to the board's symmetries
+    /// share an entry.
+    pub symmetric: bool,
+}
+
+impl Variant {
+    pub const MINIMAX: Variant = Variant { prune: false, order: Order::Generated, table: false, symmetric: false };
+    pub const ALPHA_BETA: Variant = Variant { prune: true, ..Variant::MINIMAX };
+    pub const ORDERED: Variant = Variant { order: Order::Knowledge, ..Variant::ALPHA_BETA };
+    pub const TABLE: Variant = Variant { table: true, ..Variant::ORDERED };
+    pub const SYMMETRIC: Variant = Variant { symmetric: true, ..Variant::TABLE };
+}
+
+/// The courses' bot: alpha-beta to `depth` moves in `order`.
 pub fn alpha_beta<G: Game, K: Knowledge<G> + ?Sized>(
     game: &mut G,
     know: &K,
     depth: u32,
     order: Order,
 ) -> Plain<G::Move> {
-    let mut nodes = 0;
-    let mut best = None;
-    let score = search(game, know, depth, 0, -WIN, WIN, order, &mut nodes, &mut best);
-    Plain { score, best, nodes }
+    search(game, know, depth, Variant { order, ..Variant::ALPHA_BETA })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn search<G: Game, K: Knowledge<G> + ?Sized>(
+/// Searches `game` to `depth` moves with `variant`; the game is left as it was.
+pub fn search<G: Game, K: Knowledge<G> + ?Sized>(
     game: &mut G,
     know: &K,
     depth: u32,
-    ply: u32,
-    mut alpha: Score,
-    beta: Score,
-    order: Order,
-    nodes: &mut u64,
-    best_out: &mut Option<G::Move>,
-) -> Score {
-    *nodes += 1;
-    let me = game.to_move();
-    match game.outcome() {
-        Some(Outcome::Win(side)) => return if side == me { WIN - ply as Score } else { ply as Score - WIN },
-        Some(Outcome::Draw) => return 0,
-        None if depth == 0 => return know.evaluate(game),
-        None => {}
-    }
-    let moves = ordered_moves(game, know, order);
-    let mut best = -WIN;
-    for mv in moves {
-        game.play(mv);
-        let same = game.to_move() == me;
-        let mut unused = None;
-        let v = if same {
-            search(game, know, depth - 1, ply + 1, alpha, beta, order, nodes, &mut unused)
-        } else {
-            -search(game, know, depth - 1, ply + 1, -beta, -alpha, order, nodes, &mut unused)
-        };
-        game.undo();
-        if v > best {
-            best = v;
-            if ply == 0 {
-                *best_out = Some(mv);
-            }
-        }
-        alpha = alpha.max(v);
-        if alpha >= beta {
-            break;
-        }
-    }
-    best
+    variant: Variant,
+) -> Plain<G::Move> {
+    let mut s = Search { know, variant, nodes: 0, table: HashMap::new() };
+    let (score, pv) = s.node(game, depth, 0, -WIN, WIN);
+    Plain { score, best: pv.first().copied(), pv, nodes: s.nodes }
 }
 
-fn ordered_moves<G: Game, K: Knowledge<G> + ?Sized>(game: &G, know: &K, order: Order) -> Vec<G::Move> {
-    let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
-    if order == Order::Knowledge {
-        let mut scored = Vec::new();
-        know.candidates(game, &mut scored);
-        let score = |mv: &G::Move| scored.iter().find(|c| c.mv == *mv).map_or(i64::MIN, |c| c.score);
-        // A stable sort: equal scores keep the generated order.
-        moves.sort_by_key(|mv| std::cmp::Reverse(score(mv)));
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    /// The score is at least this.
+    Lower,
+    /// The score is at most this.
+    Upper,
+}
+
+#[derive(Copy, Clone)]
+struct Stored<M> {
+    depth: u32,
+    /// Wins and losses relative to this node (see [`to_table`]).
+    score: Score,
+    bound: Bound,
+    /// Not kept with symmetric keys: the move would belong to another orientation.
+    best: Option<M>,
+}
+
+struct Search<'k, G: Game, K: ?Sized> {
+    know: &'k K,
+    variant: Variant,
+    nodes: u64,
+    table: HashMap<u64, Stored<G::Move>>,
+}
+
+/// A score as the table keeps it: a win `p` plies from the root, found at `ply`, is a win
+/// `p - ply` plies from this node.
+fn to_table(score: Score, ply: u32) -> Score {
+    match score {
+        s if s > WIN_BOUND => s + ply as Score,
+        s if s < -WIN_BOUND => s - ply as Score,
+        s => s,
     }
-    moves
+}
+
+fn from_table(score: Score, ply: u32) -> Score {
+    match score {
+        s if s > WIN_BOUND => s - ply as Score,
+        s if s < -WIN_BOUND => s + ply as Score,
+        s => s,
+    }
+}
+
+impl<G: Game, K: Knowledge<G> + ?Sized> Search<'_, G, K> {
+    /// The score of `game` for the side to move, and the principal variation.
+    fn node(&mut self, game: &mut G, depth: u32, ply: u32, mut alpha: Score, beta: Score) -> (Score, Vec<G::Move>) {
+        self.nodes += 1;
+        let me = game.to_move();
+        match game.outcome() {
+            Some(Outcome::Win(side)) => {
+                return (if side == me { WIN - ply as Score } else { ply as Score - WIN }, vec![])
+            }
+            Some(Outcome::Draw) => return (0, vec![]),
+            None if depth == 0 => return (self.know.evaluate(game), vec![]),
+            None => {}
+        }
+        let key = match (self.variant.table, self.variant.symmetric) {
+            (false, _) => None,
+            (true, false) => Some(game.hash()),
+            (true, true) => Some(game.symmetric_hash()),
+        };
+        let mut first = None;
+        if let Some(stored) = key.and_then(|k| self.table.get(&k)).filter(|s| s.depth == depth) {
+            let score = from_table(stored.score, ply);
+            let answers = match stored.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if answers {
+                return (score, stored.best.into_iter().collect());
+            }
+            first = stored.best;
+        }
+        let alpha_in = alpha;
+        let mut moves = self.moves(game);
+        if let Some(i) = first.and_then(|f| moves.iter().position(|&m| m == f)) {
+            moves[..=i].rotate_right(1);
+        }
+        let mut best = (-WIN - 1, Vec::new());
+        for mv in moves {
+            game.play(mv);
+            let (v, line) = if game.to_move() == me {
+                self.node(game, depth - 1, ply + 1, alpha, beta)
+            } else {
+                let (v, line) = self.node(game, depth - 1, ply + 1, -beta, -alpha);
+                (-v, line)
+            };
+            game.undo();
+            if v > best.0 {
+                let mut pv = Vec::with_capacity(line.len() + 1);
+                pv.push(mv);
+                pv.extend(line);
+                best = (v, pv);
+            }
+            if self.variant.prune {
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        if let Some(k) = key {
+            let bound = if !self.variant.prune {
+                Bound::Exact
+            } else if best.0 >= beta {
+                Bound::Lower
+            } else if best.0 <= alpha_in {
+                Bound::Upper
+            } else {
+                Bound::Exact
+            };
+            let kept = (!self.variant.symmetric).then(|| best.1.first().copied()).flatten();
+            self.table.insert(k, Stored { depth, score: to_table(best.0, ply), bound, best: kept });
+        }
+        best
+    }
+
+    fn moves(&self, game: &G) -> Vec<G::Move> {
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        if self.variant.order == Order::Knowledge {
+            let mut scored = Vec::new();
+            self.know.candidates(game, &mut scored);
+            let score = |mv: &G::Move| scored.iter().find(|c| c.mv == *mv).map_or(i64::MIN, |c| c.score);
+            // A stable sort: equal scores keep the generated order.
+            moves.sort_by_key(|mv| std::cmp::Reverse(score(mv)));
+        }
+        moves
+    }
 }

@@ -323,5 +323,8 @@ fn plain_alpha_beta_agrees_with_minimax_and_prunes() {
     let mut g = Bonus::new(16);
     let all = alpha_beta(&mut g, &Plain, 3, Order::Generated);
     assert!(all.nodes < 1 + 3 + 9 + 27, "{}", all.nodes);
-    assert_eq!(alpha_beta(&mut g, &Plain, 0, Order::Generated), plain::Plain { score: 0, best: None, nodes: 1 });
+    assert_eq!(
+        alpha_beta(&mut g, &Plain, 0, Order::Generated),
+        plain::Plain { score: 0, best: None, pv: vec![], nodes: 1 }
+    );
 }

@@ -110,6 +110,10 @@ impl Game for ConnectX {
         self.lines.hash()
     }
 
+    fn symmetric_hash(&self) -> u64 {
+        self.lines.symmetric_hash(true)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.lines.outcome()
     }

@@ -147,6 +147,55 @@ impl Lines {
     pub fn hash(&self) -> u64 {
         self.hash
     }
+    /// The smallest of the hashes of the board's images under its symmetries: the left-right
+    /// mirror only if `mirror_only` (gravity: Connect-X), else the mirrors and the half turn,
+    /// and on a square board the quarter turns and diagonal mirrors too. Equal for positions
+    /// equal up to those symmetries (the side to move follows from the stones).
+    pub fn symmetric_hash(&self, mirror_only: bool) -> u64 {
+        let (rows, cols) = (self.rows, self.cols);
+        let square = rows == cols;
+        // (row, col, rows, cols) -> the cell's image.
+        type Image = fn(usize, usize, usize, usize) -> (usize, usize);
+        let images: &[Image] = &[
+            |r, c, _, _| (r, c),
+            |r, c, _, cols| (r, cols - 1 - c),
+            |r, c, rows, _| (rows - 1 - r, c),
+            |r, c, rows, cols| (rows - 1 - r, cols - 1 - c),
+            |r, c, _, _| (c, r),
+            |r, c, rows, _| (c, rows - 1 - r),
+            |r, c, _, cols| (cols - 1 - c, r),
+            |r, c, rows, cols| (cols - 1 - c, rows - 1 - r),
+        ];
+        let count = if mirror_only {
+            2
+        } else if square {
+            8
+        } else {
+            4
+        };
+        // SplitMix64's finaliser: a well-mixed key for (cell, content); XOR makes the hash
+        // independent of the order the cells are visited in.
+        let mix = |x: u64| {
+            let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        images[..count]
+            .iter()
+            .map(|image| {
+                let mut h = 0u64;
+                for (i, &content) in self.cells.iter().enumerate() {
+                    if content != EMPTY {
+                        let (r, c) = image(i / cols, i % cols, rows, cols);
+                        h ^= mix(((r * cols + c) as u64) << 2 | content as u64);
+                    }
+                }
+                h
+            })
+            .min()
+            .expect("the identity is an image")
+    }
     pub fn winner(&self) -> Option<Side> {
         self.winner
     }

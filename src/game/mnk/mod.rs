@@ -177,6 +177,10 @@ impl Game for Mnk {
         self.lines.hash()
     }
 
+    fn symmetric_hash(&self) -> u64 {
+        self.lines.symmetric_hash(false)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.lines.outcome()
     }
