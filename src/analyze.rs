@@ -57,7 +57,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     let mut game = spec.new_game(&resources).map_err(|e| anyhow!(e))?;
     if let Some(moves) = &args.position {
         let words: Vec<&str> = moves.split_whitespace().collect();
-        let moves = game.split_moves(&words).map_err(|e| anyhow!(e))?;
+        let moves = game.split_moves(&words).map_err(|e| anyhow!("--position: {e}"))?;
         game.set_moves(&moves).map_err(|e| anyhow!("--position: {e}"))?;
     }
     if game.outcome().is_some() {
