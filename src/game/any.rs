@@ -186,6 +186,22 @@ impl FromStr for Algorithm {
     }
 }
 
+/// The moves of a line from `start`, each written by `write` in the position it is played in
+/// (a move's text may depend on the position: a checkers path); the line stops at a move that
+/// is not legal there.
+fn line_text<G: Game>(start: &G, moves: &[G::Move], write: impl Fn(&G, G::Move) -> String) -> Vec<String> {
+    let mut g = start.clone();
+    let mut text = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        if !g.is_legal(mv) {
+            break;
+        }
+        text.push(write(&g, mv));
+        g.play(mv);
+    }
+    text
+}
+
 /// What one algorithm found at one depth.
 #[derive(Clone, Debug)]
 pub struct Analysis {
@@ -549,16 +565,7 @@ where
     }
 
     fn history(&self) -> Vec<String> {
-        // Each move's text as written in the position it was played from.
-        let mut g = self.start.clone();
-        self.played
-            .iter()
-            .map(|&mv| {
-                let text = g.format_move(mv);
-                g.play(mv);
-                text
-            })
-            .collect()
+        line_text(&self.start, &self.played, G::format_move)
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -648,15 +655,7 @@ where
     }
 
     fn human_history(&self) -> Vec<String> {
-        let mut g = self.start.clone();
-        self.played
-            .iter()
-            .map(|&mv| {
-                let text = g.human_move(mv);
-                g.play(mv);
-                text
-            })
-            .collect()
+        line_text(&self.start, &self.played, G::human_move)
     }
 
     fn human_end_reason(&self) -> Option<String> {
@@ -722,16 +721,7 @@ where
                 (r.score, r.pv, r.nodes, r.proved, r.elapsed)
             }
         };
-        // Each move of the line in the position it is played in.
-        let mut line = self.game.clone();
-        let mut text = Vec::with_capacity(pv.len());
-        for mv in pv {
-            if !line.is_legal(mv) {
-                break;
-            }
-            text.push(line.format_move(mv));
-            line.play(mv);
-        }
+        let text = line_text(&self.game, &pv, G::format_move);
         Analysis {
             score,
             words: self.game.score_words(score, proved),
