@@ -291,36 +291,48 @@ fn new_game(tab: &Tab, game: &str) -> Value {
     }
 }
 
-/// Plays a whole game by clicks: each turn the first cell whose key starts a legal move.
-/// Returns the final state; `illegal` also clicks an occupied cell once, which must change nothing.
+/// Plays a whole game by clicks: each turn the first legal move that no other move extends (a
+/// whole capture path), its cells clicked in order. Returns the final state; `illegal` also
+/// clicks a cell that takes no click once, which must change nothing.
 fn play_by_clicks(tab: &Tab, mut state: Value, mut illegal: bool) -> Value {
-    for _ in 0..200 {
+    for _ in 0..400 {
         if state["status"] == "over" {
             return state;
         }
         let view = &state["view"];
-        let firsts: Vec<&str> =
-            view["moves"].as_array().unwrap().iter().map(|m| m["keys"][0].as_str().unwrap()).collect();
+        let keys = |m: &Value| -> Vec<String> {
+            m["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap().to_string()).collect()
+        };
+        let moves: Vec<Vec<String>> = view["moves"].as_array().unwrap().iter().map(keys).collect();
         let cells = view["cells"].as_array().unwrap();
         if illegal && state["history"].as_array().unwrap().len() >= 2 {
-            let occupied = cells.iter().position(|c| c["content"] != "").expect("an occupied cell");
-            tab.find_element(&format!(".cell[data-index='{occupied}']")).unwrap().click().unwrap();
+            let dead = cells
+                .iter()
+                .position(|c| c["content"] != "" && !moves.iter().any(|m| c["key"].as_str() == Some(m[0].as_str())))
+                .expect("an occupied cell that starts no move");
+            tab.find_element(&format!(".cell[data-index='{dead}']")).unwrap().click().unwrap();
             std::thread::sleep(Duration::from_millis(400));
             assert_eq!(js(tab, "document.body.dataset.status"), "your_turn");
-            assert_eq!(js(tab, "window.boardbot.state"), state, "a click on an occupied cell changed the game");
+            assert_eq!(js(tab, "window.boardbot.state"), state, "a click on a dead cell changed the game");
             illegal = false;
         }
-        let i =
-            cells.iter().position(|c| c["key"].as_str().is_some_and(|k| firsts.contains(&k))).expect("a cell to click");
+        let whole = moves
+            .iter()
+            .find(|m| !moves.iter().any(|o| o.len() > m.len() && o.starts_with(m)))
+            .expect("a legal move")
+            .clone();
         let before = state["history"].as_array().unwrap().len();
-        tab.find_element(&format!(".cell[data-index='{i}']")).unwrap().click().unwrap();
+        for key in &whole {
+            let i = cells.iter().position(|c| c["key"].as_str() == Some(key.as_str())).expect("a cell to click");
+            tab.find_element(&format!(".cell[data-index='{i}']")).unwrap().click().unwrap();
+        }
         let start = Instant::now();
         loop {
             state = settled(tab);
             if state["history"].as_array().unwrap().len() > before {
                 break;
             }
-            assert!(start.elapsed() < Duration::from_secs(30), "the click on cell {i} played nothing");
+            assert!(start.elapsed() < Duration::from_secs(30), "the clicks {whole:?} played nothing");
             std::thread::sleep(Duration::from_millis(30));
         }
     }
