@@ -106,6 +106,20 @@ fn connect_four_by_column_numbers() {
 }
 
 #[test]
+fn bantumi_by_pit_numbers_with_extra_turns() {
+    // Pits 1..6 in turn: the empty ones are refused and skipped; an extra turn asks again.
+    let input = "1\n2\n3\n4\n5\n6\n".repeat(30);
+    let out = play(&["kalah", "6", "3", "--time", "0.1"], &input);
+    assert!(out.contains("       1  2  3  4  5  6\n"), "pit numbers under the person's row:\n{out}");
+    assert!(out.contains("you (X) play 1\n"), "{out}");
+    assert!(out.contains("  thought: "), "{out}");
+    // The engine proves the win and says it as a margin.
+    assert!(out.contains("wins by "), "{out}");
+    let result = the_result(&out);
+    assert!(result.starts_with("Result: boardbot (O) wins; the second player has more seeds: "), "{out}");
+}
+
+#[test]
 fn wrong_entries_get_one_line_each_and_undo_takes_back_a_round() {
     let input = "b2\nz9\n99\nb2\nlevel 42\nfoo bar\nundo\nb2\n";
     let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], input);
