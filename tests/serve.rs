@@ -269,13 +269,23 @@ fn settled(tab: &Tab) -> Value {
 
 /// Starts `game` from the page's form, the person playing first, at 0.2 s per move.
 fn new_game(tab: &Tab, game: &str) -> Value {
+    new_game_as(tab, game, "first")
+}
+
+/// Starts `game` from the page's form, the person playing `you`, at 0.2 s per move; returns the
+/// state once the person is to move.
+fn new_game_as(tab: &Tab, game: &str, you: &str) -> Value {
     let name = game.split_whitespace().next().unwrap();
     js(
         tab,
         &format!(
             r#"(() => {{
                 const set = (id, v) => {{ const el = document.getElementById(id); el.value = v; el.dispatchEvent(new Event("change")); }};
-                set("game", "{name}"); set("board-choice", "{game}"); set("you", "first"); set("level", "max"); set("time", "0.2");
+                set("game", "{name}");
+                const choice = document.getElementById("board-choice");
+                if ([...choice.options].some((o) => o.value === "{game}")) set("board-choice", "{game}");
+                else {{ set("board-choice", ""); set("custom", "{game}"); }}
+                set("you", "{you}"); set("level", "max"); set("time", "0.2");
                 return true; }})()"#
         ),
     );
@@ -283,7 +293,7 @@ fn new_game(tab: &Tab, game: &str) -> Value {
     let start = Instant::now();
     loop {
         let s = settled(tab);
-        if s["game"] == game && s["history"] == json!([]) {
+        if s["game"] == game && (s["history"] == json!([]) || you != "first") && s["status"] == "your_turn" {
             return s;
         }
         assert!(start.elapsed() < Duration::from_secs(30), "no new game: {s}");
@@ -404,6 +414,21 @@ fn browser_plays_whole_games_by_clicks() {
     let thinking = js(&tab, "document.getElementById('thinking').textContent");
     assert!(thinking.as_str().unwrap().contains("wins by"), "{thinking}");
     screenshot(&tab, "serve-kalah.png");
+
+    // Under the pie rule, the second player's first move may be the swap: a button, no cell.
+    let state = new_game_as(&tab, "kalah 6 3 pie", "second");
+    assert_eq!(state["history"].as_array().unwrap().len(), 1, "{state}");
+    tab.find_element("#no-cell-moves button").unwrap().click().unwrap();
+    let start = Instant::now();
+    loop {
+        let s = settled(&tab);
+        if s["history"].as_array().unwrap().len() >= 2 {
+            assert_eq!(s["history"][1], "swap", "{s}");
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "the swap button played nothing: {s}");
+        std::thread::sleep(Duration::from_millis(30));
+    }
 
     // Undo takes back the person's last move and the reply.
     let before = end["history"].as_array().unwrap().len();

@@ -68,7 +68,8 @@ pub struct View {
     /// Row-major, `rows * cols` cells.
     pub cells: Vec<ViewCell>,
     /// For each legal move, its text and the keys of the cells a person clicks to make it, in
-    /// order (one key for a stone or a column; several for a path).
+    /// order (one key for a stone or a column; several for a path; none for a move no cell
+    /// stands for, as Kalah's swap: the page gives it a button).
     pub moves: Vec<ViewMove>,
 }
 

@@ -279,7 +279,14 @@ impl Render for Kalah {
             Some((Side::First, i)) => cells[p + 3 + i].marked = true,
             None => {}
         }
-        let moves = legal.iter().map(|&mv| ViewMove { text: self.format_move(mv), keys: vec![self.format_move(mv)] });
+        // A pit is its cell; the swap has none (the page gives it a button).
+        let moves = legal.iter().map(|&mv| ViewMove {
+            text: self.format_move(mv),
+            keys: match mv {
+                KalahMove::Pit(_) => vec![self.format_move(mv)],
+                KalahMove::Swap => vec![],
+            },
+        });
         View { rows: 2, cols: p + 2, cells, moves: moves.collect() }
     }
 
@@ -365,5 +372,10 @@ mod tests {
         let v = g.view();
         let marked: Vec<usize> = (0..16).filter(|&i| v.cells[i].marked).collect();
         assert_eq!(marked, [6], "{}", g.board_text());
+        // Under the pie rule the swap is a move no cell stands for.
+        let mut pie = Kalah::with_rules(6, 3, Capture::Empty, true).unwrap();
+        pie.play(KalahMove::Pit(0));
+        let v = pie.view();
+        assert!(v.moves.iter().any(|m| m.text == "swap" && m.keys.is_empty()), "{:?}", v.moves);
     }
 }

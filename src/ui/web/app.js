@@ -100,6 +100,17 @@ function render() {
     ? `boardbot played ${t.moves.join(", ")} · depth ${t.depth} · ${t.words}${t.proved && !t.words.includes("draw") ? " (proved)" : ""} · ${t.nodes.toLocaleString("en")} nodes · ${(t.time_ms / 1000).toFixed(2)} s`
     : "";
 
+  // Moves no cell stands for (Kalah's swap under the pie rule): a button each.
+  const free = $("no-cell-moves");
+  free.replaceChildren();
+  for (const m of legalMoves().filter((m) => m.keys.length === 0)) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = m.text;
+    b.addEventListener("click", () => { selected = []; change("/api/move", { session: state.session, move: m.text }); });
+    free.appendChild(b);
+  }
+
   const list = $("moves");
   list.replaceChildren();
   s.history.forEach((m) => {
