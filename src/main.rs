@@ -50,6 +50,9 @@ enum Mode {
     Book(boardbot::solve::BookArgs),
     /// Serves a web page to play against the engine in a browser, and its JSON API (docs/api.md).
     Serve(boardbot::ui::serve::ServeArgs),
+    /// Counts the leaf positions DEPTH moves deep (the move generator's check): `boardbot perft
+    /// --game checkers english 8`, optionally from `--fen FEN`.
+    Perft(boardbot::solve::PerftArgs),
     /// Search speed: time and nodes to each depth on fixed positions of several sizes.
     Bench {
         /// Search time per position, in milliseconds.
@@ -135,6 +138,7 @@ fn run() -> Result<()> {
         Some(Mode::Play(args)) => return boardbot::ui::play::run(args),
         Some(Mode::Solve(args)) => return boardbot::solve::run(args),
         Some(Mode::Book(args)) => return boardbot::solve::run_book(args),
+        Some(Mode::Perft(args)) => return boardbot::solve::run_perft(args),
         Some(Mode::Serve(args)) => return boardbot::ui::serve::run(args),
         Some(Mode::Bench { ms, hash, threads, depth }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));

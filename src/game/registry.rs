@@ -37,16 +37,23 @@ pub struct GameType {
     pub book: Option<BookMaker>,
     /// Makes the tables the game's knowledge keeps in `Resources` (see [`Resources::prepare`]).
     pub prepare: Option<fn(&Resources)>,
+    /// `boardbot perft` for this game, if it has one: the number of leaf positions this many
+    /// moves deep from the description's position (every distinct move counted apart).
+    pub perft: Option<Perft>,
 }
 
 /// Builds a game from the words after its name (see [`GameType::build`]).
 pub type Builder = fn(&[&str], &Resources) -> Result<Box<dyn AnyGame>, String>;
 
+/// Counts leaf positions: (spec, depth) -> the count (see [`GameType::perft`]).
+pub type Perft = fn(&GameSpec, u32) -> Result<u64, String>;
+
 /// Makes an opening book: (spec, plies, threads, hash MiB, output file).
 pub type BookMaker = fn(&GameSpec, u32, usize, usize, &std::path::Path) -> anyhow::Result<()>;
 
 /// Every game, in the order `help` lists them.
-pub static GAMES: &[&GameType] = &[&super::mnk::GAME_TYPE, &super::connectx::GAME_TYPE, &super::kalah::GAME_TYPE];
+pub static GAMES: &[&GameType] =
+    &[&super::mnk::GAME_TYPE, &super::connectx::GAME_TYPE, &super::kalah::GAME_TYPE, &super::checkers::GAME_TYPE];
 
 /// The game type called `name` (or an alias), in any case.
 pub fn game_type(name: &str) -> Option<&'static GameType> {

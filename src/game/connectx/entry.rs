@@ -25,6 +25,7 @@ pub static GAME_TYPE: GameType = GameType {
     solve: Some(solve),
     book: Some(make_book),
     prepare: Some(prepare),
+    perft: None,
 };
 
 /// Reads `M N X` (whole numbers, digits only).

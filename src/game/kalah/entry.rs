@@ -26,6 +26,7 @@ pub static GAME_TYPE: GameType = GameType {
     solve: Some(solve),
     book: None,
     prepare: None,
+    perft: None,
 };
 
 /// Reads `P S [capture empty|standard] [pie]`.

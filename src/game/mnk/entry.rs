@@ -24,6 +24,7 @@ pub static GAME_TYPE: GameType = GameType {
     solve: Some(solve),
     book: None,
     prepare: Some(prepare),
+    perft: None,
 };
 
 /// An m,n,k board: rows, columns, K, and the blocked cells (row, column).

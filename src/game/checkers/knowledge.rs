@@ -1,0 +1,183 @@
+//! What the engine knows of checkers beyond the rules: the evaluation, the move order, when a
+//! position is quiet (no capture to make), the greedy reference player, and the endgame
+//! database's verdicts at the root and at the leaves.
+//!
+//! Evaluations are in hundredths of a man, from the side to move's view.
+
+use super::movegen::{forward, step, Board, CROWN_ROW, NEIGHBOUR, NONE};
+use super::{reference, Checkers, Move, Rules};
+use crate::game::registry::Resources;
+use crate::game::{Game, Side};
+use crate::search::{Candidate, Knowledge, Score, EVAL_LIMIT};
+use rand::RngCore;
+
+/// A man, and a king (worth more: it moves both ways).
+pub const MAN: i32 = 100;
+pub const KING: i32 = 130;
+/// A man on its own back rank while the opponent still has men to crown (it guards the
+/// crowning squares).
+const BACK_RANK: i32 = 8;
+/// A man's advance, a row (more as the board empties: see [`evaluate`]).
+const ADVANCE: i32 = 2;
+/// A piece on one of the eight central squares.
+const CENTRE: i32 = 6;
+/// A man no enemy piece can reach before it crowns (a "runaway"): this, less `RUNAWAY_ROW` per
+/// row it has still to go.
+const RUNAWAY: i32 = 60;
+const RUNAWAY_ROW: i32 = 7;
+/// A step the side could make (mobility).
+const MOBILITY: i32 = 2;
+
+/// The back rank of each side: Black's 1..=4, White's 29..=32.
+const BACK: [u32; 2] = [CROWN_ROW[1], CROWN_ROW[0]];
+/// Squares 10, 11, 14, 15, 18, 19, 22, 23.
+const CENTRE_SQUARES: u32 =
+    (1 << 9) | (1 << 10) | (1 << 13) | (1 << 14) | (1 << 17) | (1 << 18) | (1 << 21) | (1 << 22);
+
+/// The rows a man of `side` on bit `sq` has still to go to crown.
+fn rows_to_go(side: Side, sq: u32) -> i32 {
+    let row = (sq / 4) as i32;
+    match side {
+        Side::First => 7 - row,
+        Side::Second => row,
+    }
+}
+
+/// One side's score (not counting the other's): material and position.
+fn side_score(b: &Board, side: Side, total: i32) -> i32 {
+    let s = side.index();
+    let own = b.pieces[s];
+    let opp = b.pieces[1 - s];
+    let men = own & !b.kings;
+    let kings = own & b.kings;
+    let mut score = MAN * men.count_ones() as i32 + KING * kings.count_ones() as i32;
+    if opp & !b.kings != 0 {
+        score += BACK_RANK * (men & BACK[s]).count_ones() as i32;
+    }
+    score += CENTRE * (own & CENTRE_SQUARES).count_ones() as i32;
+    // Advance matters more as pieces come off.
+    let advance = ADVANCE + (24 - total).max(0) / 6;
+    let [a, c] = forward(side);
+    let mut m = men;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        let to_go = rows_to_go(side, sq);
+        score += advance * (7 - to_go);
+        // A runaway: no enemy piece in the cone in front of it.
+        let (mut cone, mut front) = (0u32, 1u32 << sq);
+        for _ in 0..to_go {
+            front = step(front, a) | step(front, c);
+            cone |= front;
+        }
+        if cone & opp == 0 {
+            score += RUNAWAY - RUNAWAY_ROW * to_go;
+        }
+    }
+    score
+}
+
+/// The static evaluation of `g` for the side to move (see the constants); a side ahead gains
+/// from exchanges: its lead counts more as the board empties.
+pub fn evaluate(g: &Checkers) -> i32 {
+    let b = g.board();
+    let me = g.to_move();
+    let total = (b.pieces[0] | b.pieces[1]).count_ones() as i32;
+    let material = |s: usize| {
+        MAN * (b.pieces[s] & !b.kings).count_ones() as i32 + KING * (b.pieces[s] & b.kings).count_ones() as i32
+    };
+    let lead = material(me.index()) - material(1 - me.index());
+    let mobility = (b.steppers(me).count_ones() as i32 - b.steppers(me.other()).count_ones() as i32) * MOBILITY;
+    side_score(b, me, total) - side_score(b, me.other(), total) + lead * 3 / total.max(1) + mobility
+}
+
+/// Whether the piece on `sq` (bit index) could be taken at once by `by` on board `b`.
+pub fn attacked(b: &Board, sq: u8, by: Side) -> bool {
+    let attackers = b.pieces[by.index()];
+    let empty = b.empty();
+    for d in 0..4 {
+        // An attacker behind `sq` (opposite to d) jumping over it in direction d.
+        let from = NEIGHBOUR[sq as usize][3 - d];
+        let land = NEIGHBOUR[sq as usize][d];
+        if from == NONE || land == NONE || attackers & (1 << from) == 0 || empty & (1 << land) == 0 {
+            continue;
+        }
+        if b.kings & (1 << from) != 0 || forward(by).contains(&d) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The move-order key of a legal move of `g` (higher first): captures by the pieces (and
+/// kings) taken, crowning, then steps that keep the piece safe, toward the centre, not off the
+/// back rank.
+pub fn order_key(g: &Checkers, mv: Move) -> i64 {
+    let b = g.board();
+    let me = g.to_move();
+    let s = me.index();
+    let from = 1u32 << mv.from;
+    let man = b.kings & from == 0;
+    let mut key = 0i64;
+    if mv.captured != 0 {
+        key += 10_000 * mv.captured.count_ones() as i64 + 2_000 * (mv.captured & b.kings).count_ones() as i64;
+    }
+    if man && CROWN_ROW[s] & (1 << mv.to) != 0 {
+        key += 5_000;
+    }
+    let after = g.board_after(mv);
+    if attacked(&after, mv.to, me.other()) {
+        key -= 3_000;
+    }
+    if man && BACK[s] & from != 0 {
+        key -= 40;
+    }
+    if CENTRE_SQUARES & (1 << mv.to) != 0 {
+        key += 20;
+    }
+    if man {
+        key += rows_to_go(me, mv.from as u32) as i64 - rows_to_go(me, mv.to as u32) as i64;
+    }
+    key
+}
+
+/// What the engine knows of checkers: [`evaluate`], [`order_key`], the endgame database.
+pub struct CheckersKnowledge {
+    rules: Rules,
+}
+
+impl CheckersKnowledge {
+    pub fn new(rules: Rules, _resources: &Resources) -> CheckersKnowledge {
+        CheckersKnowledge { rules }
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+}
+
+impl Knowledge<Checkers> for CheckersKnowledge {
+    fn evaluate(&self, g: &Checkers) -> Score {
+        evaluate(g).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    fn winning_move(&self, _g: &Checkers) -> Option<Move> {
+        None
+    }
+
+    /// Quiet: the side to move has no capture (past the horizon, captures are searched on).
+    fn quiet(&self, g: &Checkers) -> bool {
+        !g.can_capture()
+    }
+
+    fn candidates(&self, g: &Checkers, out: &mut Vec<Candidate<Move>>) -> bool {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        out.extend(moves.into_iter().map(|mv| Candidate { mv, score: order_key(g, mv) }));
+        true
+    }
+
+    fn reference_move(&self, g: &mut Checkers, rng: &mut dyn RngCore) -> Option<Move> {
+        reference::greedy_move(g, rng)
+    }
+}
