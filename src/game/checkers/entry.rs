@@ -171,8 +171,8 @@ impl Render for Checkers {
     }
 
     /// The board with the number of every empty dark square, the pieces as letters (`b`/`w`
-    /// men, `B`/`W` kings); the last move's squares in brackets; Black in bold and White in
-    /// reverse video if `colour`.
+    /// men, `B`/`W` kings), and every square's number in a key at its right; the last move's
+    /// squares in brackets; Black in bold and White in reverse video if `colour`.
     fn board_picture(&self, colour: bool) -> String {
         let marked = self.last_move_squares();
         let mut s = String::new();
@@ -193,8 +193,10 @@ impl Render for Checkers {
                 s.push_str(&inner);
                 s.push(close);
             }
-            s = s.trim_end().to_string();
-            s.push('\n');
+            // The numbers of the row's squares, as a key beside the board.
+            let numbers: Vec<String> = (0..4).map(|i| format!("{:>2}", row * 4 + i + 1)).collect();
+            let indent = if row % 2 == 0 { "  " } else { "" };
+            s.push_str(&format!("      {indent}{}\n", numbers.join("  ")));
         }
         s.push_str(&format!("{} to move; b/w men, B/W kings\n", side_name(self.side)));
         s
