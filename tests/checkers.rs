@@ -68,6 +68,7 @@ fn the_engine_beats_greedy_and_the_log_replays() {
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("games.log");
     let log_text = log.to_str().unwrap();
+    let pdn_path = dir.join("games.pdn");
     let args = [
         "match",
         "--game",
@@ -80,6 +81,8 @@ fn the_engine_beats_greedy_and_the_log_replays() {
         "--quiet",
         "--log",
         log_text,
+        "--record",
+        pdn_path.to_str().unwrap(),
     ];
     let (ok, out, err) = run(&args);
     assert!(ok, "{err}");
@@ -91,6 +94,11 @@ fn the_engine_beats_greedy_and_the_log_replays() {
     let games: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(games.len(), 2, "{text}");
     assert!(games.iter().all(|g| g.contains("\tcheckers english\t") && g.contains('x')), "{text}");
+    // The same games in PDN, Black (the first player) first.
+    let pdn = std::fs::read_to_string(&pdn_path).unwrap();
+    assert_eq!(pdn.matches("[GameType \"21\"]").count(), 2, "{pdn}");
+    assert!(pdn.contains("[Black \"e1:self\"]\n[White \"e2:greedy\"]\n[Result \"1-0\"]"), "{pdn}");
+    assert!(pdn.contains("\n1. ") && pdn.contains(" 0-1\n"), "{pdn}");
     let (ok, out, err) = run(&["replay", log_text]);
     assert!(ok && out.contains("2 ok, 0 failed"), "{out}{err}");
     std::fs::remove_dir_all(&dir).ok();

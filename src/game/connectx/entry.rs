@@ -26,6 +26,7 @@ pub static GAME_TYPE: GameType = GameType {
     book: Some(make_book),
     prepare: Some(prepare),
     perft: None,
+    record: None,
 };
 
 /// Reads `M N X` (whole numbers, digits only).

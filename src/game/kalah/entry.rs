@@ -27,6 +27,7 @@ pub static GAME_TYPE: GameType = GameType {
     book: None,
     prepare: None,
     perft: None,
+    record: None,
 };
 
 /// Reads `P S [capture empty|standard] [pie]`.

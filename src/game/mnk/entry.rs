@@ -25,6 +25,7 @@ pub static GAME_TYPE: GameType = GameType {
     book: None,
     prepare: Some(prepare),
     perft: None,
+    record: None,
 };
 
 /// An m,n,k board: rows, columns, K, and the blocked cells (row, column).
