@@ -4,12 +4,16 @@
 //!
 //! Evaluations are in hundredths of a man, from the side to move's view.
 
-use super::movegen::{forward, step, Board, CROWN_ROW, NEIGHBOUR, NONE};
+use super::endgame::{Endgame, Value, MAX_PIECES};
+use super::movegen::{forward, step, Board, Capturing, CROWN_ROW, NEIGHBOUR, NONE};
 use super::{reference, Checkers, Move, Rules};
 use crate::game::registry::Resources;
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Score, EVAL_LIMIT};
+use crate::search::{Candidate, Knowledge, Proof, Score, EVAL_LIMIT};
 use rand::RngCore;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
 
 /// A man, and a king (worth more: it moves both ways).
 pub const MAN: i32 = 100;
@@ -141,24 +145,114 @@ pub fn order_key(g: &Checkers, mv: Move) -> i64 {
     key
 }
 
-/// What the engine knows of checkers: [`evaluate`], [`order_key`], the endgame database.
+/// Scores of positions the endgame database knows to be won (lost: the negation), plus the
+/// evaluation, which then measures progress.
+pub const KNOWN_WIN: i32 = 10_000;
+
+/// The diagonal-grid distance between two squares (bit indices): king steps on an empty board.
+fn distance(a: u32, b: u32) -> i32 {
+    let (ra, rb) = ((a / 4) as i32, (b / 4) as i32);
+    let col = |sq: u32, row: i32| 2 * (sq % 4) as i32 + (row % 2 == 0) as i32;
+    let (ca, cb) = (col(a, ra), col(b, rb));
+    (ra - rb).abs().max((ca - cb).abs())
+}
+
+/// In a won ending: the winner's kings close in on the loser's pieces (fewer steps between
+/// them, more points), so that the search makes progress.
+fn closing_in(b: &Board, winner: Side) -> i32 {
+    let mut kings = b.pieces[winner.index()] & b.kings;
+    let targets = b.pieces[1 - winner.index()];
+    let mut score = 0;
+    while kings != 0 {
+        let k = kings.trailing_zeros();
+        kings &= kings - 1;
+        let mut t = targets;
+        let mut nearest = 8;
+        while t != 0 {
+            let sq = t.trailing_zeros();
+            t &= t - 1;
+            nearest = nearest.min(distance(k, sq));
+        }
+        score += 4 * (8 - nearest);
+    }
+    score
+}
+
+/// The endgame databases built so far in this process: one per rules, each made on first use.
+type DbCache = std::sync::Mutex<Vec<(Capturing, Arc<Endgame>)>>;
+
+/// What the engine knows of checkers: [`evaluate`], [`order_key`], and the endgame database of
+/// up to four pieces (when the games' memory budget holds it: see [`CheckersKnowledge::new`]).
 pub struct CheckersKnowledge {
     rules: Rules,
+    db: Option<Arc<Endgame>>,
 }
 
 impl CheckersKnowledge {
-    pub fn new(rules: Rules, _resources: &Resources) -> CheckersKnowledge {
-        CheckersKnowledge { rules }
+    /// The knowledge for `rules`. With a memory budget for the games' tables, the endgame
+    /// database of these rules is taken from `resources`, built there at the first game that
+    /// asks (about 2 s for four pieces): four pieces (14.2 MiB) if they take at most half the
+    /// budget, else three if they fit, else none.
+    pub fn new(rules: Rules, resources: &Resources) -> CheckersKnowledge {
+        let budget = (resources.budget_mib() << 20) / 2;
+        let Some(pieces) = (2..=MAX_PIECES).rev().find(|&p| Endgame::bytes_for(p) <= budget) else {
+            return CheckersKnowledge { rules, db: None };
+        };
+        let db = resources.shared("checkers endgame", |_| DbCache::default()).map(|cache| {
+            let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+            let capturing = rules.capturing();
+            match cache.iter().find(|(c, _)| *c == capturing) {
+                Some((_, db)) => db.clone(),
+                None => {
+                    let db = Arc::new(Endgame::build(capturing, pieces));
+                    // One database at a time: another set of rules replaces it.
+                    cache.clear();
+                    cache.push((capturing, db.clone()));
+                    db
+                }
+            }
+        });
+        CheckersKnowledge { rules, db }
     }
 
     pub fn rules(&self) -> Rules {
         self.rules
     }
+
+    /// The database's value of `g`, if it covers it.
+    pub fn probe(&self, g: &Checkers) -> Option<Value> {
+        let b = g.board();
+        if (b.pieces[0] | b.pieces[1]).count_ones() > MAX_PIECES {
+            return None;
+        }
+        self.db.as_ref()?.probe(b, g.to_move())
+    }
+
+    /// The database's value of the position after each of `moves` for the side to move there.
+    fn after(&self, g: &Checkers, moves: &[Move]) -> Option<Vec<(Move, Value)>> {
+        let db = self.db.as_ref()?;
+        moves
+            .iter()
+            .map(|&mv| {
+                let b = g.board_after(mv);
+                db.probe(&b, g.to_move().other()).map(|v| (mv, v))
+            })
+            .collect()
+    }
 }
 
 impl Knowledge<Checkers> for CheckersKnowledge {
+    /// [`evaluate`]; in a position of the endgame database, a draw is 0, and a win
+    /// [`KNOWN_WIN`] plus the evaluation and [`closing_in`] (a loss the negation of the winner's).
     fn evaluate(&self, g: &Checkers) -> Score {
-        evaluate(g).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let me = g.to_move();
+        let score = match self.probe(g) {
+            None => evaluate(g),
+            Some(Value::Draw) => 0,
+            Some(Value::Win) => KNOWN_WIN + evaluate(g).max(0) + closing_in(g.board(), me),
+            Some(Value::Loss) => -KNOWN_WIN + evaluate(g).min(0) - closing_in(g.board(), me.other()),
+        };
+        score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     fn winning_move(&self, _g: &Checkers) -> Option<Move> {
@@ -175,6 +269,34 @@ impl Knowledge<Checkers> for CheckersKnowledge {
         g.legal_moves(&mut moves);
         out.extend(moves.into_iter().map(|mv| Candidate { mv, score: order_key(g, mv) }));
         true
+    }
+
+    /// A drawn position of the database: the moves that keep the draw (the search orders them,
+    /// the traps pick among them). Won and lost ones are left to the search, whose evaluation
+    /// knows them: the database has no distances, and a win is made by progress.
+    fn solve_exactly(&self, g: &Checkers, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<Move>> {
+        if self.probe(g)? != Value::Draw {
+            return None;
+        }
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let keep: Vec<Move> =
+            self.after(g, &moves)?.into_iter().filter(|&(_, v)| v == Value::Draw).map(|(m, _)| m).collect();
+        (!keep.is_empty()).then_some(Proof { score: 0, moves: keep })
+    }
+
+    fn wins_exactly(&self, g: &Checkers, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<bool> {
+        self.probe(g).map(|v| v == Value::Win)
+    }
+
+    /// The moves after which the database says the opponent wins.
+    fn refuted_moves(&self, g: &Checkers, moves: &[Move]) -> Vec<Move> {
+        if self.probe(g).is_none() {
+            return Vec::new();
+        }
+        self.after(g, moves)
+            .map(|a| a.into_iter().filter(|&(_, v)| v == Value::Win).map(|(m, _)| m).collect())
+            .unwrap_or_default()
     }
 
     fn reference_move(&self, g: &mut Checkers, rng: &mut dyn RngCore) -> Option<Move> {

@@ -27,6 +27,7 @@
 //! - `past` holds the state before each move played, oldest first: `undo` pops it, and the
 //!   repetition rule reads the hashes in it.
 
+pub mod endgame;
 mod entry;
 pub mod fen;
 pub mod knowledge;

@@ -196,3 +196,88 @@ fn bad_fen_and_move_text_are_errors() {
     assert!(!g.is_legal(mv));
     assert!(!g.is_legal(g.parse_move("21-17").unwrap()));
 }
+
+/// Every decided position of the database agrees with its moves: a win has a move to a lost
+/// position, a loss has only moves to won ones, a draw neither.
+fn check_database(rules: Rules, pieces: u32) {
+    use endgame::{Endgame, Value};
+    let db = Endgame::build(rules.capturing(), pieces);
+    let mut rng = crate::game::zobrist::SplitMix64::new(7);
+    let (mut checked, mut seen) = (0, [0; 3]);
+    while checked < 20_000 {
+        // A random position of 2..=pieces pieces.
+        let n = 2 + (rng.next_u64() % (pieces as u64 - 1)) as u32;
+        let mut b = Board { pieces: [0, 0], kings: 0 };
+        for i in 0..n {
+            let sq = (rng.next_u64() % 32) as u32;
+            let s = if i == 0 {
+                0
+            } else if i == 1 {
+                1
+            } else {
+                (rng.next_u64() % 2) as usize
+            };
+            if (b.pieces[0] | b.pieces[1]) & (1 << sq) != 0 {
+                continue;
+            }
+            b.pieces[s] |= 1 << sq;
+            if rng.next_u64().is_multiple_of(2) || movegen::CROWN_ROW[s] & (1 << sq) != 0 {
+                b.kings |= 1 << sq;
+            }
+        }
+        let side = if rng.next_u64().is_multiple_of(2) { Side::First } else { Side::Second };
+        let Some(v) = db.probe(&b, side) else { continue };
+        let mut moves = Vec::new();
+        b.generate(side, rules.capturing(), &mut moves);
+        let children: Vec<Value> = moves
+            .iter()
+            .map(|&m| {
+                let mut after = b;
+                apply(&mut after, side, m);
+                db.probe(&after, side.other()).expect("a move keeps a position in the database")
+            })
+            .collect();
+        let expected = if children.contains(&Value::Loss) {
+            Value::Win
+        } else if children.iter().all(|&c| c == Value::Win) {
+            Value::Loss
+        } else {
+            Value::Draw
+        };
+        assert_eq!(v, expected, "{b:?} {side:?}");
+        seen[v as usize] += 1;
+        checked += 1;
+    }
+    assert!(seen.iter().all(|&s| s > 100), "wins, losses and draws: {seen:?}");
+}
+
+#[test]
+fn the_endgame_database_agrees_with_the_moves() {
+    check_database(Rules::English, 4);
+    check_database(Rules::House, 3);
+}
+
+#[test]
+fn endgame_database_known_values() {
+    use endgame::{Endgame, Value};
+    let db = Endgame::build(Capturing::Complete, 3);
+    let probe = |text: &str| {
+        let g = pos(Rules::English, text);
+        db.probe(g.board(), g.to_move()).unwrap()
+    };
+    // Two kings beat one; one king against one draws; a man against a king in the double
+    // corner draws.
+    assert_eq!(probe("B:WK14:BK1,K3"), Value::Win);
+    assert_eq!(probe("W:WK14:BK1,K3"), Value::Loss);
+    assert_eq!(probe("B:WK18:BK1"), Value::Draw);
+}
+
+#[test]
+#[ignore]
+fn endgame_database_build_time() {
+    for rules in [Rules::English, Rules::House] {
+        let begin = std::time::Instant::now();
+        let db = endgame::Endgame::build(rules.capturing(), 4);
+        println!("{rules:?}: {} bytes in {:.2} s", db.bytes(), begin.elapsed().as_secs_f64());
+    }
+}
