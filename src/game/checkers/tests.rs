@@ -281,3 +281,19 @@ fn endgame_database_build_time() {
         println!("{rules:?}: {} bytes in {:.2} s", db.bytes(), begin.elapsed().as_secs_f64());
     }
 }
+
+#[test]
+fn the_view_gives_each_move_as_its_clicks() {
+    let g = pos(Rules::House, "B:W18,27:B14");
+    let v = g.view();
+    assert_eq!((v.rows, v.cols, v.cells.len()), (8, 8, 64));
+    // Square 14 is row 3, column 2; square 1 row 0, column 1.
+    assert_eq!((v.cells[3 * 8 + 2].content.as_str(), v.cells[3 * 8 + 2].key.as_deref()), ("X", Some("14")));
+    assert_eq!(v.cells[1].key.as_deref(), Some("1"));
+    assert_eq!(v.cells[0].key, None);
+    let keys: Vec<Vec<&str>> = v.moves.iter().map(|m| m.keys.iter().map(String::as_str).collect()).collect();
+    // The one-jump prefix is a move of its own: the page offers to stop there.
+    assert!(keys.contains(&vec!["14", "23"]) && keys.contains(&vec!["14", "23", "32"]), "{keys:?}");
+    let crowned = pos(Rules::English, "W:WK18:BK1");
+    assert_eq!(crowned.view().cells[1].content, "XK");
+}
