@@ -68,6 +68,9 @@ enum Mode {
         /// node counts then show whether a change alters the search.
         #[arg(long)]
         depth: Option<u32>,
+        /// Only the positions whose name contains this text (e.g. `checkers`).
+        #[arg(long, default_value = "")]
+        only: String,
     },
 }
 
@@ -140,7 +143,7 @@ fn run() -> Result<()> {
         Some(Mode::Book(args)) => return boardbot::solve::run_book(args),
         Some(Mode::Perft(args)) => return boardbot::solve::run_perft(args),
         Some(Mode::Serve(args)) => return boardbot::ui::serve::run(args),
-        Some(Mode::Bench { ms, hash, threads, depth }) => {
+        Some(Mode::Bench { ms, hash, threads, depth, only }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
             let limits = match depth {
                 Some(d) => boardbot::search::Limits::depth(d),
@@ -149,7 +152,7 @@ fn run() -> Result<()> {
                     ..boardbot::search::Limits::infinite()
                 },
             };
-            boardbot::bench::run(&limits, hash, threads, report).map_err(anyhow::Error::msg)?;
+            boardbot::bench::run_matching(&limits, hash, threads, &only, report).map_err(anyhow::Error::msg)?;
             return Ok(());
         }
         None => {}

@@ -5,7 +5,7 @@
 //! Evaluations are in hundredths of a man, from the side to move's view.
 
 use super::endgame::{Endgame, Value, MAX_PIECES};
-use super::movegen::{forward, step, Board, Capturing, CROWN_ROW, NEIGHBOUR, NONE};
+use super::movegen::{forward, step, Board, Capturing, CROWN_ROW, DL, DR, NEIGHBOUR, NONE, UL, UR};
 use super::{reference, Checkers, Move, Rules};
 use crate::game::registry::Resources;
 use crate::game::{Game, Side};
@@ -38,6 +38,32 @@ const BACK: [u32; 2] = [CROWN_ROW[1], CROWN_ROW[0]];
 const CENTRE_SQUARES: u32 =
     (1 << 9) | (1 << 10) | (1 << 13) | (1 << 14) | (1 << 17) | (1 << 18) | (1 << 21) | (1 << 22);
 
+/// `CONES[side][sq]`: the squares in front of a man of `side` on `sq` that it could reach on
+/// its way to the crowning row (the triangle widening one square each way a row).
+static CONES: [[u32; 32]; 2] = cones();
+
+const fn cones() -> [[u32; 32]; 2] {
+    let mut t = [[0; 32]; 2];
+    let dirs = [[DL, DR], [UL, UR]];
+    let mut s = 0;
+    while s < 2 {
+        let mut sq = 0;
+        while sq < 32 {
+            let (mut cone, mut front) = (0u32, 1u32 << sq);
+            let mut i = 0;
+            while i < 8 {
+                front = step(front, dirs[s][0]) | step(front, dirs[s][1]);
+                cone |= front;
+                i += 1;
+            }
+            t[s][sq] = cone;
+            sq += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
 /// The rows a man of `side` on bit `sq` has still to go to crown.
 fn rows_to_go(side: Side, sq: u32) -> i32 {
     let row = (sq / 4) as i32;
@@ -61,7 +87,6 @@ fn side_score(b: &Board, side: Side, total: i32) -> i32 {
     score += CENTRE * (own & CENTRE_SQUARES).count_ones() as i32;
     // Advance matters more as pieces come off.
     let advance = ADVANCE + (24 - total).max(0) / 6;
-    let [a, c] = forward(side);
     let mut m = men;
     while m != 0 {
         let sq = m.trailing_zeros();
@@ -69,12 +94,7 @@ fn side_score(b: &Board, side: Side, total: i32) -> i32 {
         let to_go = rows_to_go(side, sq);
         score += advance * (7 - to_go);
         // A runaway: no enemy piece in the cone in front of it.
-        let (mut cone, mut front) = (0u32, 1u32 << sq);
-        for _ in 0..to_go {
-            front = step(front, a) | step(front, c);
-            cone |= front;
-        }
-        if cone & opp == 0 {
+        if CONES[s][sq as usize] & opp == 0 {
             score += RUNAWAY - RUNAWAY_ROW * to_go;
         }
     }
@@ -265,9 +285,15 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     }
 
     fn candidates(&self, g: &Checkers, out: &mut Vec<Candidate<Move>>) -> bool {
-        let mut moves = Vec::new();
-        g.legal_moves(&mut moves);
-        out.extend(moves.into_iter().map(|mv| Candidate { mv, score: order_key(g, mv) }));
+        // The search asks at positions not over (no allocation here: a buffer per thread).
+        thread_local!(static MOVES: std::cell::RefCell<Vec<Move>> = const { std::cell::RefCell::new(Vec::new()) });
+        MOVES.with_borrow_mut(|moves| {
+            moves.clear();
+            if g.outcome().is_none() {
+                g.generate(moves);
+            }
+            out.extend(moves.iter().map(|&mv| Candidate { mv, score: order_key(g, mv) }));
+        });
         true
     }
 

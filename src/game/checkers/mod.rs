@@ -189,6 +189,24 @@ impl Checkers {
         self.board.generate(self.side, self.rules.capturing(), out);
     }
 
+    /// Whether `key` names a step between neighbouring squares, and then the legal step it
+    /// names now (None: not legal); None where the key names no step (a capture, or no move).
+    fn step_for_key(&self, key: u32) -> Option<Option<Move>> {
+        let (from, to, ord) = ((key >> 11) as u8, ((key >> 6) & 31) as u8, key & 63);
+        if key as usize >= movegen::MOVE_KEY_SPACE || ord != 0 {
+            return None;
+        }
+        let d = movegen::NEIGHBOUR[from as usize].iter().position(|&n| n == to)?;
+        let (own, empty) = (self.board.pieces[self.side.index()], self.board.empty());
+        let king = self.board.kings & (1 << from) != 0;
+        let legal = own & (1 << from) != 0
+            && empty & (1 << to) != 0
+            && (king || movegen::forward(self.side).contains(&d))
+            && (self.rules == Rules::House || !self.can_capture())
+            && self.outcome().is_none();
+        Some(legal.then_some(Move { from, to, jumps: 0, ord: 0, captured: 0, path: to as u64 }))
+    }
+
     /// Leaf positions `depth` plies ahead (every capture path its own move; a finished game is
     /// a leaf only at depth 0). `lists` holds one move list per ply, reused.
     pub fn perft(&mut self, depth: u32) -> u64 {
@@ -322,6 +340,9 @@ impl Game for Checkers {
     }
 
     fn move_for_key(&self, key: u32) -> Option<Move> {
+        if let Some(step) = self.step_for_key(key) {
+            return step;
+        }
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
         moves.into_iter().find(|m| m.key() == key)

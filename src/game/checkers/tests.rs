@@ -297,3 +297,27 @@ fn the_view_gives_each_move_as_its_clicks() {
     let crowned = pos(Rules::English, "W:WK18:BK1");
     assert_eq!(crowned.view().cells[1].content, "XK");
 }
+
+#[test]
+fn every_move_is_found_again_by_its_key() {
+    let mut g = Checkers::new(Rules::House);
+    for mv in ["11-15", "22-18", "15x22"] {
+        play(&mut g, mv);
+    }
+    for rules in [Rules::English, Rules::House] {
+        let g = pos(rules, "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29");
+        let mut list = Vec::new();
+        g.legal_moves(&mut list);
+        for &m in &list {
+            assert_eq!(g.move_for_key(m.key()), Some(m), "{}", notation::format(m));
+        }
+        // Steps that are not legal here: blocked, backwards for a man, or a step where a
+        // capture is compulsory.
+        for text in ["12-16", "16-12", "20-24", "22-17"] {
+            let (from, to) = text.split_once('-').unwrap();
+            let (from, to): (u8, u8) = (from.parse::<u8>().unwrap() - 1, to.parse::<u8>().unwrap() - 1);
+            let key = Move { from, to, jumps: 0, ord: 0, captured: 0, path: to as u64 }.key();
+            assert_eq!(g.move_for_key(key), list.iter().copied().find(|m| m.key() == key), "{rules:?} {text}");
+        }
+    }
+}
