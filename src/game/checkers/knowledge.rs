@@ -12,7 +12,7 @@ use crate::game::{Game, Side};
 use crate::search::{Candidate, Knowledge, Proof, Score, EVAL_LIMIT};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 /// A man, and a king (worth more: it moves both ways).
@@ -198,21 +198,26 @@ fn closing_in(b: &Board, winner: Side) -> i32 {
     score
 }
 
-/// The endgame databases built so far in this process: one per rules, each made on first use.
-type DbCache = std::sync::Mutex<Vec<(Capturing, Arc<Endgame>)>>;
+/// An endgame database being built, or built: empty until its builder thread has set it.
+type Pending = Arc<OnceLock<Endgame>>;
+
+/// The endgame database of this process: one set of rules at a time (another replaces it).
+type DbCache = Mutex<Option<(Capturing, Pending)>>;
 
 /// What the engine knows of checkers: [`evaluate`], [`order_key`], and the endgame database of
 /// up to four pieces (when the games' memory budget holds it: see [`CheckersKnowledge::new`]).
 pub struct CheckersKnowledge {
     rules: Rules,
-    db: Option<Arc<Endgame>>,
+    db: Option<Pending>,
 }
 
 impl CheckersKnowledge {
     /// The knowledge for `rules`. With a memory budget for the games' tables, the endgame
-    /// database of these rules is taken from `resources`, built there at the first game that
-    /// asks (about 2 s for four pieces): four pieces (14.2 MiB) if they take at most half the
-    /// budget, else three if they fit, else none.
+    /// database of these rules is taken from `resources`; the first game that asks starts its
+    /// build on a thread of its own (about 2 s of one core for four pieces), so that `init`
+    /// answers at once, and the knowledge uses it from the moment it is done (the opening does
+    /// not need it). Four pieces (14.2 MiB) if they take at most half the budget, else three if
+    /// they fit, else none.
     pub fn new(rules: Rules, resources: &Resources) -> CheckersKnowledge {
         let budget = (resources.budget_mib() << 20) / 2;
         let Some(pieces) = (2..=MAX_PIECES).rev().find(|&p| Endgame::bytes_for(p) <= budget) else {
@@ -221,18 +226,33 @@ impl CheckersKnowledge {
         let db = resources.shared("checkers endgame", |_| DbCache::default()).map(|cache| {
             let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
             let capturing = rules.capturing();
-            match cache.iter().find(|(c, _)| *c == capturing) {
+            match cache.as_ref().filter(|(c, _)| *c == capturing) {
                 Some((_, db)) => db.clone(),
                 None => {
-                    let db = Arc::new(Endgame::build(capturing, pieces));
-                    // One database at a time: another set of rules replaces it.
-                    cache.clear();
-                    cache.push((capturing, db.clone()));
+                    let db: Pending = Arc::default();
+                    let building = db.clone();
+                    std::thread::spawn(move || {
+                        let _ = building.set(Endgame::build(capturing, pieces));
+                    });
+                    *cache = Some((capturing, db.clone()));
                     db
                 }
             }
         });
         CheckersKnowledge { rules, db }
+    }
+
+    /// Waits until the endgame database (if there is one) is built; for tests and measurements.
+    pub fn wait_for_database(&self) -> bool {
+        let Some(db) = &self.db else { return false };
+        while db.get().is_none() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        true
+    }
+
+    fn database(&self) -> Option<&Endgame> {
+        self.db.as_ref()?.get()
     }
 
     pub fn rules(&self) -> Rules {
@@ -245,12 +265,12 @@ impl CheckersKnowledge {
         if (b.pieces[0] | b.pieces[1]).count_ones() > MAX_PIECES {
             return None;
         }
-        self.db.as_ref()?.probe(b, g.to_move())
+        self.database()?.probe(b, g.to_move())
     }
 
     /// The database's value of the position after each of `moves` for the side to move there.
     fn after(&self, g: &Checkers, moves: &[Move]) -> Option<Vec<(Move, Value)>> {
-        let db = self.db.as_ref()?;
+        let db = self.database()?;
         moves
             .iter()
             .map(|&mv| {

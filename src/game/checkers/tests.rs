@@ -356,3 +356,39 @@ fn play_undo_against_copy_make() {
     assert_eq!(a, b);
     println!("perft {depth} = {a}: play/undo {play_undo:.3} s, copy-make {copy_make:.3} s");
 }
+
+#[test]
+fn the_knowledge_uses_the_database_once_built() {
+    use crate::game::registry::Resources;
+    use crate::search::Knowledge;
+    let resources = Resources::new(64);
+    let know = knowledge::CheckersKnowledge::new(Rules::English, &resources);
+    assert!(know.wait_for_database());
+    // The same database for the next game of these rules.
+    let again = knowledge::CheckersKnowledge::new(Rules::English, &resources);
+    assert!(again.wait_for_database());
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    // Two kings against one: won; the evaluation says so.
+    let won = pos(Rules::English, "B:WK14:BK1,K3");
+    assert!(know.evaluate(&won) >= knowledge::KNOWN_WIN);
+    assert_eq!(know.wins_exactly(&won, far, None), Some(true));
+    // A king against a king far away: drawn, and both moves keep the draw.
+    let drawn = pos(Rules::English, "B:WK32:BK1");
+    let proof = know.solve_exactly(&drawn, far, None).unwrap();
+    assert_eq!(proof.score, 0);
+    let mut texts: Vec<String> = proof.moves.iter().map(|&m| notation::format(m)).collect();
+    texts.sort();
+    assert_eq!(texts, ["1-5", "1-6"]);
+    // Two kings each: some of Black's moves hand White a won ending; the database refutes them.
+    let g = pos(Rules::English, "B:WK10,K32:BK1,K18");
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let refuted: Vec<String> = know.refuted_moves(&g, &moves).iter().map(|&m| notation::format(m)).collect();
+    assert!(
+        !refuted.is_empty() && refuted.iter().all(|m| moves.iter().any(|&x| notation::format(x) == *m)),
+        "{refuted:?}"
+    );
+    assert_eq!(know.refuted_moves(&drawn, &[]), Vec::<Move>::new());
+    // Without a budget, no database.
+    assert!(!knowledge::CheckersKnowledge::new(Rules::English, &Resources::none()).wait_for_database());
+}
