@@ -345,6 +345,12 @@ impl Knowledge<Checkers> for CheckersKnowledge {
             .unwrap_or_default()
     }
 
+    /// A man is 100: the weaker levels give away an eighth of a man a level (easy, level 2:
+    /// under a man).
+    fn level_step(&self) -> Score {
+        12
+    }
+
     fn reference_move(&self, g: &mut Checkers, rng: &mut dyn RngCore) -> Option<Move> {
         reference::greedy_move(g, rng)
     }
