@@ -22,6 +22,8 @@ pub const POSITIONS: &[(&str, &str, &str)] = &[
     ("cx 7x7x5 opening", "cx 7 7 5", "3 3 2 4"),
     ("cx 25x25x10 opening", "cx 25 25 10", "12 12 11 13 12 10"),
     ("cx 100x100x30 opening", "cx 100 100 30", "50 49 50 50 51 50 52 48"),
+    ("checkers english start", "checkers english", ""),
+    ("checkers english middle", "checkers english", "11-15 23-19 8-11 22-17 9-13 17-14 10x17 21x14 15-18 24-20"),
 ];
 
 /// One benchmark line: depth reached, nodes, time, nodes per second, and time to each depth.
@@ -73,10 +75,21 @@ pub fn run(
     limits: &Limits,
     hash_mb: usize,
     threads: usize,
+    report: impl FnMut(&BenchLine),
+) -> Result<Vec<BenchLine>, String> {
+    run_matching(limits, hash_mb, threads, "", report)
+}
+
+/// As [`run`], for the positions whose name contains `only` (every one if it is empty).
+pub fn run_matching(
+    limits: &Limits,
+    hash_mb: usize,
+    threads: usize,
+    only: &str,
     mut report: impl FnMut(&BenchLine),
 ) -> Result<Vec<BenchLine>, String> {
     let mut lines = Vec::new();
-    for &(name, game, moves) in POSITIONS {
+    for &(name, game, moves) in POSITIONS.iter().filter(|(name, _, _)| name.contains(only)) {
         let line = run_one(&GameSpec::parse(game)?, moves, name, limits, hash_mb, threads)?;
         report(&line);
         lines.push(line);

@@ -73,6 +73,9 @@ enum Mode {
     Analyze(boardbot::analyze::AnalyzeArgs),
     /// Serves a web page to play against the engine in a browser, and its JSON API (docs/api.md).
     Serve(boardbot::ui::serve::ServeArgs),
+    /// Counts the leaf positions DEPTH moves deep (the move generator's check): `boardbot perft
+    /// --game checkers english 8`, optionally from `--fen FEN`.
+    Perft(boardbot::solve::PerftArgs),
     /// Search speed: time and nodes to each depth on fixed positions of several sizes.
     Bench {
         /// Search time per position, in milliseconds.
@@ -88,6 +91,9 @@ enum Mode {
         /// node counts then show whether a change alters the search.
         #[arg(long)]
         depth: Option<u32>,
+        /// Only the positions whose name contains this text (e.g. `checkers`).
+        #[arg(long, default_value = "")]
+        only: String,
     },
 }
 
@@ -170,9 +176,10 @@ fn run() -> Result<()> {
         Some(Mode::Play(args)) => return boardbot::ui::play::run(args),
         Some(Mode::Solve(args)) => return boardbot::solve::run(args),
         Some(Mode::Book(args)) => return boardbot::solve::run_book(args),
+        Some(Mode::Perft(args)) => return boardbot::solve::run_perft(args),
         Some(Mode::Serve(args)) => return boardbot::ui::serve::run(args),
         Some(Mode::Analyze(args)) => return boardbot::analyze::run(args),
-        Some(Mode::Bench { ms, hash, threads, depth }) => {
+        Some(Mode::Bench { ms, hash, threads, depth, only }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
             let limits = match depth {
                 Some(d) => boardbot::search::Limits::depth(d),
@@ -181,7 +188,7 @@ fn run() -> Result<()> {
                     ..boardbot::search::Limits::infinite()
                 },
             };
-            boardbot::bench::run(&limits, hash, threads, report).map_err(anyhow::Error::msg)?;
+            boardbot::bench::run_matching(&limits, hash, threads, &only, report).map_err(anyhow::Error::msg)?;
             return Ok(());
         }
         None => {}

@@ -99,3 +99,48 @@ pub fn run_book(args: BookArgs) -> Result<()> {
     let Some(make) = spec.kind().book else { bail!("{} has no opening books", spec.name()) };
     make(&spec, args.plies, args.threads, args.hash, &args.out)
 }
+
+#[derive(Args, Clone, Debug)]
+pub struct PerftArgs {
+    /// The game and the depth: `--game checkers english 8` (the depth may also come after the
+    /// other options).
+    #[arg(long, num_args = 1.., value_name = "GAME")]
+    game: Vec<String>,
+    /// The position to count from, as the game's `fen` option takes it.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Every depth from 1 to DEPTH, one line each.
+    #[arg(long)]
+    all: bool,
+    /// Moves deep.
+    depth: Option<u32>,
+}
+
+/// `boardbot perft`: leaf positions DEPTH moves deep, the time and the rate, by the game's
+/// `perft` in the registry.
+pub fn run_perft(args: PerftArgs) -> Result<()> {
+    let mut words = args.game.clone();
+    let depth = match args.depth {
+        Some(d) => d,
+        None => match words.last().map(|w| w.parse::<u32>()) {
+            Some(Ok(d)) => {
+                words.pop();
+                d
+            }
+            _ => bail!("perft needs a depth: boardbot perft --game GAME... DEPTH"),
+        },
+    };
+    if let Some(fen) = &args.fen {
+        words.extend(["fen".to_string(), fen.clone()]);
+    }
+    let spec = spec_of(&words)?;
+    let Some(perft) = spec.kind().perft else { bail!("{} has no perft", spec.name()) };
+    let first = if args.all { 1 } else { depth };
+    for d in first..=depth {
+        let begin = std::time::Instant::now();
+        let n = perft(&spec, d).map_err(|e| anyhow!(e))?;
+        let secs = begin.elapsed().as_secs_f64();
+        println!("perft {d} {n} time {secs:.3} s rate {:.1} M/s", n as f64 / secs.max(1e-9) / 1e6);
+    }
+    Ok(())
+}

@@ -198,7 +198,33 @@ impl Engine {
     }
 
     /// Sets the game to the position after `words` (move text) from the start; all or nothing.
+    /// `fen FEN [MV ...]`: the start becomes FEN first (the game's description with its `fen`
+    /// option set to FEN, for the games that take one).
     pub fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
+        if let [key, fen, rest @ ..] = words {
+            if key.eq_ignore_ascii_case("fen") {
+                let spec = self.game_mut()?.spec().clone();
+                let mut description: Vec<&str> = vec![spec.name()];
+                description.extend(spec.size().iter().map(String::as_str));
+                let options = spec.options();
+                let mut i = 0;
+                while i < options.len() {
+                    if options[i].eq_ignore_ascii_case("fen") {
+                        i += 2;
+                    } else {
+                        description.push(&options[i]);
+                        i += 1;
+                    }
+                }
+                description.extend(["fen", fen]);
+                let spec = GameSpec::from_words(&description)?;
+                let mut fresh = spec.new_game(&self.memory.resources)?;
+                let moves = fresh.split_moves(rest)?;
+                fresh.set_moves(&moves)?;
+                self.game = Some(fresh);
+                return Ok(());
+            }
+        }
         let game = self.game_mut()?;
         let moves = game.split_moves(words)?;
         game.set_moves(&moves)

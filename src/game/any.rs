@@ -261,10 +261,10 @@ pub struct Request {
 /// [`level_slack`] of the best.
 pub const MAX_LEVEL: u32 = 10;
 
-/// How far below the best score (in evaluation units, where a K-in-a-row window one stone short
-/// is worth a few hundred) a move may score and still be drawn at a level.
-pub fn level_slack(level: u32) -> Score {
-    (MAX_LEVEL.saturating_sub(level) * 40) as Score
+/// How far below the best score a move may score and still be drawn at a level, given the
+/// game's [`Knowledge::level_step`] in evaluation units.
+pub fn level_slack(level: u32, step: Score) -> Score {
+    MAX_LEVEL.saturating_sub(level) as Score * step
 }
 
 /// The knowledge of a level below the maximum: the node-level knowledge of `K` (evaluation,
@@ -289,6 +289,9 @@ impl<G: Game, K: Knowledge<G>> Knowledge<G> for Shallow<'_, K> {
     }
     fn can_win(&self, g: &G, side: Side) -> bool {
         self.0.can_win(g, side)
+    }
+    fn level_step(&self) -> Score {
+        self.0.level_step()
     }
 }
 
@@ -498,6 +501,19 @@ where
                 break;
             }
             game.play(c.mv);
+            // Forced replies (a single legal move) are played out first: the search answers a
+            // single move at once, without a score, and the score is what is wanted here.
+            let mut forced = 0;
+            let mut replies = Vec::new();
+            while depth > 0 && forced < 8 && game.outcome().is_none() {
+                replies.clear();
+                game.legal_moves(&mut replies);
+                if replies.len() != 1 {
+                    break;
+                }
+                game.play(replies[0]);
+                forced += 1;
+            }
             let score = if game.outcome().is_some() || depth == 0 {
                 match game.outcome() {
                     Some(Outcome::Win(side)) if side == me => crate::search::WIN - 1,
@@ -516,11 +532,13 @@ where
                     -r.score
                 }
             };
-            game.undo();
+            for _ in 0..=forced {
+                game.undo();
+            }
             scored.push((c.mv, score));
         }
         let best = scored.iter().map(|&(_, s)| s).max().expect("a game in progress has a candidate");
-        let slack = level_slack(request.level);
+        let slack = level_slack(request.level, know.level_step());
         let near: Vec<G::Move> = scored
             .iter()
             .filter(|&&(_, s)| s >= best.saturating_sub(slack) && (s > -WIN_BOUND || best <= -WIN_BOUND))

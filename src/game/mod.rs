@@ -9,6 +9,7 @@
 //!   solvers' table and line helpers); [`solving`]: what the games' `solve` commands share.
 
 pub mod any;
+pub mod checkers;
 pub mod connectx;
 pub mod kalah;
 pub mod kinarow;

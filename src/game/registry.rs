@@ -37,16 +37,42 @@ pub struct GameType {
     pub book: Option<BookMaker>,
     /// Makes the tables the game's knowledge keeps in `Resources` (see [`Resources::prepare`]).
     pub prepare: Option<fn(&Resources)>,
+    /// `boardbot perft` for this game, if it has one: the number of leaf positions this many
+    /// moves deep from the description's position (every distinct move counted apart).
+    pub perft: Option<Perft>,
+    /// A finished game in the game's standard record format, if it has one (checkers: PDN),
+    /// for `boardbot match --record`.
+    pub record: Option<RecordWriter>,
 }
 
 /// Builds a game from the words after its name (see [`GameType::build`]).
 pub type Builder = fn(&[&str], &Resources) -> Result<Box<dyn AnyGame>, String>;
 
+/// Counts leaf positions: (spec, depth) -> the count (see [`GameType::perft`]).
+pub type Perft = fn(&GameSpec, u32) -> Result<u64, String>;
+
+/// Writes a game record (see [`GameType::record`]).
+pub type RecordWriter = fn(&GameSpec, &GameRecordText) -> String;
+
+/// What a game record holds, in text: the game's number in its match (from 1), the players of
+/// the first and the second side, the moves in move text, the result from the first player's
+/// view (`1-0`, `0-1`, `1/2-1/2`, `*` for no result) and how the game ended.
+#[derive(Clone, Debug)]
+pub struct GameRecordText {
+    pub event: String,
+    pub number: usize,
+    pub players: [String; 2],
+    pub moves: Vec<String>,
+    pub result: String,
+    pub reason: String,
+}
+
 /// Makes an opening book: (spec, plies, threads, hash MiB, output file).
 pub type BookMaker = fn(&GameSpec, u32, usize, usize, &std::path::Path) -> anyhow::Result<()>;
 
 /// Every game, in the order `help` lists them.
-pub static GAMES: &[&GameType] = &[&super::mnk::GAME_TYPE, &super::connectx::GAME_TYPE, &super::kalah::GAME_TYPE];
+pub static GAMES: &[&GameType] =
+    &[&super::mnk::GAME_TYPE, &super::connectx::GAME_TYPE, &super::kalah::GAME_TYPE, &super::checkers::GAME_TYPE];
 
 /// The game type called `name` (or an alias), in any case.
 pub fn game_type(name: &str) -> Option<&'static GameType> {

@@ -4,7 +4,7 @@ use super::game::{check_opening, GameEnd, GameRecord, Opening};
 use super::pbrain;
 use super::process::{ProcessConfig, ProcessEngine, Protocol};
 use super::progress::Progress;
-use super::report::{game_line, log_line, moves_text, result_text, table, LEGEND, LOG_HEADER};
+use super::report::{game_line, log_line, moves_text, record_text, result_text, table, LEGEND, LOG_HEADER};
 use super::runner::{run_match, EnginePair};
 use super::score::score_line;
 use super::spec::{board_text, builtin_boards, engine_config, parse_board, parse_boards};
@@ -69,6 +69,10 @@ pub struct MatchArgs {
     /// Writes one line per game (board, players, result, reason, moves) to FILE.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Writes every game to FILE in its game's standard record format (checkers: PDN), for the
+    /// games that have one.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
     /// Time allowed to answer `init` (`START` for pbrain engines) and start up, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     setup_timeout: f64,
@@ -188,6 +192,11 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         None => None,
     };
 
+    let mut records = match &args.record {
+        Some(path) => Some(BufWriter::new(File::create(path).with_context(|| format!("creating {}", path.display()))?)),
+        None => None,
+    };
+
     let mut out = std::io::stdout().lock();
     let games_per_board = 2 * plan.rounds;
     writeln!(out, "engine1: {} [{}]", names[0], configs[0].argv.join(" "))?;
@@ -219,6 +228,12 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     let on_game = |record: &GameRecord| {
         if let Some(f) = log.as_mut() {
             if let Err(e) = writeln!(f, "{}", log_line(record, names)).and_then(|_| f.flush()) {
+                log_error.get_or_insert(e);
+            }
+        }
+        if let (Some(f), Some(write)) = (records.as_mut(), record.spec.kind().record) {
+            let text = write(&record.spec, &record_text(record, names));
+            if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
                 log_error.get_or_insert(e);
             }
         }

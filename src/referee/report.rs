@@ -3,6 +3,7 @@
 use super::game::{GameEnd, GameRecord};
 use super::score::{ReplyStats, Tally};
 use super::spec::board_text;
+use crate::game::registry::GameRecordText;
 use crate::game::{Outcome, Side};
 use std::fmt::Write;
 use std::time::Duration;
@@ -93,6 +94,28 @@ pub fn log_line(record: &GameRecord, names: [&str; 2]) -> String {
         reason,
         moves_text(&record.moves)
     )
+}
+
+/// A game for its game's record writer (see [`crate::game::registry::GameType::record`]): the
+/// result and reason as [`log_line`] gives them.
+pub fn record_text(record: &GameRecord, names: [&str; 2]) -> GameRecordText {
+    let line = log_line(record, names);
+    let fields: Vec<&str> = line.split('\t').collect();
+    let tag = |side: Side| {
+        let e = record.engine_of(side);
+        format!("e{}:{}", e + 1, names[e])
+    };
+    GameRecordText {
+        event: "boardbot match".to_string(),
+        number: record.number + 1,
+        players: [tag(Side::First), tag(Side::Second)],
+        moves: record.moves.clone(),
+        result: match fields.get(4).copied() {
+            Some("0-0") | None => "*".to_string(),
+            Some(r) => r.to_string(),
+        },
+        reason: fields.get(5).copied().unwrap_or_default().to_string(),
+    }
 }
 
 fn stats_cells(s: &ReplyStats) -> (String, String) {

@@ -73,6 +73,14 @@ pub trait Game: Clone {
     fn is_dead_draw(&self) -> bool {
         false
     }
+    /// Whether the position is drawn, or may be scored a draw by a search, because of how it was
+    /// reached rather than what it is: it repeats an earlier position of the game or of the line
+    /// searched, or a move-count rule is due. A search scores it 0 and keeps every score that
+    /// depends on it out of its table (the same position reached another way may not be drawn).
+    /// The default: never (the outcome depends on the position alone).
+    fn drawn_by_history(&self) -> bool {
+        false
+    }
     /// A stable key of a move, below [`Game::move_key_space`], for tables (history, TT). Two
     /// different legal moves of a position have different keys.
     fn move_key(&self, mv: Self::Move) -> u32;

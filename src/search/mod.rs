@@ -109,6 +109,14 @@ pub trait Knowledge<G: Game>: Sync {
         None
     }
 
+    /// Evaluation units a level below the maximum may give away for each level under it: a
+    /// weaker level draws its move among those scoring within this times (maximum - level) of
+    /// the best (see `game::any::MAX_LEVEL`). By default 40: a K-in-a-row window one stone
+    /// short is worth a few hundred.
+    fn level_step(&self) -> Score {
+        40
+    }
+
     /// The move of the game's reference player of the courses, the one a bot is first measured
     /// against; by default L1 (see [`l1_move`]). Games where it means something else (greedy
     /// sowing, the largest capture) say so.

@@ -72,7 +72,7 @@ pub fn search<G: Game, K: Knowledge<G> + ?Sized>(
     depth: u32,
     variant: Variant,
 ) -> Plain<G::Move> {
-    let mut s = Search { know, variant, nodes: 0, table: HashMap::new() };
+    let mut s = Search { know, variant, nodes: 0, table: HashMap::new(), history_draws: 0 };
     let (score, pv) = s.node(game, depth, 0, -WIN, WIN);
     Plain { score, best: pv.first().copied(), pv, nodes: s.nodes }
 }
@@ -101,6 +101,9 @@ struct Search<'k, G: Game, K: ?Sized> {
     variant: Variant,
     nodes: u64,
     table: HashMap<u64, Stored<G::Move>>,
+    /// Positions scored as draws by how they were reached ([`Game::drawn_by_history`]): a
+    /// subtree that met one stores nothing (its score depends on the path).
+    history_draws: u64,
 }
 
 /// A score as the table keeps it: a win `p` plies from the root, found at `ply`, is a win
@@ -126,6 +129,10 @@ impl<G: Game, K: Knowledge<G> + ?Sized> Search<'_, G, K> {
     fn node(&mut self, game: &mut G, depth: u32, ply: u32, mut alpha: Score, beta: Score) -> (Score, Vec<G::Move>) {
         self.nodes += 1;
         let me = game.to_move();
+        if ply > 0 && game.drawn_by_history() {
+            self.history_draws += 1;
+            return (0, vec![]);
+        }
         match game.outcome() {
             Some(Outcome::Win(side)) => {
                 return (if side == me { WIN - ply as Score } else { ply as Score - WIN }, vec![])
@@ -153,6 +160,7 @@ impl<G: Game, K: Knowledge<G> + ?Sized> Search<'_, G, K> {
             first = stored.best;
         }
         let alpha_in = alpha;
+        let draws_before = self.history_draws;
         let mut moves = self.moves(game);
         if let Some(i) = first.and_then(|f| moves.iter().position(|&m| m == f)) {
             moves[..=i].rotate_right(1);
@@ -180,7 +188,7 @@ impl<G: Game, K: Knowledge<G> + ?Sized> Search<'_, G, K> {
                 }
             }
         }
-        if let Some(k) = key {
+        if let Some(k) = key.filter(|_| self.history_draws == draws_before) {
             let bound = if !self.variant.prune {
                 Bound::Exact
             } else if best.0 >= beta {

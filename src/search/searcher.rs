@@ -145,6 +145,10 @@ struct Run<'a, G: Game, K: Knowledge<G>> {
     stopped: bool,
     /// Some leaf of the current subtree was judged heuristically (not a proof).
     hit: bool,
+    /// Some leaf of the current subtree was scored a draw by its history
+    /// ([`Game::drawn_by_history`]): the subtree's score depends on the path to it, so it is not
+    /// stored in the table.
+    path_draw: bool,
     /// Swindle chances already computed, by (position, levels).
     swindle_memo: ahash::AHashMap<(u64, u32), Option<f64>>,
     /// Proofs made for swindles, by (position, threshold).
@@ -176,6 +180,7 @@ impl<'a, G: Game, K: Knowledge<G>> Run<'a, G, K> {
             nodes: 0,
             stopped: false,
             hit: false,
+            path_draw: false,
             swindle_memo: Default::default(),
             proof_memo: Default::default(),
             deadline: None,
@@ -668,6 +673,11 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             return 0;
         }
         let me = game.to_move();
+        if game.drawn_by_history() {
+            self.hit = true;
+            self.path_draw = true;
+            return 0;
+        }
         match game.outcome() {
             Some(Outcome::Draw) => return 0,
             Some(Outcome::Win(side)) => {
@@ -727,6 +737,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             }
         }
         let outer_hit = std::mem::replace(&mut self.hit, false);
+        let outer_path_draw = std::mem::replace(&mut self.path_draw, false);
         let side = me.index();
         let (mut best, mut best_key) = (-INF, NO_MOVE);
         let mut searched = 0;
@@ -814,6 +825,8 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             }
         }
         self.lists[ply] = list;
+        let path_draw = self.path_draw;
+        self.path_draw |= outer_path_draw;
         if self.stopped {
             self.hit |= outer_hit;
             return 0;
@@ -821,6 +834,9 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         let best = best.clamp(lo, hi);
         let subtree_hit = self.hit;
         self.hit |= outer_hit;
+        if path_draw {
+            return best;
+        }
         let bound = if best >= beta0 {
             Bound::Lower
         } else if best <= alpha0 {

@@ -328,3 +328,124 @@ fn plain_alpha_beta_agrees_with_minimax_and_prunes() {
         plain::Plain { score: 0, best: None, pv: vec![], nodes: 1 }
     );
 }
+
+/// A token on a small directed graph, moved by the players in turn. Node `WON` wins for the
+/// side that moves the token there, node `LOST` loses for it; a position (node, side to move)
+/// that occurred earlier in the game is drawn by history ([`Game::drawn_by_history`]), so the
+/// value of a position depends on the path to it.
+#[derive(Clone, Debug)]
+struct Walk {
+    edges: Vec<Vec<u8>>,
+    node: u8,
+    to_move: Side,
+    /// The positions before each move.
+    history: Vec<(u8, Side)>,
+}
+
+const WON: u8 = 5;
+const LOST: u8 = 6;
+impl Game for Walk {
+    type Move = u8;
+    fn to_move(&self) -> Side {
+        self.to_move
+    }
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        if self.outcome().is_none() {
+            out.extend(&self.edges[self.node as usize]);
+        }
+    }
+    fn is_legal(&self, mv: u8) -> bool {
+        self.outcome().is_none() && self.edges[self.node as usize].contains(&mv)
+    }
+    fn play(&mut self, mv: u8) {
+        self.history.push((self.node, self.to_move));
+        self.node = mv;
+        self.to_move = self.to_move.other();
+    }
+    fn undo(&mut self) {
+        let (node, side) = self.history.pop().expect("a move to take back");
+        (self.node, self.to_move) = (node, side);
+    }
+    fn moves_played(&self) -> usize {
+        self.history.len()
+    }
+    fn hash(&self) -> u64 {
+        1 + self.node as u64 * 2 + self.to_move.index() as u64
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        match self.node {
+            // The side that moved there (not the side to move) wins or loses.
+            WON => Some(Outcome::Win(self.to_move.other())),
+            LOST => Some(Outcome::Win(self.to_move)),
+            _ => None,
+        }
+    }
+    fn drawn_by_history(&self) -> bool {
+        self.history.contains(&(self.node, self.to_move))
+    }
+    fn move_key(&self, mv: u8) -> u32 {
+        mv as u32
+    }
+    fn move_key_space(&self) -> usize {
+        7
+    }
+    fn move_for_key(&self, key: u32) -> Option<u8> {
+        Some(key as u8).filter(|&m| self.is_legal(m))
+    }
+    fn parse_move(&self, text: &str) -> Result<u8, String> {
+        text.parse().map_err(|_| "a node".to_string())
+    }
+    fn format_move(&self, mv: u8) -> String {
+        mv.to_string()
+    }
+}
+
+impl Scored for Walk {
+    fn lead(&self) -> Score {
+        0
+    }
+}
+
+#[test]
+fn a_draw_by_history_stays_with_its_path() {
+    // P = node 1, First to move. First may go to 0 (Second then wins) or 2; from 2 Second goes
+    // to 3 or loses at once (6). At 3, First wins (5), unless (3, First) occurred before: then
+    // Second's move to 3 draws. Reached from 3 through 4, P is a draw; reached fresh, a win.
+    let edges = vec![vec![WON], vec![0, 2], vec![3, LOST], vec![WON, 4], vec![1]];
+    let mut through = Walk { edges: edges.clone(), node: 3, to_move: Side::First, history: Vec::new() };
+    through.play(4);
+    through.play(1);
+    let mut fresh = Walk { edges, node: 1, to_move: Side::First, history: Vec::new() };
+    assert_eq!((minimax_with_history(&mut through.clone()), minimax_with_history(&mut fresh.clone())), (0, 1));
+    for depth in [4, 12] {
+        let mut searcher = Searcher::new(1);
+        let r = searcher.search(&mut through, &Plain, &Limits::depth(depth));
+        assert_eq!((r.score, r.best, r.proved), (0, 2, false), "P after 3, 4: a draw (no proof) by moving to 2");
+        // The same table: the draw found through 3 and 4 is not taken for P reached fresh.
+        let r = searcher.search(&mut fresh, &Plain, &Limits::depth(depth));
+        assert!(r.score >= WIN_BOUND && r.best == 2, "P reached fresh: a win: {r:?}");
+    }
+    // Not guarded (as in most engines): the other way round, a proof stored by a search
+    // without the history (P a win) is taken where the history would allow the draw.
+}
+
+/// Minimax where a repeated position is a draw: 1 win, 0 draw, -1 loss for the side to move.
+fn minimax_with_history(g: &mut Walk) -> i32 {
+    if g.drawn_by_history() {
+        return 0;
+    }
+    match g.outcome() {
+        Some(Outcome::Win(side)) => return if side == g.to_move() { 1 } else { -1 },
+        Some(Outcome::Draw) => return 0,
+        None => {}
+    }
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let mut best = -1;
+    for mv in moves {
+        g.play(mv);
+        best = best.max(-minimax_with_history(g));
+        g.undo();
+    }
+    best
+}

@@ -25,6 +25,8 @@ pub static GAME_TYPE: GameType = GameType {
     solve: Some(solve),
     book: Some(make_book),
     prepare: Some(prepare),
+    perft: None,
+    record: None,
 };
 
 /// Reads `M N X` (whole numbers, digits only).

@@ -26,6 +26,8 @@ pub static GAME_TYPE: GameType = GameType {
     solve: Some(solve),
     book: None,
     prepare: None,
+    perft: None,
+    record: None,
 };
 
 /// Reads `P S [capture empty|standard] [pie]`.

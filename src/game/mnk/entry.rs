@@ -24,6 +24,8 @@ pub static GAME_TYPE: GameType = GameType {
     solve: Some(solve),
     book: None,
     prepare: Some(prepare),
+    perft: None,
+    record: None,
 };
 
 /// An m,n,k board: rows, columns, K, and the blocked cells (row, column).

@@ -35,6 +35,11 @@ function piece(content) {
   if (content === "X" || content === "O") {
     span.className = "stone " + content;
     span.setAttribute("aria-label", content);
+  } else if (content === "XK" || content === "OK") {
+    // A piece promoted (a checkers king): the player's stone, crowned.
+    span.className = "stone king " + content[0];
+    span.setAttribute("aria-label", content);
+    span.textContent = "K";
   } else {
     span.textContent = content;
   }
@@ -48,6 +53,16 @@ function legalMoves() {
 
 function startsWith(keys, prefix) {
   return prefix.every((k, i) => keys[i] === k);
+}
+
+// The legal move whose clicks are exactly those made so far, when longer moves also start with
+// them (a multiple jump that may stop there): the "Stop here" button plays it.
+function stopMove() {
+  if (selected.length === 0) return null;
+  const moves = legalMoves();
+  const done = moves.find((m) => m.keys.length === selected.length && startsWith(m.keys, selected));
+  const longer = moves.some((m) => m.keys.length > selected.length && startsWith(m.keys, selected));
+  return done && longer ? done : null;
 }
 
 function render() {
@@ -129,6 +144,9 @@ function render() {
     case "over": say(`Game over: ${s.result}.`); break;
     default: say(s.status);
   }
+  const stop = stopMove();
+  $("stop").hidden = !stop;
+  $("stop").title = stop ? `Play ${stop.text}` : "";
   $("undo").disabled = pending || s.history.length === 0 || s.status === "queued" || s.status === "thinking";
   $("rematch").disabled = pending;
   $("new").disabled = pending;
@@ -249,6 +267,12 @@ async function start() {
   $("game").addEventListener("change", fillBoards);
   $("board-choice").addEventListener("change", customShown);
   $("setup").addEventListener("submit", (ev) => { ev.preventDefault(); fromForm(); });
+  $("stop").addEventListener("click", () => {
+    const m = stopMove();
+    if (!m) return;
+    selected = [];
+    change("/api/move", { session: state.session, move: m.text });
+  });
   $("undo").addEventListener("click", () => { selected = []; change("/api/undo", { session: state.session }).catch(() => {}); });
   $("rematch").addEventListener("click", () => {
     if (!state) return fromForm();
