@@ -315,6 +315,19 @@ mod tests {
     }
 
     #[test]
+    fn plain_minimax_visits_the_perft_counts() {
+        // Nodes to depth d are the positions of every depth up to d: 1 + perft(1) + ... + perft(d).
+        let english = game("checkers english");
+        assert_eq!(english.analyze(Algorithm::Minimax, 5, 1).nodes, 1 + 7 + 49 + 302 + 1469 + 7361);
+        let house = game("checkers house");
+        assert_eq!(house.analyze(Algorithm::Minimax, 4, 1).nodes, 1 + 7 + 49 + 379 + 2872);
+        let score = english.analyze(Algorithm::Minimax, 5, 1).score;
+        for a in [Algorithm::AlphaBeta, Algorithm::Ordered, Algorithm::Table] {
+            assert_eq!(english.analyze(a, 5, 1).score, score, "{a:?}");
+        }
+    }
+
+    #[test]
     fn symmetric_keys_share_entries_on_tic_tac_toe() {
         let g = game("mnk 3 3 3");
         let table = g.analyze(Algorithm::Table, 9, 1);

@@ -301,10 +301,25 @@ fn new_game_as(tab: &Tab, game: &str, you: &str) -> Value {
     }
 }
 
+/// Clicks the board's cell `i`: with the mouse, through DevTools (about a second a click here),
+/// or by the element's `click()` in the page (the same handler, without the mouse's wait for a
+/// stable layout), for the long games.
+fn click_cell(tab: &Tab, i: usize, mouse: bool) {
+    let selector = format!(".cell[data-index='{i}']");
+    if mouse {
+        tab.find_element(&selector).unwrap().click().unwrap();
+    } else {
+        assert_eq!(
+            js(tab, &format!(r#"(() => {{ document.querySelector("{selector}").click(); return true; }})()"#)),
+            json!(true)
+        );
+    }
+}
+
 /// Plays a whole game by clicks: each turn the first legal move that no other move extends (a
-/// whole capture path), its cells clicked in order. Returns the final state; `illegal` also
-/// clicks a cell that takes no click once, which must change nothing.
-fn play_by_clicks(tab: &Tab, mut state: Value, mut illegal: bool) -> Value {
+/// whole capture path), its cells clicked in order (with the mouse if `mouse`). Returns the
+/// final state; `illegal` also clicks a cell that takes no click once, which must change nothing.
+fn play_by_clicks(tab: &Tab, mut state: Value, mut illegal: bool, mouse: bool) -> Value {
     for _ in 0..400 {
         if state["status"] == "over" {
             return state;
@@ -320,7 +335,7 @@ fn play_by_clicks(tab: &Tab, mut state: Value, mut illegal: bool) -> Value {
                 .iter()
                 .position(|c| c["content"] != "" && !moves.iter().any(|m| c["key"].as_str() == Some(m[0].as_str())))
                 .expect("an occupied cell that starts no move");
-            tab.find_element(&format!(".cell[data-index='{dead}']")).unwrap().click().unwrap();
+            click_cell(tab, dead, mouse);
             std::thread::sleep(Duration::from_millis(400));
             assert_eq!(js(tab, "document.body.dataset.status"), "your_turn");
             assert_eq!(js(tab, "window.boardbot.state"), state, "a click on a dead cell changed the game");
@@ -334,7 +349,7 @@ fn play_by_clicks(tab: &Tab, mut state: Value, mut illegal: bool) -> Value {
         let before = state["history"].as_array().unwrap().len();
         for key in &whole {
             let i = cells.iter().position(|c| c["key"].as_str() == Some(key.as_str())).expect("a cell to click");
-            tab.find_element(&format!(".cell[data-index='{i}']")).unwrap().click().unwrap();
+            click_cell(tab, i, mouse);
         }
         let start = Instant::now();
         loop {
@@ -389,14 +404,14 @@ fn browser_plays_whole_games_by_clicks() {
 
     // Tic-tac-toe: the engine never loses it.
     let state = new_game(&tab, "mnk 3 3 3");
-    let end = play_by_clicks(&tab, state, true);
+    let end = play_by_clicks(&tab, state, true, true);
     assert_ne!(end["result"], "You win", "{end}");
     check_result(&tab, &end, 3);
     screenshot(&tab, "serve-mnk.png");
 
     // Connect-4: the person drops into the leftmost open column every turn and loses.
     let state = new_game(&tab, "cx 6 7 4");
-    let end = play_by_clicks(&tab, state, false);
+    let end = play_by_clicks(&tab, state, false, true);
     assert_eq!(end["result"], "boardbot wins", "{end}");
     check_result(&tab, &end, 3);
     let thinking = js(&tab, "document.getElementById('thinking').textContent");
@@ -406,7 +421,7 @@ fn browser_plays_whole_games_by_clicks() {
     // Bantumi: the person sows the leftmost pit that has seeds (moving again after an extra
     // turn) and loses; the store of the second player (top left) takes no click.
     let state = new_game(&tab, "kalah 6 3");
-    let end = play_by_clicks(&tab, state, true);
+    let end = play_by_clicks(&tab, state, true, false);
     assert_eq!(end["result"], "boardbot wins", "{end}");
     check_result(&tab, &end, 0);
     assert!(end["end_reason"].as_str().unwrap().contains("more seeds"), "{end}");
@@ -429,6 +444,16 @@ fn browser_plays_whole_games_by_clicks() {
         assert!(start.elapsed() < Duration::from_secs(30), "the swap button played nothing: {s}");
         std::thread::sleep(Duration::from_millis(30));
     }
+
+    // Checkers: a piece, then each landing square; the person plays the first legal move (a
+    // whole capture path when it must capture) and loses.
+    let t0 = Instant::now();
+    let state = new_game(&tab, "checkers english");
+    let end = play_by_clicks(&tab, state, true, false);
+    eprintln!("checkers game by clicks: {:?}, {} moves", t0.elapsed(), end["history"].as_array().unwrap().len());
+    assert_eq!(end["result"], "boardbot wins", "{end}");
+    check_result(&tab, &end, 0);
+    screenshot(&tab, "serve-checkers.png");
 
     // Undo takes back the person's last move and the reply.
     let before = end["history"].as_array().unwrap().len();

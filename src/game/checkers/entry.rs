@@ -167,7 +167,8 @@ impl Render for Checkers {
         for row in 0..8 {
             for col in 0..8 {
                 cells.push(match square_at(row, col) {
-                    None => ViewCell { content: String::new(), key: None, marked: false },
+                    // The light squares are out of play.
+                    None => ViewCell { content: "#".to_string(), key: None, marked: false },
                     Some(sq) => {
                         let content = match letter(self, sq) {
                             Some('b') => "X",

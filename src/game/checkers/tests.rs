@@ -289,6 +289,7 @@ fn the_view_gives_each_move_as_its_clicks() {
     assert_eq!((v.rows, v.cols, v.cells.len()), (8, 8, 64));
     // Square 14 is row 3, column 2; square 1 row 0, column 1.
     assert_eq!((v.cells[3 * 8 + 2].content.as_str(), v.cells[3 * 8 + 2].key.as_deref()), ("X", Some("14")));
+    assert_eq!((v.cells[0].content.as_str(), v.cells[0].key.as_deref()), ("#", None), "a light square");
     assert_eq!(v.cells[1].key.as_deref(), Some("1"));
     assert_eq!(v.cells[0].key, None);
     let keys: Vec<Vec<&str>> = v.moves.iter().map(|m| m.keys.iter().map(String::as_str).collect()).collect();
