@@ -120,6 +120,20 @@ fn bantumi_by_pit_numbers_with_extra_turns() {
 }
 
 #[test]
+fn checkers_by_square_numbers_and_an_ending_to_the_end() {
+    let out = play(&["checkers", "english", "--time", "0.1"], "11-15\n12-15\nquit\n");
+    assert!(out.contains(" 13      14      15      16           13  14  15  16\n"), "square numbers:\n{out}");
+    assert!(out.contains("you (X) play 11-15\n"), "{out}");
+    assert!(out.contains("boardbot (O) plays "), "{out}");
+    assert!(out.contains("error: "), "12-15 is no move now:\n{out}");
+    // From a position given as FEN, the engine against itself plays it out: Black's capture
+    // (compulsory) takes White's last piece.
+    let out = play(&["checkers", "english", "fen", "B:W18:B14,K1", "--you", "none", "--time", "0.05"], "");
+    assert!(out.contains("boardbot X plays 14x23\n"), "{out}");
+    assert_eq!(the_result(&out), "Result: boardbot X wins; White has no pieces left.", "{out}");
+}
+
+#[test]
 fn wrong_entries_get_one_line_each_and_undo_takes_back_a_round() {
     let input = "b2\nz9\n99\nb2\nlevel 42\nfoo bar\nundo\nb2\n";
     let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], input);
