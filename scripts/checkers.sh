@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The figures of docs/results/checkers.md: perft and its speed, the search's speed and depth in
-# 1 s, the time of `init` (which builds the endgame database), matches against the greedy
-# player (English and house rules, each engine playing each side), and the levels one against
-# the next.
+# 1 s, the endgame database's size and build time (through cargo test), play/undo against
+# copy-make, matches against the greedy player (English and house rules, each engine playing
+# each side), and the levels: easy against greedy, then each against the next.
 #   scripts/checkers.sh [BINARY] [ROUNDS] [TIMEOUT] [LEVEL_ROUNDS] [LEVEL_TIMEOUT]
 # Run it on an idle machine (it is one process at a time); `nice` keeps it polite.
 set -euo pipefail
@@ -16,13 +16,10 @@ echo "== perft, house rules, depths 1-6"
 echo "== search: 1 s a position, one thread, fresh 64 MiB table"
 "$bin" bench --only checkers --ms 1000
 
-echo "== init with the endgame database build (English, then house rules)"
-for rules in english house; do
-  start=$(date +%s.%N)
-  printf 'init checkers %s first 1\nquit\n' "$rules" | "$bin" >/dev/null
-  end=$(date +%s.%N)
-  echo "init checkers $rules: $(echo "$end - $start" | bc) s"
-done
+echo "== the endgame database: size and build time (4 pieces; English, then house rules)"
+cargo test --release --lib endgame_database_build_time -- --ignored --nocapture 2>/dev/null | grep bytes
+echo "== perft 11: play/undo (the game's play, with hash, counter and history) against copy-make"
+cargo test --release --lib play_undo_against_copy_make -- --ignored --nocapture 2>/dev/null | grep perft
 
 echo "== against greedy, $rounds round(s) of 2 games, $timeout s a move"
 for rules in english house; do

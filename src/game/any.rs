@@ -293,6 +293,9 @@ impl<G: Game, K: Knowledge<G>> Knowledge<G> for Shallow<'_, K> {
     fn level_step(&self) -> Score {
         self.0.level_step()
     }
+    fn searched_past_horizon(&self, g: &G, mv: G::Move) -> bool {
+        self.0.searched_past_horizon(g, mv)
+    }
 }
 
 /// A whole turn the engine played: its moves (more than one where the game gives extra

@@ -71,6 +71,14 @@ pub trait Knowledge<G: Game>: Sync {
     /// better than the ones given; only then may search treat its result as a proof.
     fn candidates(&self, g: &G, out: &mut Vec<Candidate<G::Move>>) -> bool;
 
+    /// Past the horizon (depth 0 or below) at a position that is not quiet: whether `mv` is
+    /// searched there. Where some moves are left out, the side to move may instead stand pat on
+    /// the evaluation: a game that searches only its captures there gets a quiescence search.
+    /// By default every move is searched (and no standing pat).
+    fn searched_past_horizon(&self, _g: &G, _mv: G::Move) -> bool {
+        true
+    }
+
     /// At a quiet node (see [`Knowledge::quiet`]): a win the side to move forces in this many
     /// plies that the static evaluation does not see (e.g. a stone that makes two threats at
     /// once). Search scores such a leaf as the win instead of evaluating it.

@@ -768,6 +768,23 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             if tt_mv.is_some() {
                 list.retain(|c| game.move_key(c.mv) != tt_move);
             }
+            if depth <= 0 {
+                // Past the horizon (a position not quiet): only the moves the game searches
+                // there; if it leaves some out, the side to move may stand pat on the evaluation.
+                let all = list.len();
+                list.retain(|c| self.know.searched_past_horizon(game, c.mv));
+                if list.len() < all {
+                    self.hit = true;
+                    let stand = self.know.evaluate(game).clamp(lo, hi);
+                    if stand > best {
+                        best = stand;
+                        alpha = alpha.max(stand);
+                    }
+                    if stand >= beta {
+                        list.clear();
+                    }
+                }
+            }
             for c in list.iter_mut() {
                 let k = game.move_key(c.mv);
                 c.score = if k == tt_move {

@@ -304,6 +304,12 @@ impl Knowledge<Checkers> for CheckersKnowledge {
         !g.can_capture()
     }
 
+    /// Past the horizon only captures are searched (in English rules they are every move
+    /// there; in house rules the side may also stand pat).
+    fn searched_past_horizon(&self, _g: &Checkers, mv: Move) -> bool {
+        mv.is_capture()
+    }
+
     fn candidates(&self, g: &Checkers, out: &mut Vec<Candidate<Move>>) -> bool {
         // The search asks at positions not over (no allocation here: a buffer per thread).
         thread_local!(static MOVES: std::cell::RefCell<Vec<Move>> = const { std::cell::RefCell::new(Vec::new()) });

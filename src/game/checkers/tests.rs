@@ -393,3 +393,24 @@ fn the_knowledge_uses_the_database_once_built() {
     // Without a budget, no database.
     assert!(!knowledge::CheckersKnowledge::new(Rules::English, &Resources::none()).wait_for_database());
 }
+
+#[test]
+fn house_rules_search_only_captures_past_the_horizon() {
+    use crate::game::registry::Resources;
+    use crate::search::{Knowledge, Limits, Searcher};
+    let know = knowledge::CheckersKnowledge::new(Rules::House, &Resources::none());
+    // A capture is optional: past the horizon the side may stand pat instead of taking.
+    let g = pos(Rules::House, "B:W18:B9,14");
+    assert!(!know.quiet(&g));
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let searched: Vec<String> =
+        moves.iter().filter(|&&m| know.searched_past_horizon(&g, m)).map(|&m| notation::format(m)).collect();
+    assert_eq!(searched, ["14x23"]);
+    // With every move searched there, depth 2 from the start did not finish in seconds (steps
+    // kept captures open line after line); now depth 9 takes a fraction of that.
+    let mut g = Checkers::new(Rules::House);
+    let r = Searcher::new(16).search(&mut g, &know, &Limits::depth(9));
+    assert_eq!(r.depth, 9);
+    assert!(r.nodes < 3_000_000, "{} nodes", r.nodes);
+}
