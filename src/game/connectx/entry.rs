@@ -6,7 +6,7 @@ use super::solver::{solve_parallel, BoundTable, Geometry, Position, Shape, Solve
 use super::{ConnectX, CxKnowledge};
 use crate::game::any::{AnyGame, Playing, Render, View};
 use crate::game::kinarow;
-use crate::game::mnk::parse_index;
+use crate::game::kinarow::parse_index;
 use crate::game::registry::{GameSpec, GameType, Resources, SolveRequest};
 use crate::game::solving::{checked, deadline, drive, Solved};
 use crate::game::{proof, Game};

@@ -11,8 +11,7 @@ pub use entry::GAME_TYPE;
 pub use knowledge::CxKnowledge;
 pub mod solver;
 
-use super::kinarow::Lines;
-use super::mnk::{check_size, parse_index};
+use super::kinarow::{check_size, parse_index, Lines};
 use super::{Alternating, Game, Outcome, Side};
 
 /// Salt of this game's hashes (see [`Lines::new`]).

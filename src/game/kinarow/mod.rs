@@ -619,3 +619,25 @@ fn window_weights(k: usize) -> Vec<i64> {
 
 #[cfg(test)]
 mod tests;
+
+/// Board limits: cells are u32 and window counts are u8.
+pub(crate) fn check_size(rows: usize, cols: usize, k: usize) -> Result<(), String> {
+    if rows == 0 || cols == 0 || k == 0 {
+        return Err("M, N and K must be at least 1".into());
+    }
+    if rows > 1000 || cols > 1000 {
+        return Err("boards are limited to 1000 rows and 1000 columns".into());
+    }
+    if k > 255 {
+        return Err("K is limited to 255".into());
+    }
+    Ok(())
+}
+
+/// A 0-based index: ASCII digits only (no sign).
+pub(crate) fn parse_index(s: &str) -> Option<usize> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}

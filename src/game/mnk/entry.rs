@@ -2,9 +2,10 @@
 //! built with its knowledge, its pictures, and `boardbot solve --game mnk M N K`.
 
 use super::solver as bits;
-use super::{parse_index, Mnk, MnkKnowledge};
+use super::{Mnk, MnkKnowledge};
 use crate::game::any::{AnyGame, Playing, Render, View};
 use crate::game::kinarow;
+use crate::game::kinarow::parse_index;
 use crate::game::registry::{GameSpec, GameType, Resources, SolveRequest};
 use crate::game::solving::{checked, deadline, drive, Solved};
 use crate::game::{proof, Game};

@@ -9,7 +9,7 @@ pub mod solver;
 pub mod threats;
 mod vct;
 
-use super::kinarow::{CellSet, Lines};
+use super::kinarow::{check_size, parse_index, CellSet, Lines};
 use super::{Alternating, Game, Outcome, Side};
 
 pub use entry::GAME_TYPE;
@@ -102,28 +102,6 @@ impl Mnk {
         let c1 = (c + NEAR_RADIUS).min(cols - 1);
         (r0..=r1).flat_map(move |rr| (c0..=c1).map(move |cc| rr * cols + cc))
     }
-}
-
-/// Board limits: cells are u32 and window counts are u8.
-pub(crate) fn check_size(rows: usize, cols: usize, k: usize) -> Result<(), String> {
-    if rows == 0 || cols == 0 || k == 0 {
-        return Err("M, N and K must be at least 1".into());
-    }
-    if rows > 1000 || cols > 1000 {
-        return Err("boards are limited to 1000 rows and 1000 columns".into());
-    }
-    if k > 255 {
-        return Err("K is limited to 255".into());
-    }
-    Ok(())
-}
-
-/// A 0-based index: ASCII digits only (no sign).
-pub(crate) fn parse_index(s: &str) -> Option<usize> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
 }
 
 /// Parses "ROW COL" or "ROW,COL" into (row, col).
