@@ -145,37 +145,29 @@ fn estimate(rows: &[Option<Analysis>]) -> Option<Duration> {
 /// Nodes by depth and algorithm, with the ratio to minimax where it ran; then the times.
 pub fn table(columns: &[Column], depth: u32) -> String {
     let minimax = columns.iter().find(|c| c.algorithm == Algorithm::Minimax);
-    let mut out = String::new();
-    let width = 22;
-    let _ = write!(out, "{:<6}", "nodes");
-    for c in columns {
-        let _ = write!(out, "{:>width$}", c.algorithm.name());
-    }
-    out.push('\n');
-    for d in 0..depth as usize {
-        let _ = write!(out, "{:<6}", d + 1);
-        for c in columns {
-            let cell = match (&c.rows[d], minimax.and_then(|m| m.rows[d].as_ref())) {
-                (None, _) => "-".to_string(),
-                (Some(r), Some(m)) if c.algorithm != Algorithm::Minimax => {
-                    format!("{} ({:.3})", r.nodes, r.nodes as f64 / m.nodes.max(1) as f64)
-                }
-                (Some(r), _) => r.nodes.to_string(),
-            };
-            let _ = write!(out, "{cell:>width$}");
+    let nodes = grid(columns, depth, "nodes", |c, d, r| match minimax.and_then(|m| m.rows[d].as_ref()) {
+        Some(m) if c.algorithm != Algorithm::Minimax => {
+            format!("{} ({:.3})", r.nodes, r.nodes as f64 / m.nodes.max(1) as f64)
         }
-        out.push('\n');
-    }
-    let _ = write!(out, "\n{:<6}", "ms");
+        _ => r.nodes.to_string(),
+    });
+    let ms = grid(columns, depth, "ms", |_, _, r| format!("{:.3}", r.elapsed.as_secs_f64() * 1e3));
+    format!("{nodes}\n{ms}")
+}
+
+/// A row per depth, a column per algorithm: `cell` of each result ("-" where none ran).
+fn grid(columns: &[Column], depth: u32, title: &str, cell: impl Fn(&Column, usize, &Analysis) -> String) -> String {
+    const WIDTH: usize = 22;
+    let mut out = format!("{title:<6}");
     for c in columns {
-        let _ = write!(out, "{:>width$}", c.algorithm.name());
+        let _ = write!(out, "{:>WIDTH$}", c.algorithm.name());
     }
     out.push('\n');
     for d in 0..depth as usize {
         let _ = write!(out, "{:<6}", d + 1);
         for c in columns {
-            let cell = c.rows[d].as_ref().map_or("-".to_string(), |r| format!("{:.3}", r.elapsed.as_secs_f64() * 1e3));
-            let _ = write!(out, "{cell:>width$}");
+            let text = c.rows[d].as_ref().map_or("-".to_string(), |r| cell(c, d, r));
+            let _ = write!(out, "{text:>WIDTH$}");
         }
         out.push('\n');
     }
