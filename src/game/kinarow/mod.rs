@@ -52,6 +52,10 @@ pub struct Lines {
     /// K - 1 (three_count >= 2): an open four or a double four, a win next move unless the
     /// opponent has a four of its own ("makers" of a double threat).
     makers: [CellSet; 2],
+    /// For each side and cell: [`Lines::move_gain`], kept incrementally. `gain_part[a][b]` is a
+    /// window's share in it for a side with `a` stones there, the enemy `b` (0 when full).
+    gain: [Vec<i64>; 2],
+    gain_part: Vec<Vec<i64>>,
     winner: Option<Side>,
     keys: [Vec<u64>; 2],
     hash: u64,
@@ -83,6 +87,8 @@ impl Lines {
             }
         }
         let keys = zobrist::side_keys(n, 0x5EED_B0A2_D0B0_7001);
+        let weight = window_weights(k);
+        let gain_part = gain_parts(&weight, k);
         let mut lines = Lines {
             rows,
             cols,
@@ -92,13 +98,15 @@ impl Lines {
             count: vec![[0, 0]; n * 4],
             valid,
             step: DIRS.map(|(dr, dc)| dr * cols as isize + dc),
-            weight: window_weights(k),
+            weight,
             value: [0, 0],
             live: [0, 0],
             threat_count: [vec![0u16; n], vec![0u16; n]],
             threats: [CellSet::new(n), CellSet::new(n)],
             three_count: [vec![0u16; n], vec![0u16; n]],
             makers: [CellSet::new(n), CellSet::new(n)],
+            gain: [vec![0; n], vec![0; n]],
+            gain_part,
             winner: None,
             hash: start_hash(&keys, blocked, rows, cols, k, game),
             keys,
@@ -110,6 +118,13 @@ impl Lines {
         }
         let live = lines.valid.iter().filter(|&&v| v).count() as u32;
         lines.live = [live, live];
+        let empty_window = lines.gain_part[0][0];
+        for w in (0..n * 4).filter(|&w| lines.valid[w]) {
+            for x in lines.window_cells(w / 4, w % 4) {
+                lines.gain[0][x] += empty_window;
+                lines.gain[1][x] += empty_window;
+            }
+        }
         // With K = 1 every free cell already completes a window: it is a threat for both sides.
         if k == 1 {
             for cell in 0..n {
@@ -465,6 +480,7 @@ impl Lines {
                 }
             }
             self.count[w][p] += 1;
+            self.shift_gains(p, start, d, a, b, 1);
         }
     }
 
@@ -480,6 +496,7 @@ impl Lines {
             }
             self.count[w][p] -= 1;
             let [a, b] = [self.count[w][p] as usize, self.count[w][o] as usize];
+            self.shift_gains(p, start, d, a, b, -1);
             if threes {
                 if b == 0 && a + 3 == k {
                     self.add_three_window(p, start, d, -1);
@@ -547,28 +564,39 @@ impl Lines {
     /// windows killed), with extra weight for making or blocking threats: a cheap, exact-to-the-
     /// evaluation measure of a move for ordering.
     pub fn move_gain(&self, cell: usize, side: Side) -> i64 {
-        let (p, o) = (side.index(), side.other().index());
-        let k = self.k;
-        let mut gain = 0i64;
-        for (w, _, _) in self.windows_through(cell) {
-            if !self.valid[w] {
-                continue;
-            }
-            let [a, b] = [self.count[w][p] as usize, self.count[w][o] as usize];
-            if b == 0 {
-                gain += self.weight[a + 1] - self.weight[a];
-                if k >= 3 && a + 1 >= k - 1 {
-                    gain += self.weight[a + 1];
-                }
-            }
-            if a == 0 {
-                gain += self.weight[b];
-                if k >= 3 && b + 2 >= k {
-                    gain += self.weight[b];
-                }
-            }
+        self.gain[side.index()][cell]
+    }
+
+    /// Window (start, d) gains or loses (`sign` 1 or -1) a stone of side `p`, from `a` stones
+    /// of `p` and `b` of the enemy's: every cell of it has its gains moved by the change of the
+    /// window's shares (a window holding both sides' stones has none, before and after).
+    #[inline]
+    fn shift_gains(&mut self, p: usize, start: usize, d: usize, a: usize, b: usize, sign: i64) {
+        if a > 0 && b > 0 {
+            return;
         }
-        gain
+        let part = &self.gain_part;
+        let mine = sign * (part[a + 1][b] - part[a][b]);
+        let theirs = sign * (part[b][a + 1] - part[b][a]);
+        let step = self.step[d];
+        let [g0, g1] = &mut self.gain;
+        let (gp, go) = if p == 0 { (g0, g1) } else { (g1, g0) };
+        for t in 0..self.k {
+            let x = (start as isize + t as isize * step) as usize;
+            gp[x] += mine;
+            go[x] += theirs;
+        }
+    }
+
+    /// [`Lines::move_gain`] computed from the windows, not kept (the tests check one against the
+    /// other).
+    #[cfg(test)]
+    pub(crate) fn move_gain_scan(&self, cell: usize, side: Side) -> i64 {
+        let (p, o) = (side.index(), side.other().index());
+        self.windows_through(cell)
+            .filter(|&(w, _, _)| self.valid[w])
+            .map(|(w, _, _)| self.gain_part[self.count[w][p] as usize][self.count[w][o] as usize])
+            .sum()
     }
 }
 
@@ -607,6 +635,38 @@ impl Iterator for WindowsThrough {
         }
         None
     }
+}
+
+/// A window's share in a side's [`Lines::move_gain`] of each of its cells, by the side's
+/// stones `a` and the enemy's `b` in it: the side's own window grown (with extra weight when
+/// it makes a threat or a win), or the enemy's window killed (with extra weight when it held a
+/// three or more, for K >= 3); 0 for a full window and for one holding both sides' stones.
+fn gain_parts(weight: &[i64], k: usize) -> Vec<Vec<i64>> {
+    (0..=k)
+        .map(|a| {
+            (0..=k)
+                .map(|b| {
+                    let mut part = 0;
+                    if a + b >= k {
+                        return 0;
+                    }
+                    if b == 0 {
+                        part += weight[a + 1] - weight[a];
+                        if k >= 3 && a + 1 >= k - 1 {
+                            part += weight[a + 1];
+                        }
+                    }
+                    if a == 0 {
+                        part += weight[b];
+                        if k >= 3 && b + 2 >= k {
+                            part += weight[b];
+                        }
+                    }
+                    part
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Weights of a window by the number of stones in it: zero for an empty window, then growing

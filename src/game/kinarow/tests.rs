@@ -94,6 +94,9 @@ fn assert_consistent(l: &Lines) {
         for &c in &expect {
             assert!(l.fours_made(c as usize, side) >= 2);
         }
+        for c in (0..l.cells.len()).filter(|&c| l.cells[c] == EMPTY) {
+            assert_eq!(l.move_gain(c, side), l.move_gain_scan(c, side), "gain of cell {c}");
+        }
     }
 }
 
