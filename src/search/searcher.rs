@@ -795,17 +795,23 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                     c.score + self.ordering.history(side, k)
                 };
             }
-            list.sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
         }
         // A forced move does not use up depth.
         let next = if list.len() + searched == 1 { depth } else { depth - 1 };
         // Late-move pruning: where the list is a heuristic selection anyway (no proof possible),
         // a non-PV node near the horizon searches only its best-ordered moves.
-        if !exhaustive && !pv && depth <= 4 {
-            list.truncate(lmp_count(depth));
-        }
+        let count = if !exhaustive && !pv && depth <= 4 { list.len().min(lmp_count(depth)) } else { list.len() };
 
-        for (j, c) in list.iter().enumerate() {
+        // The moves best first: the first few picked one by one when their turn comes (most
+        // cutoffs come that early, and spare sorting the rest), then the rest sorted.
+        for j in 0..count {
+            if j < PICKED_ONE_BY_ONE {
+                let pick = (j + 1..list.len()).fold(j, |b, x| if list[x].score > list[b].score { x } else { b });
+                list.swap(j, pick);
+            } else if j == PICKED_ONE_BY_ONE {
+                list[j..].sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
+            }
+            let c = &list[j];
             let i = j + searched;
             let key_mv = game.move_key(c.mv);
             let quiet_move = c.score < i64::MAX / 2;
@@ -885,6 +891,9 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         pv
     }
 }
+
+/// How many of a node's moves are picked one by one before the rest are sorted.
+const PICKED_ONE_BY_ONE: usize = 4;
 
 /// How many moves a non-PV node searches at `depth` when its list is not exhaustive.
 fn lmp_count(depth: i32) -> usize {
