@@ -52,10 +52,13 @@ pub struct Lines {
     /// K - 1 (three_count >= 2): an open four or a double four, a win next move unless the
     /// opponent has a four of its own ("makers" of a double threat).
     makers: [CellSet; 2],
-    /// For each side and cell: [`Lines::move_gain`], kept incrementally. `gain_part[a][b]` is a
-    /// window's share in it for a side with `a` stones there, the enemy `b` (0 when full).
-    gain: [Vec<i64>; 2],
+    /// For each cell, by side: [`Lines::move_gain`], kept incrementally. `gain_part[a][b]` is
+    /// a window's share in it for a side with `a` stones there, the enemy `b` (0 when full).
+    gain: Vec<[i64; 2]>,
     gain_part: Vec<Vec<i64>>,
+    /// `gain_shift[a * (K + 1) + b]`: how a stone added to a window with `a` stones of its side
+    /// and `b` of the other's moves its cells' gains, [for the side, for the other].
+    gain_shift: Vec<[i64; 2]>,
     winner: Option<Side>,
     keys: [Vec<u64>; 2],
     hash: u64,
@@ -89,6 +92,16 @@ impl Lines {
         let keys = zobrist::side_keys(n, 0x5EED_B0A2_D0B0_7001);
         let weight = window_weights(k);
         let gain_part = gain_parts(&weight, k);
+        let gain_shift = (0..=k)
+            .flat_map(|a| (0..=k).map(move |b| (a, b)))
+            .map(|(a, b)| {
+                if a + b >= k {
+                    return [0, 0];
+                }
+                let part = &gain_part;
+                [part[a + 1][b] - part[a][b], part[b][a + 1] - part[b][a]]
+            })
+            .collect();
         let mut lines = Lines {
             rows,
             cols,
@@ -105,8 +118,9 @@ impl Lines {
             threats: [CellSet::new(n), CellSet::new(n)],
             three_count: [vec![0u16; n], vec![0u16; n]],
             makers: [CellSet::new(n), CellSet::new(n)],
-            gain: [vec![0; n], vec![0; n]],
+            gain: vec![[0, 0]; n],
             gain_part,
+            gain_shift,
             winner: None,
             hash: start_hash(&keys, blocked, rows, cols, k, game),
             keys,
@@ -121,8 +135,8 @@ impl Lines {
         let empty_window = lines.gain_part[0][0];
         for w in (0..n * 4).filter(|&w| lines.valid[w]) {
             for x in lines.window_cells(w / 4, w % 4) {
-                lines.gain[0][x] += empty_window;
-                lines.gain[1][x] += empty_window;
+                lines.gain[x][0] += empty_window;
+                lines.gain[x][1] += empty_window;
             }
         }
         // With K = 1 every free cell already completes a window: it is a threat for both sides.
@@ -351,7 +365,7 @@ impl Lines {
     /// The range of offsets `i` such that the window starting `i` steps back from (r, c) along
     /// direction `d` fits on the board.
     #[inline]
-    fn offsets(&self, r: usize, c: usize, d: usize) -> std::ops::RangeInclusive<usize> {
+    fn offsets(&self, r: usize, c: usize, d: usize) -> std::ops::Range<usize> {
         let k = self.k as isize;
         let (r, c) = (r as isize, c as isize);
         let (mut lo, mut hi) = (0isize, k - 1);
@@ -372,9 +386,9 @@ impl Lines {
             _ => {}
         }
         if lo > hi {
-            return empty_range();
+            return 0..0;
         }
-        lo as usize..=hi as usize
+        lo as usize..hi as usize + 1
     }
 
     /// Every valid window through `cell`, as (window, start cell, direction). The iterator owns
@@ -384,7 +398,7 @@ impl Lines {
         let (r, c) = (cell / self.cols, cell % self.cols);
         let dirs = if self.k == 1 { 1 } else { 4 };
         WindowsThrough {
-            ranges: std::array::from_fn(|d| if d < dirs { self.offsets(r, c, d) } else { empty_range() }),
+            ranges: std::array::from_fn(|d| if d < dirs { self.offsets(r, c, d) } else { 0..0 }),
             step: self.step,
             cell,
             d: 0,
@@ -564,7 +578,7 @@ impl Lines {
     /// windows killed), with extra weight for making or blocking threats: a cheap, exact-to-the-
     /// evaluation measure of a move for ordering.
     pub fn move_gain(&self, cell: usize, side: Side) -> i64 {
-        self.gain[side.index()][cell]
+        self.gain[cell][side.index()]
     }
 
     /// Window (start, d) gains or loses (`sign` 1 or -1) a stone of side `p`, from `a` stones
@@ -575,16 +589,13 @@ impl Lines {
         if a > 0 && b > 0 {
             return;
         }
-        let part = &self.gain_part;
-        let mine = sign * (part[a + 1][b] - part[a][b]);
-        let theirs = sign * (part[b][a + 1] - part[b][a]);
+        let [mine, theirs] = self.gain_shift[a * (self.k + 1) + b];
+        let shift = if p == 0 { [sign * mine, sign * theirs] } else { [sign * theirs, sign * mine] };
         let step = self.step[d];
-        let [g0, g1] = &mut self.gain;
-        let (gp, go) = if p == 0 { (g0, g1) } else { (g1, g0) };
         for t in 0..self.k {
-            let x = (start as isize + t as isize * step) as usize;
-            gp[x] += mine;
-            go[x] += theirs;
+            let g = &mut self.gain[(start as isize + t as isize * step) as usize];
+            g[0] += shift[0];
+            g[1] += shift[1];
         }
     }
 
@@ -608,15 +619,10 @@ fn start_hash(keys: &[Vec<u64>; 2], blocked: &[usize], rows: usize, cols: usize,
     blocked.iter().fold(base, |h, &b| h ^ keys[0][b].rotate_left(17) ^ keys[1][b])
 }
 
-#[allow(clippy::reversed_empty_ranges)]
-fn empty_range() -> std::ops::RangeInclusive<usize> {
-    1..=0
-}
-
 /// Iterator over the windows through one cell; see [`Lines::windows_through`]. It yields every
 /// window that fits on the board; callers skip the invalid ones (holding a blocked cell).
 struct WindowsThrough {
-    ranges: [std::ops::RangeInclusive<usize>; 4],
+    ranges: [std::ops::Range<usize>; 4],
     step: [isize; 4],
     cell: usize,
     d: usize,
