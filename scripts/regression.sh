@@ -4,7 +4,8 @@
 # error bar and the Elo difference it implies.
 #
 # usage: scripts/regression.sh OLD_BINARY [ROUNDS]    (default 10 rounds = 20 games a board)
-# environment: TIMEOUT (default 1), BOARDS ('mnk 7 7 5; cx 6 7 4', default below), SEED.
+# environment: TIMEOUT (default 1), BOARDS ('mnk 7 7 5; cx 6 7 4', default below), SEED, JOBS
+# (games at a time, default 1), OPENING (random plies before the engines take over, default 0).
 # Save a build for later comparison with: cp target/release/boardbot /somewhere/boardbot-old
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ for b in "${list[@]}"; do
     [ ${#w[@]} -eq 4 ] && args+=(--game "${w[@]}")
 done
 "$dir/new" match "${args[@]}" --timeout "${TIMEOUT:-1}" --rounds "$rounds" --seed "${SEED:-0}" \
-    --engine1 self --engine2 "$dir/old" | tee "$dir/table"
+    --jobs "${JOBS:-1}" --opening "${OPENING:-0}" --engine1 self --engine2 "$dir/old" | tee "$dir/table"
 # TOTAL row: games W D L F oF ... (W counts the old build's forfeits, L+F the new build's losses).
 awk '$1 == "TOTAL" {
     n = $2; w = $3; d = $4; l = $5 + $6

@@ -79,6 +79,12 @@ pub trait Knowledge<G: Game>: Sync {
         true
     }
 
+    /// Past the horizon at a quiet node: the moves searched besides standing pat on the
+    /// evaluation, appended to `out` with ordering scores; each must force the reply (a threat
+    /// the opponent must answer at once, e.g. a four in gomoku), so that the search past the
+    /// horizon stays a narrow threat sequence. By default none: a quiet leaf is evaluated.
+    fn quiescence_moves(&self, _g: &G, _out: &mut Vec<Candidate<G::Move>>) {}
+
     /// At a quiet node (see [`Knowledge::quiet`]): a win the side to move forces in this many
     /// plies that the static evaluation does not see (e.g. a stone that makes two threats at
     /// once). Search scores such a leaf as the win instead of evaluating it.

@@ -715,7 +715,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                 return WIN - ply as Score - plies as Score;
             }
             self.hit = true;
-            return self.know.evaluate(game);
+            return self.quiescence(game, depth, ply, alpha, beta);
         }
         let key = game.hash();
         let mut tt_move = NO_MOVE;
@@ -872,6 +872,44 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         best
     }
 
+    /// A quiet node past the horizon: the evaluation, or better, what the game's forcing moves
+    /// there (see [`Knowledge::quiescence_moves`]) get, each a ply deeper, at most
+    /// [`QUIESCENCE_PLIES`] of them in a row.
+    fn quiescence(&mut self, game: &mut G, depth: i32, ply: usize, mut alpha: Score, beta: Score) -> Score {
+        let stand = self.know.evaluate(game);
+        if stand >= beta || depth <= -QUIESCENCE_PLIES {
+            return stand;
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        self.know.quiescence_moves(game, &mut list);
+        list.sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
+        let me = game.to_move();
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        for c in &list {
+            game.play(c.mv);
+            let score = self.child(game, me, depth - 1, ply + 1, alpha, beta, false);
+            game.undo();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.lists[ply] = list;
+        if self.stopped {
+            0
+        } else {
+            best
+        }
+    }
+
     /// The expected line after `first`, read back from the table.
     fn principal_variation(&self, game: &mut G, first: G::Move) -> Vec<G::Move> {
         let mut pv = vec![first];
@@ -891,6 +929,9 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         pv
     }
 }
+
+/// The longest run of forcing moves a quiescence search plays past the horizon.
+const QUIESCENCE_PLIES: i32 = 8;
 
 /// How many of a node's moves are picked one by one before the rest are sorted.
 const PICKED_ONE_BY_ONE: usize = 4;

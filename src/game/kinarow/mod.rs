@@ -52,6 +52,8 @@ pub struct Lines {
     /// K - 1 (three_count >= 2): an open four or a double four, a win next move unless the
     /// opponent has a four of its own ("makers" of a double threat).
     makers: [CellSet; 2],
+    /// For each side: the empty cells where a stone of the side makes a four (three_count >= 1).
+    four_cells: [CellSet; 2],
     /// For each cell, by side: [`Lines::move_gain`], kept incrementally. `gain_part[a][b]` is
     /// a window's share in it for a side with `a` stones there, the enemy `b` (0 when full).
     gain: Vec<[i64; 2]>,
@@ -118,6 +120,7 @@ impl Lines {
             threats: [CellSet::new(n), CellSet::new(n)],
             three_count: [vec![0u16; n], vec![0u16; n]],
             makers: [CellSet::new(n), CellSet::new(n)],
+            four_cells: [CellSet::new(n), CellSet::new(n)],
             gain: vec![[0, 0]; n],
             gain_part,
             gain_shift,
@@ -266,6 +269,11 @@ impl Lines {
     /// K + 1 line in the making, a single threat): rare, and it only over-states the danger.
     pub fn makers(&self, side: Side) -> &[u32] {
         self.makers[side.index()].as_slice()
+    }
+    /// The empty cells where a stone of `side` brings one of its windows to K - 1 (makes a
+    /// four, for K = 5), kept incrementally (K >= 3; empty for smaller K).
+    pub fn four_cells(&self, side: Side) -> &[u32] {
+        self.four_cells[side.index()].as_slice()
     }
     /// How many of `side`'s windows a stone on `cell` would bring to K - 1 (the fours it
     /// would make), read from the incremental counts (K >= 3).
@@ -444,6 +452,11 @@ impl Lines {
                 } else {
                     self.makers[side].remove(x as u32);
                 }
+                if n >= 1 {
+                    self.four_cells[side].insert(x as u32);
+                } else {
+                    self.four_cells[side].remove(x as u32);
+                }
             }
         }
     }
@@ -458,8 +471,10 @@ impl Lines {
         self.empty -= 1;
         let threes = k >= 3;
         if threes {
-            self.makers[0].remove(cell as u32);
-            self.makers[1].remove(cell as u32);
+            for side in 0..2 {
+                self.makers[side].remove(cell as u32);
+                self.four_cells[side].remove(cell as u32);
+            }
         }
         for (w, start, d) in self.windows_through(cell) {
             if !self.valid[w] {
@@ -547,6 +562,9 @@ impl Lines {
             for side in 0..2 {
                 if self.three_count[side][cell] >= 2 {
                     self.makers[side].insert(cell as u32);
+                }
+                if self.three_count[side][cell] >= 1 {
+                    self.four_cells[side].insert(cell as u32);
                 }
             }
         }

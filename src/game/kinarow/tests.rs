@@ -94,6 +94,11 @@ fn assert_consistent(l: &Lines) {
         for &c in &expect {
             assert!(l.fours_made(c as usize, side) >= 2);
         }
+        let mut listed = l.four_cells(side).to_vec();
+        listed.sort();
+        let expect: Vec<u32> =
+            (0..l.cells.len()).filter(|&c| l.cells[c] == EMPTY && three[p][c] >= 1).map(|c| c as u32).collect();
+        assert_eq!(listed, expect);
         for c in (0..l.cells.len()).filter(|&c| l.cells[c] == EMPTY) {
             assert_eq!(l.move_gain(c, side), l.move_gain_scan(c, side), "gain of cell {c}");
         }

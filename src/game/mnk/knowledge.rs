@@ -154,6 +154,15 @@ impl Knowledge<Mnk> for MnkKnowledge {
         small
     }
 
+    /// The fours (stones that leave a window one short of K): each forces the block, so the
+    /// search past the horizon follows threat sequences (VCF) instead of evaluating them.
+    fn quiescence_moves(&self, g: &Mnk, out: &mut Vec<Candidate<Cell>>) {
+        let me = g.to_move();
+        out.extend(
+            g.lines.four_cells(me).iter().map(|&c| Candidate { mv: c, score: g.lines.move_gain(c as usize, me) }),
+        );
+    }
+
     /// A cell where our stone makes two threats with different missing cells: the opponent,
     /// with no threat of its own (the node is quiet), stops one and we complete the other.
     fn quiet_win(&self, g: &Mnk) -> Option<u32> {
