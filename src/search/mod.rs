@@ -82,8 +82,10 @@ pub trait Knowledge<G: Game>: Sync {
     /// Past the horizon at a quiet node: the moves searched besides standing pat on the
     /// evaluation, appended to `out` with ordering scores; each must force the reply (a threat
     /// the opponent must answer at once, e.g. a four in gomoku), so that the search past the
-    /// horizon stays a narrow threat sequence. By default none: a quiet leaf is evaluated.
-    fn quiescence_moves(&self, _g: &G, _out: &mut Vec<Candidate<G::Move>>) {}
+    /// horizon stays a narrow threat sequence. `continuing`: the side to move has already
+    /// played such a move past the horizon (a game may then list only the moves that follow
+    /// up its last one). By default none: a quiet leaf is evaluated.
+    fn quiescence_moves(&self, _g: &G, _continuing: bool, _out: &mut Vec<Candidate<G::Move>>) {}
 
     /// At a quiet node (see [`Knowledge::quiet`]): a win the side to move forces in this many
     /// plies that the static evaluation does not see (e.g. a stone that makes two threats at

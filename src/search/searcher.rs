@@ -305,8 +305,11 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                     self.hit = hit_before;
                 };
                 if self.stopped {
-                    if best.depth == 0 && score > -INF {
-                        // Stopped inside the first iteration: the best of the moves it finished.
+                    // The moves the stopped iteration finished: in the first, the best of them;
+                    // later, a move that beat the previous best (searched first) inside the
+                    // window, a deeper verdict than the last finished iteration's.
+                    let beaten = best.depth > 0 && mv != moves[0] && score > alpha;
+                    if (best.depth == 0 && score > -INF) || beaten {
                         best.best = mv;
                         best.pv = vec![mv];
                     }
@@ -799,12 +802,16 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         // A forced move does not use up depth.
         let next = if list.len() + searched == 1 { depth } else { depth - 1 };
         // Late-move pruning: where the list is a heuristic selection anyway (no proof possible),
-        // a non-PV node near the horizon searches only its best-ordered moves.
+        // a non-PV node near the horizon searches only its best-ordered moves, once one of them
+        // does not lose (pruned moves must not make a lost score: a false mate).
         let count = if !exhaustive && !pv && depth <= 4 { list.len().min(lmp_count(depth)) } else { list.len() };
 
         // The moves best first: the first few picked one by one when their turn comes (most
         // cutoffs come that early, and spare sorting the rest), then the rest sorted.
-        for j in 0..count {
+        for j in 0..list.len() {
+            if j >= count && best > -WIN_BOUND {
+                break;
+            }
             if j < PICKED_ONE_BY_ONE {
                 let pick = (j + 1..list.len()).fold(j, |b, x| if list[x].score > list[b].score { x } else { b });
                 list.swap(j, pick);
@@ -819,7 +826,17 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             let score = if i == 0 {
                 self.child(game, me, next, ply + 1, alpha, beta, pv)
             } else {
-                let r = if depth >= 3 && i >= 3 && quiet_move { 1 + (depth >= 6 && i >= 8) as i32 } else { 0 };
+                let r = if depth >= 3 && i >= 3 && quiet_move {
+                    if exhaustive {
+                        1 + (depth >= 6 && i >= 8) as i32
+                    } else {
+                        // A heuristic selection (a large board's moves near the stones): most
+                        // late moves are beside the point, reduced by log(depth) x log(i).
+                        ((depth as f32).ln() * (i as f32).ln() * LATE_MOVE_REDUCTION) as i32
+                    }
+                } else {
+                    0
+                };
                 let mut s = self.child(game, me, next - r, ply + 1, alpha, alpha + 1, false);
                 if r > 0 && s > alpha && !self.stopped {
                     s = self.child(game, me, next, ply + 1, alpha, alpha + 1, false);
@@ -882,7 +899,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
-        self.know.quiescence_moves(game, &mut list);
+        self.know.quiescence_moves(game, depth < 0, &mut list);
         list.sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
         let me = game.to_move();
         let mut best = stand;
@@ -930,6 +947,9 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
     }
 }
 
+/// The factor of the late-move reductions in a heuristic selection of moves.
+const LATE_MOVE_REDUCTION: f32 = 1.0;
+
 /// The longest run of forcing moves a quiescence search plays past the horizon.
 const QUIESCENCE_PLIES: i32 = 8;
 
@@ -938,7 +958,7 @@ const PICKED_ONE_BY_ONE: usize = 4;
 
 /// How many moves a non-PV node searches at `depth` when its list is not exhaustive.
 fn lmp_count(depth: i32) -> usize {
-    4 + 2 * (depth.max(1) as usize).pow(2)
+    3 + (depth.max(1) as usize).pow(2)
 }
 
 /// Human-readable score: "win in N" / "loss in N" plies, or centi-units.

@@ -280,32 +280,36 @@ impl Lines {
     pub fn fours_at(&self, side: Side, cell: usize) -> usize {
         self.three_count[side.index()][cell] as usize
     }
-    /// The empty cells where a stone of `side`'s enemy leaves `side` no maker (see
-    /// [`Lines::makers`]): a stone spoils the windows of K - 2 it lands in, and a maker goes when
-    /// fewer than two of its windows are left. Empty when `side` has no maker, or when no one
-    /// stone stops them all.
+    /// The empty cells where a stone of `side`'s enemy leaves `side` no true maker: no cell
+    /// where its stone makes two threats with different missing cells (an open four or a
+    /// double four for K = 5; see [`Lines::makers`], which also holds cells whose two windows
+    /// miss the same cell). A stone there ends each such maker: it is the maker, or it lies in
+    /// enough of the maker's windows of K - 2 that those left miss one cell at most. Empty when
+    /// `side` has no true maker, or when no one stone stops them all.
     pub fn maker_spoilers(&self, side: Side) -> Vec<u32> {
         let (p, o) = (side.index(), side.other().index());
-        // For each maker, the empty cells of each of its windows of K - 2.
-        let mut windows: Vec<(u32, Vec<u32>)> = Vec::new();
+        // For each true maker, each of its windows of K - 2: the cell it would miss after the
+        // maker's stone, and its empty cells (the maker and that cell).
+        let mut makers: Vec<(u32, Vec<MakerWindow>)> = Vec::new();
         for &m in self.makers(side) {
+            let mut windows = Vec::new();
             for (w, start, d) in self.windows_through(m as usize) {
                 if self.valid[w] && self.count[w][o] == 0 && self.count[w][p] as usize + 2 == self.k {
-                    let empty =
+                    let empty: Vec<u32> =
                         self.window_cells(start, d).filter(|&x| self.cells[x] == EMPTY).map(|x| x as u32).collect();
-                    windows.push((m, empty));
+                    let missing = *empty.iter().find(|&&x| x != m).expect("a window two short has two empty cells");
+                    windows.push((missing, empty));
                 }
             }
+            if distinct_missing(&windows, None) >= 2 {
+                makers.push((m, windows));
+            }
         }
-        let mut cells: Vec<u32> = windows.iter().flat_map(|(_, empty)| empty.iter().copied()).collect();
+        let mut cells: Vec<u32> =
+            makers.iter().flat_map(|(_, ws)| ws.iter().flat_map(|(_, empty)| empty.iter().copied())).collect();
         cells.sort_unstable();
         cells.dedup();
-        cells.retain(|&d| {
-            self.makers(side).iter().all(|&m| {
-                let spoiled = windows.iter().filter(|(wm, empty)| *wm == m && empty.contains(&d)).count();
-                m == d || (self.three_count[p][m as usize] as usize) < spoiled + 2
-            })
-        });
+        cells.retain(|&d| makers.iter().all(|(m, windows)| *m == d || distinct_missing(windows, Some(d)) < 2));
         cells
     }
 
@@ -627,6 +631,22 @@ impl Lines {
             .map(|(w, _, _)| self.gain_part[self.count[w][p] as usize][self.count[w][o] as usize])
             .sum()
     }
+}
+
+/// A window of K - 2 through a maker: the cell it would miss after the maker's stone, and its
+/// empty cells (the maker and that cell).
+type MakerWindow = (u32, Vec<u32>);
+
+/// How many different cells the windows (missing cell, empty cells) miss, leaving out those
+/// holding `spoiled`.
+fn distinct_missing(windows: &[MakerWindow], spoiled: Option<u32>) -> usize {
+    let mut seen: Vec<u32> = Vec::new();
+    for (missing, empty) in windows {
+        if spoiled.is_none_or(|d| !empty.contains(&d)) && !seen.contains(missing) {
+            seen.push(*missing);
+        }
+    }
+    seen.len()
 }
 
 /// The hash of the empty board: it depends on the board's size, K, the game and the blocked

@@ -120,14 +120,14 @@ impl Knowledge<Mnk> for MnkKnowledge {
         }
         let small = g.is_small();
         if !small && !g.lines.makers(me.other()).is_empty() {
-            // The opponent threatens two threats at once with its next stone (an open four or a
-            // double four for K = 5): only a stone that spoils every such cell, or a four of
-            // ours (the opponent must answer it first), can save the game.
+            // The opponent may threaten two threats at once with its next stone (an open four or
+            // a double four for K = 5): then only a stone that spoils every such cell, or a four
+            // of ours (the opponent must answer it first), can save the game.
             let mut defences = g.lines.maker_spoilers(me.other());
-            defences.extend(g.near_empty.as_slice().iter().filter(|&&c| g.lines.fours_at(me, c as usize) > 0));
-            defences.sort_unstable();
-            defences.dedup();
             if !defences.is_empty() {
+                defences.extend(g.lines.four_cells(me));
+                defences.sort_unstable();
+                defences.dedup();
                 out.extend(
                     defences.iter().map(|&c| Candidate { mv: c as Cell, score: g.lines.move_gain(c as usize, me) }),
                 );
@@ -155,11 +155,27 @@ impl Knowledge<Mnk> for MnkKnowledge {
     }
 
     /// The fours (stones that leave a window one short of K): each forces the block, so the
-    /// search past the horizon follows threat sequences (VCF) instead of evaluating them.
-    fn quiescence_moves(&self, g: &Mnk, out: &mut Vec<Candidate<Cell>>) {
+    /// search past the horizon follows threat sequences (VCF) instead of evaluating them. A
+    /// side continuing a sequence plays only the fours in line with its last stone, less than
+    /// K cells from it (a continuous attack, as in Rapfi's VCF): fours elsewhere, in any order,
+    /// would multiply the tree.
+    fn quiescence_moves(&self, g: &Mnk, continuing: bool, out: &mut Vec<Candidate<Cell>>) {
         let me = g.to_move();
+        let cols = g.lines.cols() as i64;
+        let last = g.history.len().checked_sub(2).map(|i| g.history[i] as i64).filter(|_| continuing);
+        let in_line = |c: Cell| match last {
+            None => true,
+            Some(s) => {
+                let (dr, dc) = ((c as i64) / cols - s / cols, (c as i64) % cols - s % cols);
+                (dr == 0 || dc == 0 || dr.abs() == dc.abs()) && dr.abs().max(dc.abs()) < g.lines.k() as i64
+            }
+        };
         out.extend(
-            g.lines.four_cells(me).iter().map(|&c| Candidate { mv: c, score: g.lines.move_gain(c as usize, me) }),
+            g.lines
+                .four_cells(me)
+                .iter()
+                .filter(|&&c| in_line(c))
+                .map(|&c| Candidate { mv: c, score: g.lines.move_gain(c as usize, me) }),
         );
     }
 
