@@ -164,3 +164,21 @@ fn a_double_threat_at_the_horizon_scores_as_the_win() {
     g.play(0);
     assert_eq!(know.quiet_win(&g), Some(3), "after {}", g.format_move(r.best));
 }
+
+#[test]
+fn a_win_by_three_fours_is_seen_from_depth_one() {
+    // 15x15x5, X to move. (7,5) makes a four on row 7 (O holds (7,1)), O blocks (7,6); (10,5)
+    // a four on column 5 (O holds (6,5)), O blocks (11,5); (9,6) an open four on the diagonal
+    // (12,3)-(8,7). No stone makes two threats before the third: one ply of search sees the
+    // win only through the fours it searches past the horizon.
+    let x = [(7, 2), (7, 3), (7, 4), (8, 5), (9, 5), (11, 4), (12, 3)];
+    let o = [(7, 1), (6, 5), (0, 0), (0, 14), (14, 0), (14, 14), (0, 7)];
+    let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
+    for (a, b) in x.iter().zip(&o) {
+        g.play((a.0 * 15 + a.1) as u32);
+        g.play((b.0 * 15 + b.1) as u32);
+    }
+    let r = Searcher::new(16).search(&mut g, &MnkKnowledge::new(), &Limits::depth(1));
+    assert_eq!(r.score, WIN - 7, "the win in 7 plies: {:?}", r.pv);
+    assert_eq!(r.best, 7 * 15 + 5);
+}

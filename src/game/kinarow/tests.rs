@@ -213,3 +213,26 @@ fn makers_and_their_spoilers_for_open_and_broken_threes() {
     assert_eq!(l.makers(Side::First).len(), 4);
     assert!(l.maker_spoilers(Side::First).is_empty());
 }
+
+#[test]
+fn a_maker_whose_windows_miss_the_same_cell_needs_no_defence() {
+    // Column 6, rows 4 to 10: X . X . X X O. A stone on (5,6) or (7,6) brings two windows to
+    // four, but both miss the other of those cells: one threat, no double. No spoiler, so the
+    // defence is not narrowed to one.
+    let at = |r: usize| r * 15 + 6;
+    let mut l = Lines::new(15, 15, 5, &[], 0);
+    for r in [4, 6, 8, 9] {
+        l.place(at(r), Side::First);
+    }
+    l.place(at(10), Side::Second);
+    let mut makers = l.makers(Side::First).to_vec();
+    makers.sort();
+    assert_eq!(makers, vec![at(5) as u32, at(7) as u32]);
+    assert_eq!(l.double_maker(Side::First, None), None);
+    assert!(l.maker_spoilers(Side::First).is_empty());
+    // With (3,6) X too, (5,6) also completes the window of rows 2 to 6 but one: a true maker,
+    // and (5,6) and (7,6) the cells that stop it.
+    l.place(at(3), Side::First);
+    assert_eq!(l.double_maker(Side::First, None), Some(at(5)));
+    assert_eq!(l.maker_spoilers(Side::First), vec![at(2) as u32, at(5) as u32, at(7) as u32]);
+}
