@@ -116,6 +116,8 @@ pub struct Engine {
     rng: SmallRng,
     game: Option<Box<dyn AnyGame>>,
     timeout: Duration,
+    /// `timeout` is a share of a game clock, not a time per move (see [`Engine::set_clock_budget`]).
+    from_clock: bool,
     /// The side the engine plays.
     side: Side,
 }
@@ -131,6 +133,7 @@ impl Engine {
             options,
             game: None,
             timeout: Duration::from_secs(10),
+            from_clock: false,
             side: Side::First,
         }
     }
@@ -164,6 +167,7 @@ impl Engine {
     pub fn new_game(&mut self, spec: &GameSpec, first: bool, timeout: Duration) -> Result<(), String> {
         self.game = Some(spec.new_game(&self.memory.resources)?);
         self.timeout = timeout;
+        self.from_clock = false;
         self.side = if first { Side::First } else { Side::Second };
         self.memory.searcher.new_game();
         Ok(())
@@ -172,6 +176,13 @@ impl Engine {
     /// Sets the time allowed per move from now on (the Gomocup protocol sets it before each move).
     pub fn set_timeout(&mut self, timeout: Duration) {
         self.timeout = timeout;
+        self.from_clock = false;
+    }
+
+    /// The next moves' time is `budget`, a share of a game clock (see [`Limits::from_clock`]).
+    pub fn set_clock_budget(&mut self, budget: Duration) {
+        self.timeout = budget;
+        self.from_clock = true;
     }
 
     /// The game in progress.
@@ -233,7 +244,12 @@ impl Engine {
     /// Picks and plays the engine's whole turn for the side to move, within the time budget
     /// counted from `start`. The engine plays that side from now on.
     pub fn think(&mut self, start: Instant, stop: Arc<AtomicBool>) -> Result<Turn, String> {
-        let limits = Limits::per_move(start, self.timeout, self.options.margin).with_stop(stop);
+        let limits = if self.from_clock {
+            Limits::from_clock(start, self.timeout, self.options.margin)
+        } else {
+            Limits::per_move(start, self.timeout, self.options.margin)
+        }
+        .with_stop(stop);
         let request = Request {
             player: self.options.player,
             level: self.options.level,

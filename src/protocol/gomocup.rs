@@ -306,6 +306,11 @@ impl Session {
     /// The time this move may take: `timeout_turn`, and at most 1/MOVES_TO_GO of the match time
     /// left when that is limited. The engine keeps its safety margin free of it.
     fn move_timeout(&self) -> Duration {
+        self.move_time().0
+    }
+
+    /// [`Session::move_timeout`], and whether the match time (a clock) limits it.
+    fn move_time(&self) -> (Duration, bool) {
         let margin = self.engine.options().margin.as_millis() as u64;
         let turn = match self.timeout_turn.unwrap_or(DEFAULT_TURN_MS) {
             0 => margin + FAST_MS,
@@ -316,11 +321,14 @@ impl Session {
             (_, Some(left)) if left >= UNLIMITED_MS => u64::MAX,
             (_, Some(left)) => left.max(0) as u64 / MOVES_TO_GO,
         };
-        Duration::from_millis(turn.min(share))
+        (Duration::from_millis(turn.min(share)), share < turn)
     }
 
     fn our_move(&mut self, start: Instant, stop: &Arc<AtomicBool>) -> Result<String, String> {
-        self.engine.set_timeout(self.move_timeout());
+        match self.move_time() {
+            (budget, true) => self.engine.set_clock_budget(budget),
+            (timeout, false) => self.engine.set_timeout(timeout),
+        }
         let text = self.engine.think(start, stop.clone())?.moves.join(" ");
         let (x, y) = match text.split_whitespace().map(str::parse::<usize>).collect::<Vec<_>>()[..] {
             [Ok(row), Ok(col)] => (col, row),

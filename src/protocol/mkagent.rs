@@ -156,7 +156,7 @@ impl Agent {
                     return Err("the referee says we move; the engine's game says the opponent does".to_string());
                 }
                 let left = self.clock.saturating_sub(self.used);
-                self.engine.set_timeout(move_budget(self.clock, left));
+                self.engine.set_clock_budget(move_budget(self.clock, left));
                 let turn = self.engine.think(start, stop.clone())?;
                 if let Some(t) = &turn.thought {
                     log::info!("{} ({t})", turn.moves.join(" "));

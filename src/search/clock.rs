@@ -18,10 +18,15 @@ pub struct Limits {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
-/// Share of the budget after which no new iteration starts. A move's time left unused is lost
-/// (it is per move), and search plays a stopped iteration's move where it beat the last
+/// Share of a move's budget after which no new iteration starts, when the time is per move: time
+/// left unused is lost, and search plays a stopped iteration's move where it beat the last
 /// finished iteration's, so iterations start until late.
 const SOFT_SHARE: f64 = 0.85;
+
+/// The same share when the budget is carved from a game clock: what a move leaves unused goes to
+/// the later moves (at 0.85 the Kalah agent's 6 s clock ran short in the endgame and lost to
+/// greedy as North, tests/mkagent.rs).
+const CLOCK_SOFT_SHARE: f64 = 0.5;
 
 /// The safety margin kept free of a move's time is at most this share of the timeout, so that
 /// short time controls keep most of their time (0.2 s: 60 ms of margin, 140 ms to think).
@@ -40,9 +45,19 @@ impl Limits {
     /// A move within `timeout - margin` of `start`, the margin at most [`MARGIN_SHARE`] of the
     /// timeout.
     pub fn per_move(start: Instant, timeout: Duration, margin: Duration) -> Limits {
+        Limits::with_share(start, timeout, margin, SOFT_SHARE)
+    }
+
+    /// As [`Limits::per_move`], for a move's share of a game clock: iterations stop earlier (see
+    /// [`CLOCK_SOFT_SHARE`]).
+    pub fn from_clock(start: Instant, timeout: Duration, margin: Duration) -> Limits {
+        Limits::with_share(start, timeout, margin, CLOCK_SOFT_SHARE)
+    }
+
+    fn with_share(start: Instant, timeout: Duration, margin: Duration, share: f64) -> Limits {
         let margin = margin.min(timeout.mul_f64(MARGIN_SHARE));
         let budget = timeout.saturating_sub(margin).max(Duration::from_millis(1));
-        Limits { start, hard: Some(budget), soft: Some(budget.mul_f64(SOFT_SHARE)), ..Limits::infinite() }
+        Limits { start, hard: Some(budget), soft: Some(budget.mul_f64(share)), ..Limits::infinite() }
     }
 
     pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Limits {
