@@ -54,10 +54,8 @@ pub struct Lines {
     makers: [CellSet; 2],
     /// For each side: the empty cells where a stone of the side makes a four (three_count >= 1).
     four_cells: [CellSet; 2],
-    /// For each cell, by side: [`Lines::move_gain`], kept incrementally. `gain_part[a][b]` is
-    /// a window's share in it for a side with `a` stones there, the enemy `b` (0 when full).
+    /// For each cell, by side: [`Lines::move_gain`], kept incrementally (see [`gain_parts`]).
     gain: Vec<[i64; 2]>,
-    gain_part: Vec<Vec<i64>>,
     /// `gain_shift[a * (K + 1) + b]`: how a stone added to a window with `a` stones of its side
     /// and `b` of the other's moves its cells' gains, [for the side, for the other].
     gain_shift: Vec<[i64; 2]>,
@@ -122,7 +120,6 @@ impl Lines {
             makers: [CellSet::new(n), CellSet::new(n)],
             four_cells: [CellSet::new(n), CellSet::new(n)],
             gain: vec![[0, 0]; n],
-            gain_part,
             gain_shift,
             winner: None,
             hash: start_hash(&keys, blocked, rows, cols, k, game),
@@ -135,7 +132,7 @@ impl Lines {
         }
         let live = lines.valid.iter().filter(|&&v| v).count() as u32;
         lines.live = [live, live];
-        let empty_window = lines.gain_part[0][0];
+        let empty_window = gain_part[0][0];
         for w in (0..n * 4).filter(|&w| lines.valid[w]) {
             for x in lines.window_cells(w / 4, w % 4) {
                 lines.gain[x][0] += empty_window;
@@ -626,9 +623,10 @@ impl Lines {
     #[cfg(test)]
     pub(crate) fn move_gain_scan(&self, cell: usize, side: Side) -> i64 {
         let (p, o) = (side.index(), side.other().index());
+        let part = gain_parts(&self.weight, self.k);
         self.windows_through(cell)
             .filter(|&(w, _, _)| self.valid[w])
-            .map(|(w, _, _)| self.gain_part[self.count[w][p] as usize][self.count[w][o] as usize])
+            .map(|(w, _, _)| part[self.count[w][p] as usize][self.count[w][o] as usize])
             .sum()
     }
 }
