@@ -158,22 +158,22 @@ fn fuzz_protocol(family: &str, seed: u64) {
 
 #[test]
 fn fuzz_protocol_mnk() {
-    fuzz_protocol("mnk", 39_1);
+    fuzz_protocol("mnk", 391);
 }
 
 #[test]
 fn fuzz_protocol_connectx() {
-    fuzz_protocol("cx", 39_2);
+    fuzz_protocol("cx", 392);
 }
 
 #[test]
 fn fuzz_protocol_kalah() {
-    fuzz_protocol("kalah", 39_3);
+    fuzz_protocol("kalah", 393);
 }
 
 #[test]
 fn fuzz_protocol_checkers() {
-    fuzz_protocol("checkers", 39_4);
+    fuzz_protocol("checkers", 394);
 }
 
 /// Gomocup: after each command, `ABOUT` (whose reply starts `name=`) marks where its replies
@@ -181,7 +181,7 @@ fn fuzz_protocol_checkers() {
 /// comes within `timeout_turn` (plus SLACK).
 #[test]
 fn fuzz_gomocup() {
-    let mut rng = Rng::new(39_5);
+    let mut rng = Rng::new(395);
     let mut e = Engine::spawn_with(&["--protocol", "gomocup", "--hash", "8"], &[]);
     let mut turn = Duration::from_secs(30);
     let mut size = 15;
@@ -252,7 +252,7 @@ fn fuzz_gomocup() {
 /// move, the agent must outlive every bad message, and it must exit at `END` at once.
 #[test]
 fn fuzz_mkagent() {
-    let mut rng = Rng::new(39_6);
+    let mut rng = Rng::new(396);
     let log = std::env::temp_dir().join(format!("boardbot-fuzz-mkagent-{}.log", std::process::id()));
     let log_arg = log.to_string_lossy().to_string();
     let mut e = Engine::spawn_with(&["--protocol", "mkagent", "--clock", "20", "--log", &log_arg], &[]);
