@@ -195,7 +195,7 @@ fn match_interrupted_prints_the_games_played() {
         "5",
         "4",
         "--engine1",
-        "boardbot",
+        "self",
         "--engine2",
         "random",
         "--rounds",
