@@ -116,9 +116,11 @@ where
             Ok(Err(e)) => format!("error {}", shortened(&e)),
             Err(_) => "error internal error (see stderr); the game is unchanged".to_string(),
         };
-        log::debug!(">> {reply}");
         writeln!(output, "{reply}")?;
         output.flush()?;
+        // When the reply left, from the instant its line was read: beside the search's own
+        // `time` in the log, what ran between the stop and the reply (docs/results/stalls.md).
+        log::debug!(">> {reply} ({:.1} ms after the line was read)", start.elapsed().as_secs_f64() * 1e3);
     }
     Ok(())
 }

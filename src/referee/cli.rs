@@ -6,11 +6,11 @@ use super::process::{ProcessConfig, ProcessEngine, Protocol};
 use super::progress::Progress;
 use super::report::{game_line, log_line, moves_text, record_text, result_text, table, LEGEND, LOG_HEADER};
 use super::results::{self, GameResult, MatchHeader};
-use super::runner::{run_match, schedule, EnginePair};
+use super::runner::{collect, run_match, schedule, EnginePair};
 use super::score::{game_score, score_line};
 use super::spec::{board_text, builtin_boards, engine_config, parse_board, parse_boards};
 use super::sprt::{EloModel, Pentanomial, Sprt, Verdict};
-use super::MatchPlan;
+use super::{MatchPlan, MatchResult};
 use crate::game::registry::{game_type, opening_set};
 use crate::game::Side;
 use anyhow::{anyhow, bail, Context, Result};
@@ -18,6 +18,8 @@ use clap::{ArgAction, Args};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Plays a match between two engines and prints the results.
@@ -238,8 +240,30 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         None => None,
     };
 
+    // --record: said at the start if some game has no record format (nothing is written for
+    // its games; no file at all if no game has one).
     let mut records = match &args.record {
-        Some(path) => Some(BufWriter::new(File::create(path).with_context(|| format!("creating {}", path.display()))?)),
+        Some(path) => {
+            let without: Vec<String> =
+                plan.boards.iter().filter(|b| b.kind().record.is_none()).map(board_text).collect();
+            if !without.is_empty() {
+                eprintln!(
+                    "warning: --record {}: no record format for {}: {}",
+                    path.display(),
+                    without.join(", "),
+                    if without.len() == plan.boards.len() {
+                        "nothing is written"
+                    } else {
+                        "their games are not written"
+                    }
+                );
+            }
+            if without.len() < plan.boards.len() {
+                Some(BufWriter::new(File::create(path).with_context(|| format!("creating {}", path.display()))?))
+            } else {
+                None
+            }
+        }
         None => None,
     };
 
@@ -265,7 +289,31 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         None => None,
     };
 
-    let mut out = std::io::stdout().lock();
+    // Ctrl-C: the games finished so far are reported as at the end (the table, the summaries),
+    // then the match ends (the games in progress are not counted).
+    let finished: Arc<Mutex<Vec<GameRecord>>> = Arc::default();
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let (finished, interrupted, plan) = (finished.clone(), interrupted.clone(), plan.clone());
+        let names = [names[0].to_string(), names[1].to_string()];
+        let handler = ctrlc::set_handler(move || {
+            if interrupted.swap(true, Ordering::SeqCst) {
+                return;
+            }
+            let games = finished.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            eprintln!("\ninterrupted: {} of {total_games} games finished", games.len());
+            let result = collect(&plan, games);
+            let names = [names[0].as_str(), names[1].as_str()];
+            let _ = print_results(&mut std::io::stdout(), &result, names, plan.timeout, None);
+            std::process::exit(130);
+        });
+        if let Err(e) = handler {
+            eprintln!("warning: Ctrl-C will not print the results: {e}");
+        }
+    }
+
+    // Not locked for the whole match: Ctrl-C's handler writes the results.
+    let mut out = std::io::stdout();
     let games_per_board = 2 * plan.rounds;
     writeln!(out, "engine1: {} [{}]", names[0], configs[0].argv.join(" "))?;
     writeln!(out, "engine2: {} [{}]", names[1], configs[1].argv.join(" "))?;
@@ -318,6 +366,11 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     let mut verdict: Option<Verdict> = None;
     let on_finished = |record: &GameRecord, done: usize| progress.game(done, &game_line(record, names));
     let on_game = |record: &GameRecord| {
+        if interrupted.load(Ordering::SeqCst) {
+            // Ended by Ctrl-C (its engines too, at a terminal): not a game of the match.
+            return false;
+        }
+        finished.lock().unwrap_or_else(|e| e.into_inner()).push(record.clone());
         if let Some(f) = log.as_mut() {
             if let Err(e) = writeln!(f, "{}", log_line(record, names)).and_then(|_| f.flush()) {
                 log_error.get_or_insert(e);
@@ -357,20 +410,43 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         eprintln!("warning: writing the game log or results failed: {e}");
     }
 
+    if interrupted.load(Ordering::SeqCst) {
+        // Ctrl-C's handler prints the results and ends the process.
+        loop {
+            std::thread::park();
+        }
+    }
+    let sprt_text = sprt.as_ref().map(|sprt| sprt_report(sprt, &counts, llr, verdict));
+    print_results(&mut out, &result, names, plan.timeout, sprt_text)?;
+    Ok(())
+}
+
+/// The match's results: the table by board, the score line (or the SPRT's report), and each
+/// engine's losses.
+fn print_results(
+    out: &mut impl Write,
+    result: &MatchResult,
+    names: [&str; 2],
+    timeout: Duration,
+    sprt: Option<String>,
+) -> Result<()> {
+    let mut text = String::new();
     let rows: Vec<(String, _)> = result.boards.iter().map(|(spec, t)| (board_text(spec), t.clone())).collect();
-    writeln!(out)?;
-    write!(out, "{}", table(&rows, &result.total))?;
-    writeln!(out, "{LEGEND}")?;
+    text.push('\n');
+    text.push_str(&table(&rows, &result.total));
+    text.push_str(&format!("{LEGEND}\n"));
     if let Some(line) = score_line(&result.games) {
-        writeln!(out, "\n{line}")?;
+        text.push_str(&format!("\n{line}\n"));
     }
     if let Some(sprt) = &sprt {
-        writeln!(out, "\n{}", sprt_report(sprt, &counts, llr, verdict))?;
+        text.push_str(&format!("\n{sprt}\n"));
     }
-
     for e in 0..2 {
-        write!(out, "\n{}", summary(&result.games, e, names, plan.timeout, sprt.is_none()))?;
+        text.push_str(&format!("\n{}", summary(&result.games, e, names, timeout, sprt.is_none())));
     }
+    // One write: the results are not torn by another thread's output.
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
     Ok(())
 }
 

@@ -207,8 +207,9 @@ impl InOrder {
     }
 }
 
-/// The results of the games of `plan`, given in order.
-fn collect(plan: &MatchPlan, games: Vec<GameRecord>) -> MatchResult {
+/// The results of the games of `plan`, given in order (all of them, or the first ones of a
+/// match cut short).
+pub fn collect(plan: &MatchPlan, games: Vec<GameRecord>) -> MatchResult {
     let mut tallies = vec![Tally::default(); plan.boards.len()];
     for (game, scheduled) in games.iter().zip(schedule(plan)) {
         tallies[scheduled.board].add(game);
