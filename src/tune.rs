@@ -456,10 +456,13 @@ pub fn run(args: TuneArgs) -> Result<()> {
     );
     println!("\n{summary}");
     let comment = format!(
-        "tuned by boardbot tune {} --data {} --eval {:?} --validation {}\n{} positions fitted, {} validated, {} passes\n{summary}",
+        "tuned by boardbot tune {} --data {} --eval {} --validation {}\n{} positions fitted, {} validated, {} passes\n{summary}",
         spec,
         args.data.display(),
-        args.eval,
+        match args.eval {
+            EvalKind::Static => "static",
+            EvalKind::Quiescence => "quiescence",
+        },
         args.validation,
         train.len(),
         valid.len(),

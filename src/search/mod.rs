@@ -146,8 +146,9 @@ pub trait Knowledge<G: Game>: Sync {
         Err("this game's evaluation has no weights".into())
     }
 
-    /// [`Knowledge::evaluate`] with `weights` (the names of [`Knowledge::weights`]) in place of
-    /// the knowledge's own: what a tuner fits. By default the evaluation.
+    /// [`Knowledge::evaluate`] with `weights` in place of the knowledge's own: what a tuner fits.
+    /// `weights` has the names of [`Knowledge::weights`] (a game may panic otherwise). By default
+    /// the evaluation.
     fn evaluate_with(&self, g: &G, _weights: &Weights) -> Score {
         self.evaluate(g)
     }

@@ -44,9 +44,9 @@ const MOBILITY: usize = 7;
 const EXCHANGE: usize = 8;
 
 /// The weights of the evaluation, as [`evaluate`] reads them.
-pub type EvalWeights = [i32; WEIGHTS];
+type EvalWeights = [i32; WEIGHTS];
 
-/// The compiled-in weights by name.
+/// The compiled-in weights by name; the tuner keeps the unit, a man.
 pub fn default_weights() -> Weights {
     Weights::new(WEIGHT_NAMES, &DEFAULT_WEIGHTS, &["man"])
 }
@@ -120,9 +120,11 @@ fn side_score(b: &Board, side: Side, total: i32, w: &EvalWeights) -> i32 {
     score
 }
 
-/// The static evaluation of `g` for the side to move with weights `w` (see the indices); a side
-/// ahead gains from exchanges: its lead counts more as the board empties.
-pub fn evaluate(g: &Checkers, w: &EvalWeights) -> i32 {
+/// The static evaluation of `g` for the side to move with weights `w` (in the order of
+/// [`WEIGHT_NAMES`]); a side ahead gains from exchanges: its lead counts more as the board
+/// empties.
+pub fn evaluate(g: &Checkers, w: &[i32]) -> i32 {
+    let w: &EvalWeights = w.try_into().expect("checkers' weights");
     let b = g.board();
     let me = g.to_move();
     let total = (b.pieces[0] | b.pieces[1]).count_ones() as i32;
@@ -229,9 +231,8 @@ type DbCache = Mutex<Option<(Capturing, Pending)>>;
 pub struct CheckersKnowledge {
     rules: Rules,
     db: Option<Pending>,
-    /// The weights by name, and as [`evaluate`] reads them.
+    /// The evaluation's weights by name ([`WEIGHT_NAMES`]).
     weights: Weights,
-    eval_weights: EvalWeights,
 }
 
 impl CheckersKnowledge {
@@ -267,7 +268,7 @@ impl CheckersKnowledge {
 
     /// The knowledge with the compiled-in weights and no endgame database.
     fn without_tables(rules: Rules) -> CheckersKnowledge {
-        CheckersKnowledge { rules, db: None, weights: default_weights(), eval_weights: DEFAULT_WEIGHTS }
+        CheckersKnowledge { rules, db: None, weights: default_weights() }
     }
 
     /// Waits until the endgame database (if there is one) is built; for tests and measurements.
@@ -290,7 +291,7 @@ impl CheckersKnowledge {
     /// [`evaluate`] with weights `w`; in a position of the endgame database, a draw is 0, and a
     /// win [`KNOWN_WIN`] plus the evaluation and [`closing_in`] (a loss the negation of the
     /// winner's).
-    fn evaluate_weighted(&self, g: &Checkers, w: &EvalWeights) -> Score {
+    fn evaluate_weighted(&self, g: &Checkers, w: &[i32]) -> Score {
         let me = g.to_move();
         let score = match self.probe(g) {
             None => evaluate(g, w),
@@ -327,7 +328,7 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     /// [`evaluate`]; in a position of the endgame database, a draw is 0, and a win
     /// [`KNOWN_WIN`] plus the evaluation and [`closing_in`] (a loss the negation of the winner's).
     fn evaluate(&self, g: &Checkers) -> Score {
-        self.evaluate_weighted(g, &self.eval_weights)
+        self.evaluate_weighted(g, self.weights.values())
     }
 
     fn weights(&self) -> Option<&Weights> {
@@ -335,19 +336,15 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     }
 
     fn set_weights(&mut self, weights: &Weights) -> Result<(), String> {
-        let values: EvalWeights = weights.values().try_into().map_err(|_| "not checkers' weights".to_string())?;
-        if weights.names() != WEIGHT_NAMES {
+        if weights.names() != self.weights.names() {
             return Err("not checkers' weights".into());
         }
-        (self.weights, self.eval_weights) = (weights.clone(), values);
+        self.weights = weights.clone();
         Ok(())
     }
 
     fn evaluate_with(&self, g: &Checkers, weights: &Weights) -> Score {
-        match <EvalWeights>::try_from(weights.values()) {
-            Ok(w) => self.evaluate_weighted(g, &w),
-            Err(_) => self.evaluate(g),
-        }
+        self.evaluate_weighted(g, weights.values())
     }
 
     fn wait_until_ready(&self) {
