@@ -19,7 +19,7 @@ pub static GAME_TYPE: GameType = GameType {
     name: "kalah",
     aliases: &["bantumi"],
     size_words: 2,
-    usage: "kalah P S [capture empty|standard] [pie]",
+    usage: "kalah P S [capture empty|standard] [pie] [fen COUNTS/SIDE[/PIE]]",
     about: "Kalah: P pits of S seeds a side, sow and capture, the most seeds in the store wins (Bantumi: kalah 6 3)",
     points: [3, 3, 1],
     build,
@@ -30,8 +30,17 @@ pub static GAME_TYPE: GameType = GameType {
     record: None,
 };
 
-/// Reads `P S [capture empty|standard] [pie]`.
-fn read(words: &[&str]) -> Result<(usize, usize, Capture, bool), String> {
+/// A description read: the board size, the rules and the position given by `fen`, if any.
+struct Description {
+    pits: usize,
+    seeds: usize,
+    capture: Capture,
+    pie: bool,
+    fen: Option<String>,
+}
+
+/// Reads `P S [capture empty|standard] [pie] [fen FEN]`.
+fn read(words: &[&str]) -> Result<Description, String> {
     let number = |s: &str, what: &str| {
         s.bytes()
             .all(|b| b.is_ascii_digit())
@@ -42,27 +51,44 @@ fn read(words: &[&str]) -> Result<(usize, usize, Capture, bool), String> {
     };
     let [p, s, rest @ ..] = words else { return Err("expected P S (pits a side, seeds a pit)".into()) };
     let (pits, seeds) = (number(p, "P")?, number(s, "S")?);
-    let (mut capture, mut pie) = (Capture::Empty, false);
+    let (mut capture, mut pie, mut fen) = (Capture::Empty, false, None);
     let mut rest = rest.iter();
     while let Some(&word) = rest.next() {
         match word.to_ascii_lowercase().as_str() {
             "capture" => capture = Capture::parse(rest.next().ok_or("capture needs empty or standard")?)?,
             "pie" => pie = true,
-            _ => return Err(format!("unexpected '{word}' (options: capture empty|standard, pie)")),
+            "fen" if fen.is_none() => {
+                fen = Some(rest.next().ok_or("fen needs a position (COUNTS/SIDE[/PIE])")?.to_string())
+            }
+            _ => return Err(format!("unexpected '{word}' (options: capture empty|standard, pie, fen FEN)")),
         }
     }
-    Ok((pits, seeds, capture, pie))
+    Ok(Description { pits, seeds, capture, pie, fen })
+}
+
+impl Description {
+    /// The game described: its start, or the position of `fen`.
+    fn game(&self) -> Result<Kalah, String> {
+        let start = Kalah::with_rules(self.pits, self.seeds, self.capture, self.pie)?;
+        match &self.fen {
+            Some(text) => super::fen::parse(&start, text),
+            None => Ok(start),
+        }
+    }
 }
 
 fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>, String> {
-    let (pits, seeds, capture, pie) = read(words)?;
-    let game = Kalah::with_rules(pits, seeds, capture, pie)?;
-    let mut canonical = vec![pits.to_string(), seeds.to_string()];
-    if capture != Capture::Empty {
-        canonical.extend(["capture".to_string(), capture.name().to_string()]);
+    let d = read(words)?;
+    let game = d.game()?;
+    let mut canonical = vec![d.pits.to_string(), d.seeds.to_string()];
+    if d.capture != Capture::Empty {
+        canonical.extend(["capture".to_string(), d.capture.name().to_string()]);
     }
-    if pie {
+    if d.pie {
         canonical.push("pie".into());
+    }
+    if d.fen.is_some() {
+        canonical.extend(["fen".to_string(), super::fen::write(&game)]);
     }
     let spec = GameSpec::new(&GAME_TYPE, canonical);
     Ok(Box::new(Playing::new(spec, game.clone(), KalahKnowledge::new(&game, resources))))
@@ -83,8 +109,9 @@ type DbCache = Mutex<Option<Arc<Database>>>;
 /// first player's final margin after each legal move.
 fn solve(spec: &GameSpec, request: &SolveRequest) -> anyhow::Result<()> {
     let words: Vec<&str> = spec.words().iter().map(String::as_str).collect();
-    let (pits, seeds, capture, pie) = read(&words).map_err(anyhow::Error::msg)?;
-    let start = Kalah::with_rules(pits, seeds, capture, pie).map_err(anyhow::Error::msg)?;
+    let d = read(&words).map_err(anyhow::Error::msg)?;
+    let start = d.game().map_err(anyhow::Error::msg)?;
+    let (pits, capture) = (d.pits, d.capture);
     if request.method.is_some() || request.threads > 1 || request.weak {
         anyhow::bail!("the Kalah solver takes none of --dfpn, --pn, --threads, --weak");
     }
