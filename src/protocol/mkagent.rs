@@ -3,21 +3,25 @@
 //! protocol") is its description; in short, one message a line, fields split by `;`:
 //!
 //! - referee to agent: `START;South` (the agent moves first) or `START;North`; after every move,
-//!   to both agents, `CHANGE;<1..7|SWAP>;<state>;<YOU|OPP|END>` (the state is 16 numbers, North's
-//!   holes 1..7 and store, South's holes 1..7 and store); finally `END`.
+//!   `CHANGE;<1..7|SWAP>;<state>;<YOU|OPP|END>` (the state is 16 numbers, North's holes 1..7 and
+//!   store, South's holes 1..7 and store) to both agents, except after a swap, which only the
+//!   other agent is told of; finally `END`.
 //! - agent to referee: `MOVE;<1..7>` or `SWAP`.
 //!
 //! The game is `kalah 7 7 capture standard pie`: the referee's hole numbers are the engine's pit
 //! numbers (each side counts from the end farthest from its own store), and its SWAP is the
 //! engine's `swap`, which the search weighs like any other move: the agent swaps when taking
 //! over South's position is worth more than the best reply. The players keep their identities
-//! in the engine (the one that started South stays `First`), so the engine's game follows the
-//! referee's moves as they come and needs no seats.
+//! in the engine (the one that started South stays `First`, and after a swap sits North), so
+//! the engine's game follows the referee's moves as they come; the seats only map the referee's
+//! boards onto the engine's. Every `CHANGE` is read in full before anything changes, and its
+//! board and turn are compared with the engine's after the move it reports: where they differ,
+//! the log says so and the referee's board is taken.
 //!
-//! The clock is the whole game's (one hour by default, `--clock`): each move gets a share of
+//! The clock is the whole game's (one hour by default, `--clock`): each turn gets a share of
 //! what is left ([`move_budget`]), measured from the instant the referee's message was read to
-//! the reply written. The extra turns the engine planned in one search are sent one message at a
-//! time, at once.
+//! the reply written. A turn with extra turns is planned by one search; its moves are sent one
+//! at a time, each as the referee asks for it.
 //!
 //! The referee never reads stderr, so in this mode the log goes to `--log FILE` or nowhere
 //! (main.rs).
@@ -38,17 +42,23 @@ use std::time::{Duration, Instant};
 pub const SPEC: &str = "kalah 7 7 capture standard pie";
 /// Each agent's thinking time for the whole game, by default.
 pub const DEFAULT_CLOCK: Duration = Duration::from_secs(3600);
-/// A move may take this share (1/N) of the clock left over the reserve.
-const MOVES_TO_GO: u32 = 16;
+/// A turn may take this share (1/N) of the clock left over the reserve, N counting the turns
+/// still to play: one for every SEEDS_A_TURN seeds in the pits, between the bounds. A game of
+/// the referee lasts about 25 to 35 turns a side; the clock goes to the opening and the middle
+/// game, where the game is decided, rather than to the endgame, where the exact solver takes over.
+const SEEDS_A_TURN: u32 = 6;
+const TURNS_TO_GO: (u32, u32) = (5, 14);
 /// The part of the clock (1/N) never planned for: the referee's and the pipes' overheads.
 const RESERVE_SHARE: u32 = 50;
 /// No move plans less than this.
 const MIN_MOVE: Duration = Duration::from_millis(20);
 
-/// The time for the next search when `left` of the whole `clock` remains.
-pub fn move_budget(clock: Duration, left: Duration) -> Duration {
+/// The time for the next search when `left` of the whole `clock` remains and `seeds` are in
+/// the pits.
+pub fn move_budget(clock: Duration, left: Duration, seeds: u32) -> Duration {
     let usable = left.saturating_sub(clock / RESERVE_SHARE);
-    (usable / MOVES_TO_GO).max(MIN_MOVE.min(left / 4))
+    let turns = (seeds / SEEDS_A_TURN).clamp(TURNS_TO_GO.0, TURNS_TO_GO.1);
+    (usable / turns).max(MIN_MOVE.min(left / 4))
 }
 
 /// Serves the protocol on `input`/`output` until `END` or end of input.
@@ -178,6 +188,8 @@ struct Agent {
     awaiting: Option<String>,
     /// The rest of a turn the engine planned (extra turns), not yet sent.
     planned: VecDeque<String>,
+    /// Seeds in the pits on the referee's last board.
+    seeds: u32,
 }
 
 impl Agent {
@@ -194,6 +206,7 @@ impl Agent {
             moves: Vec::new(),
             awaiting: None,
             planned: VecDeque::new(),
+            seeds: SEEDS,
         }
     }
 
@@ -211,7 +224,7 @@ impl Agent {
                 self.engine.new_game(&self.spec, south, MIN_MOVE)?;
                 self.first = Some(south);
                 (self.used, self.plies, self.swapped) = (Duration::ZERO, 0, false);
-                (self.moves, self.awaiting) = (Vec::new(), None);
+                (self.moves, self.awaiting, self.seeds) = (Vec::new(), None, SEEDS);
                 self.planned.clear();
                 if south {
                     return self.our_move(start, stop).map(Some);
@@ -285,6 +298,7 @@ impl Agent {
         }
         self.plies += 1;
         self.swapped |= change.mv == Reported::Swap;
+        self.seeds = change.state[..HOLES].iter().chain(&change.state[8..8 + HOLES]).sum();
         Ok(true)
     }
 
@@ -324,13 +338,23 @@ impl Agent {
                     return Err("the referee says we move; the game is over".to_string());
                 }
                 let left = self.clock.saturating_sub(self.used);
-                self.engine.set_clock_budget(move_budget(self.clock, left));
+                self.engine.set_clock_budget(move_budget(self.clock, left, self.seeds));
                 let turn = self.engine.think(start, stop.clone())?;
+                // The whole turn's time; the score in the game's words (a proved margin in seeds).
                 log::info!(
                     "turn {} in {} ms ({})",
                     turn.moves.join(" "),
                     start.elapsed().as_millis(),
-                    turn.thought.as_ref().map(|t| t.to_string()).unwrap_or_default()
+                    turn.thought
+                        .as_ref()
+                        .map(|t| format!(
+                            "{}, depth {}, nodes {}{}",
+                            t.words,
+                            t.depth,
+                            t.nodes,
+                            if t.proved { ", proved" } else { "" }
+                        ))
+                        .unwrap_or_default()
                 );
                 // The engine's game stays at the referee's position: the turn is played as the
                 // referee confirms it.
@@ -374,15 +398,16 @@ mod tests {
     #[test]
     fn the_budget_shares_the_clock_and_never_runs_it_out() {
         let hour = DEFAULT_CLOCK;
-        assert_eq!(move_budget(hour, hour), (hour - hour / 50) / 16);
+        assert_eq!(move_budget(hour, hour, 98), (hour - hour / 50) / 14);
+        assert_eq!(move_budget(hour, hour, 40), (hour - hour / 50) / 6);
         let mut left = hour;
-        for _ in 0..500 {
-            let b = move_budget(hour, left);
+        for turn in 0..500 {
+            let b = move_budget(hour, left, 98u32.saturating_sub(2 * turn));
             assert!(b < left, "{b:?} of {left:?}");
             left -= b;
         }
         assert!(left >= hour / 60, "{left:?}");
-        assert_eq!(move_budget(hour, Duration::from_millis(40)), Duration::from_millis(10));
+        assert_eq!(move_budget(hour, Duration::from_millis(40), 10), Duration::from_millis(10));
     }
 
     /// The referee's state after `moves` (engine move text) from the start: the first player
