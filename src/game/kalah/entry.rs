@@ -2,7 +2,7 @@
 //! built with its knowledge (the evaluation, the move order, the exact solver with its endgame
 //! database), its pictures.
 
-use super::knowledge::{evaluate, greedy_move, order_key};
+use super::knowledge::{evaluate, greedy_move, order_key, SEED};
 use super::solver::{self, cache, Database, Solver};
 use super::{Capture, Kalah, KalahMove};
 use crate::game::any::{AnyGame, Playing, Render, View, ViewCell, ViewMove};
@@ -12,7 +12,7 @@ use crate::game::{Game, Side};
 use crate::search::{Candidate, Knowledge, Proof, Score, EVAL_LIMIT, WIN_BOUND};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 pub static GAME_TYPE: GameType = GameType {
@@ -193,9 +193,10 @@ pub struct KalahKnowledge {
     try_below: Mutex<usize>,
 }
 
-/// The endgame database of a game's rules as it is made: the largest one there so far (a
-/// small one comes first, within seconds; see [`cache::in_stages`]).
-type Pending = Arc<Mutex<Option<Arc<Database>>>>;
+/// The endgame databases of a game's rules as they are made, each set once it is there: a small
+/// one first, within seconds, then the large one ([`cache::in_stages`]). Read without a lock (the
+/// evaluation reads them at every leaf).
+type Pending = Arc<[OnceLock<Arc<Database>>; 2]>;
 
 /// The endgame database of the last rules asked for, kept across games (a game of other rules
 /// replaces it, so that one database at a time takes memory): (pits, capture rule, seeds).
@@ -252,7 +253,9 @@ impl KalahKnowledge {
                         lower_priority();
                         build(pits, capture, want, fit, &|db| {
                             log::info!("kalah: endgame database of {} seeds ready", db.max_seeds());
-                            *building.lock().unwrap_or_else(|e| e.into_inner()) = Some(db);
+                            if let Some(cell) = building.iter().find(|c| c.get().is_none()) {
+                                let _ = cell.set(db);
+                            }
                         });
                     });
                     *cache = Some((key, pending.clone()));
@@ -265,8 +268,21 @@ impl KalahKnowledge {
     }
 
     /// The largest endgame database there so far.
-    pub fn database(&self) -> Option<Arc<Database>> {
-        self.db.as_ref()?.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    pub fn database(&self) -> Option<&Arc<Database>> {
+        self.db.as_ref()?.iter().rev().find_map(|c| c.get())
+    }
+
+    /// The exact value of `g` by the endgame database, in evaluation units for the side to move
+    /// (its store lead and the remaining margin), where the database has it.
+    fn exact(&self, g: &Kalah) -> Option<Score> {
+        let db = self.database()?;
+        let n = g.seeds_in_pits() as u32;
+        if n > db.max_seeds() || g.is_over() || g.pie_first_move() || g.can_swap() {
+            return None;
+        }
+        let me = g.to_move();
+        let remaining = db.value(solver::board::pack(g.row(me), g.row(me.other())), n);
+        Some((SEED * (g.store_lead(me) + remaining)).clamp(-EVAL_LIMIT, EVAL_LIMIT))
     }
 
     /// Waits until the endgame database of `seeds` or more (if one is made) is there; for tests
@@ -294,8 +310,10 @@ fn lower_priority() {
 }
 
 impl Knowledge<Kalah> for KalahKnowledge {
+    /// The endgame database's exact value where it has the position (the seeds in the pits
+    /// allow), else the evaluation of [`super::knowledge`].
     fn evaluate(&self, g: &Kalah) -> Score {
-        evaluate(g).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        self.exact(g).unwrap_or_else(|| evaluate(g).clamp(-EVAL_LIMIT, EVAL_LIMIT))
     }
 
     fn winning_move(&self, _g: &Kalah) -> Option<KalahMove> {
@@ -324,7 +342,7 @@ impl Knowledge<Kalah> for KalahKnowledge {
         }
         let mut solver = self.solver.as_ref()?.try_lock().ok()?;
         if let Some(db) = self.database() {
-            solver.set_database(db);
+            solver.set_database(db.clone());
         }
         let begin = Instant::now();
         let Some(solved) = solver.solve(g, Some(deadline), stop) else {
@@ -497,7 +515,13 @@ mod tests {
         assert!(know.wait_for_database(1));
         // Another game of the same rules shares the database; the solves agree.
         let other = KalahKnowledge::with_builder(&game, &resources, gated);
-        assert!(other.database().is_some_and(|db| Arc::ptr_eq(&db, &know.database().unwrap())));
+        assert!(other.database().is_some_and(|db| Arc::ptr_eq(db, know.database().unwrap())));
+        // The evaluation is the database's exact value where it has the position.
+        let late =
+            Kalah::from_rows(Capture::Empty, &[1, 0, 2, 0, 0, 1], 5, &[0, 3, 0, 0, 1, 0], 4, Side::First).unwrap();
+        let remaining = crate::game::kalah::reference::Reference::new().remaining(&late);
+        assert_eq!(know.evaluate(&late), SEED * (1 + remaining));
+        assert_eq!(other.evaluate(&game), evaluate(&game), "the start is beyond the database");
         assert_eq!(other.solve_exactly(&game, far, None), Some(proof));
     }
 
