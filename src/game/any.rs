@@ -527,8 +527,14 @@ where
         Ok(mv)
     }
 
-    /// One move for the side to move, and the search's account of it.
-    fn choose(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> (G::Move, Option<Thought>) {
+    /// One move for the side to move, the search's account of it, and the principal variation
+    /// it found from that move (empty where there is no search).
+    fn choose(
+        &mut self,
+        searcher: &mut Searcher,
+        rng: &mut SmallRng,
+        request: &Request,
+    ) -> (G::Move, Option<Thought>, Vec<G::Move>) {
         let game = &mut self.game;
         let random = |game: &G, rng: &mut SmallRng| {
             let mut moves = Vec::new();
@@ -536,8 +542,10 @@ where
             *moves.choose(rng).expect("a game in progress has a legal move")
         };
         match request.player {
-            Player::Random => (random(game, rng), None),
-            Player::Reference => (self.know.reference_move(game, rng).unwrap_or_else(|| random(game, rng)), None),
+            Player::Random => (random(game, rng), None, Vec::new()),
+            Player::Reference => {
+                (self.know.reference_move(game, rng).unwrap_or_else(|| random(game, rng)), None, Vec::new())
+            }
             Player::AlphaBeta(depth) => {
                 let start = std::time::Instant::now();
                 // Under the move's clock: the deepest depth finished in time (issue 39).
@@ -557,9 +565,12 @@ where
                     words: game.score_words(r.score, false),
                     iterations: Vec::new(),
                 };
-                (r.best.unwrap_or_else(|| random(game, rng)), Some(thought))
+                (r.best.unwrap_or_else(|| random(game, rng)), Some(thought), Vec::new())
             }
-            Player::Search if request.level < MAX_LEVEL => self.choose_at_level(searcher, rng, request),
+            Player::Search if request.level < MAX_LEVEL => {
+                let (mv, thought) = self.choose_at_level(searcher, rng, request);
+                (mv, thought, Vec::new())
+            }
             Player::Search => {
                 let limits = Limits { max_depth: request.max_depth, ..request.limits.clone() };
                 // The search plays and takes back its moves on the game of record itself: a copy
@@ -577,7 +588,7 @@ where
                     words: game.score_words(r.score, r.proved),
                     iterations: r.iterations,
                 };
-                (r.best, Some(thought))
+                (r.best, Some(thought), r.pv)
             }
         }
     }
@@ -853,17 +864,29 @@ where
         opening
     }
 
+    /// A turn is one decision: where the same side moves again (an extra turn), the moves after
+    /// the first come from the search's principal variation while that side stays to move; only
+    /// where the variation ends first is the rest searched, in the time left.
     fn think(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> Turn {
         let me = self.game.to_move();
         let mut turn = Turn::default();
+        let mut planned = Vec::new().into_iter();
         loop {
-            let (mv, thought) = self.choose(searcher, rng, request);
+            let mv = match planned.next().filter(|&m| self.game.is_legal(m)) {
+                Some(mv) => mv,
+                None => {
+                    let (mv, thought, pv) = self.choose(searcher, rng, request);
+                    let rest = if pv.first() == Some(&mv) { pv[1..].to_vec() } else { Vec::new() };
+                    planned = rest.into_iter();
+                    if turn.thought.is_none() {
+                        turn.thought = thought;
+                    }
+                    mv
+                }
+            };
             turn.moves.push(self.game.format_move(mv));
             self.game.play(mv);
             self.played.push(mv);
-            if turn.thought.is_none() {
-                turn.thought = thought;
-            }
             if self.game.outcome().is_some() || self.game.to_move() != me {
                 return turn;
             }
@@ -922,6 +945,33 @@ mod tests {
 
     fn game(spec: &str) -> Box<dyn AnyGame> {
         GameSpec::parse(spec).unwrap().new_game(&Resources::none()).unwrap()
+    }
+
+    /// A turn with extra turns is one decision: its moves are the search's principal variation
+    /// while the same side moves (Kalah, issue 45: the later moves of a chain used to get a
+    /// search of their own each, with what was left of the time). Fixed depth: no clock.
+    #[test]
+    fn a_turn_of_extra_turns_follows_one_search() {
+        let spec = GameSpec::parse("kalah 7 7 capture standard pie").unwrap();
+        let moves: Vec<String> = "7 7 3 5 7 1 7 2 2 4 3 5 6 6 5 7 6 1".split(' ').map(String::from).collect();
+        let depth = 12;
+        let mut g = spec.new_game(&Resources::none()).unwrap();
+        g.set_moves(&moves).unwrap();
+        let request = Request {
+            player: Player::Search,
+            level: MAX_LEVEL,
+            max_depth: depth,
+            threads: 1,
+            limits: Limits::depth(depth),
+        };
+        let turn = g.think(&mut Searcher::new(16), &mut SmallRng::seed_from_u64(0), &request);
+        // One search of the same position with a fresh table, as `think` began.
+        let mut again = spec.new_game(&Resources::none()).unwrap();
+        again.set_moves(&moves).unwrap();
+        let pv = again.analyze(Algorithm::Full, depth, 16).pv;
+        let n = turn.moves.len().min(pv.len());
+        assert!(n >= 3, "a chain of extra turns: {:?}, pv {pv:?}", turn.moves);
+        assert_eq!(turn.moves[..n], pv[..n], "the turn against the search's variation");
     }
 
     #[test]

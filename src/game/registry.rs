@@ -257,4 +257,6 @@ pub struct SolveRequest {
     pub limit: Option<f64>,
     /// The solver's method, where a game has several (m,n,k: `ab`, `pn`, `dfpn`).
     pub method: Option<String>,
+    /// The seeds of the endgame database (Kalah), instead of the game's own choice.
+    pub db_seeds: Option<u32>,
 }
