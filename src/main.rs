@@ -121,6 +121,9 @@ struct EngineArgs {
     /// the operating system.
     #[arg(long)]
     seed: Option<u64>,
+    /// The most nodes a search may take (0: no cap), besides the time per move.
+    #[arg(long, default_value_t = 0)]
+    nodes: u64,
 }
 
 impl EngineArgs {
@@ -131,6 +134,7 @@ impl EngineArgs {
             o.set(k, &v.to_string()).map_err(anyhow::Error::msg)?;
         }
         o.seed = self.seed;
+        o.nodes = self.nodes;
         Ok(o)
     }
 }

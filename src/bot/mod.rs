@@ -34,6 +34,9 @@ pub struct Options {
     /// The evaluation of the textbook algorithms, by its name in the game's list
     /// (`Render::evaluations`); None: the engine's own.
     pub evaluation: Option<String>,
+    /// The most nodes a search may take (0: no cap), besides the time: a search capped so
+    /// plays the same moves however fast the machine is (within the time).
+    pub nodes: u64,
 }
 
 /// Default safety margin: protocol.md ("Time") gives the measurements behind it.
@@ -56,6 +59,7 @@ impl Default for Options {
             algorithm: Algorithm::Full,
             max_depth: None,
             evaluation: None,
+            nodes: 0,
         }
     }
 }
@@ -115,9 +119,10 @@ impl Options {
                 self.evaluation =
                     (!value.is_empty() && !value.eq_ignore_ascii_case("standard")).then(|| value.to_ascii_lowercase())
             }
+            "nodes" => self.nodes = whole_number(value)?,
             _ => {
                 return Err(format!(
-                    "unknown option '{key}' (margin, hash, threads, level, seed, player, algorithm, depth, evaluation)"
+                    "unknown option '{key}' (margin, hash, threads, level, seed, player, nodes, algorithm, depth, evaluation)"
                 ))
             }
         }
@@ -285,6 +290,7 @@ impl Engine {
             Limits::per_move(start, self.timeout, self.options.margin)
         }
         .with_stop(stop);
+        let limits = Limits { max_nodes: (self.options.nodes > 0).then_some(self.options.nodes), ..limits };
         let request = Request {
             player: self.options.player,
             level: self.options.level,
@@ -340,6 +346,23 @@ mod tests {
                 assert_eq!(reply("mnk 7 7 5", &fours, level, seed), "0 4", "{level} seed {seed}");
             }
         }
+    }
+
+    #[test]
+    fn a_node_cap_ends_the_search_within_it_and_repeats_its_moves() {
+        let think = |nodes: &str| {
+            let mut e = Engine::new(Options::default());
+            e.set_option("nodes", nodes).unwrap();
+            e.new_game(&GameSpec::parse("checkers english").unwrap(), true, Duration::from_secs(100)).unwrap();
+            let turn = e.think(Instant::now(), Arc::default()).unwrap();
+            (turn.moves, turn.thought.unwrap().nodes)
+        };
+        let (moves, nodes) = think("3000");
+        // The cap is checked every few nodes.
+        assert!((3000..3010).contains(&nodes), "{nodes}");
+        assert_eq!(think("3000"), (moves, nodes), "the same search again");
+        assert!(think("30000").1 >= 30000, "a higher cap, more nodes");
+        assert!(Options::default().set("nodes", "-1").is_err());
     }
 
     #[test]
