@@ -136,9 +136,10 @@ struct EngineArgs {
     /// is beatable and varied: a shallow search and a move drawn among the near-best).
     #[arg(long, default_value = "max", value_parser = parse_level)]
     level: u32,
-    /// Seed of the random choices (random and l1 players, levels below max).
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// Seed of the random choices (random and l1 players, the levels); without it, drawn from
+    /// the operating system.
+    #[arg(long)]
+    seed: Option<u64>,
     /// The most nodes a search may take (0: no cap), besides the time per move.
     #[arg(long, default_value_t = 0)]
     nodes: u64,

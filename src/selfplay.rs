@@ -175,6 +175,8 @@ pub fn play_game(settings: &Settings, resources: &Resources, number: usize) -> R
             max_depth: u32::MAX,
             threads: 1,
             limits,
+            algorithm: crate::game::any::Algorithm::Full,
+            evaluation: None,
         };
         let position = position_text(game.as_ref());
         let turn = game.think(&mut searcher, &mut rng, &request);

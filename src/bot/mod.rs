@@ -2,7 +2,7 @@
 //! search and the memory that pick its moves. The protocols drive an [`Engine`] through move
 //! text; they know nothing of game types or search internals.
 
-use crate::game::any::{AnyGame, Player, Request, Turn};
+use crate::game::any::{Algorithm, AnyGame, Player, Request, Turn};
 use crate::game::registry::{GameSpec, Resources};
 use crate::search::{Limits, Outcome, Searcher, Side, WeightFile};
 use rand::rngs::SmallRng;
@@ -23,8 +23,17 @@ pub struct Options {
     /// 1..=10; 10 is full strength, below that the engine is beatable and varied (see
     /// [`crate::game::any::MAX_LEVEL`]).
     pub level: u32,
-    pub seed: u64,
+    /// The seed of the random choices (the levels', the random and l1 players'); None: drawn
+    /// from the operating system, so that every process plays its own games.
+    pub seed: Option<u64>,
     pub player: Player,
+    /// The search algorithm: the engine's own, or a textbook one (see [`Algorithm`]).
+    pub algorithm: Algorithm,
+    /// The search's depth cap, in plies; None: the clock decides.
+    pub max_depth: Option<u32>,
+    /// The evaluation of the textbook algorithms, by its name in the game's list
+    /// (`Render::evaluations`); None: the engine's own.
+    pub evaluation: Option<String>,
     /// The most nodes a search may take (0: no cap), besides the time: a search capped so
     /// plays the same moves however fast the machine is (within the time).
     pub nodes: u64,
@@ -66,8 +75,11 @@ impl Default for Options {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             level: 10,
-            seed: 0,
+            seed: None,
             player: Player::Search,
+            algorithm: Algorithm::Full,
+            max_depth: None,
+            evaluation: None,
             nodes: 0,
             weights: PROCESS_WEIGHTS.get().cloned(),
         }
@@ -89,7 +101,7 @@ pub fn parse_level(v: &str) -> Result<u32, String> {
     }
     match whole_number(v) {
         Ok(l) if (1..=10).contains(&l) => Ok(l as u32),
-        _ => Err(format!("level must be 1..=10 or easy, medium, hard, max; got '{v}'")),
+        _ => Err(format!("level must be easy, medium, hard, max or a number from 1 to 10; got '{v}'")),
     }
 }
 
@@ -113,8 +125,22 @@ impl Options {
                 self.threads = t as usize;
             }
             "level" => self.level = parse_level(value)?,
-            "seed" => self.seed = whole_number(value)?,
+            "seed" => self.seed = Some(whole_number(value)?),
             "player" => self.player = value.parse()?,
+            "algorithm" => self.algorithm = value.parse()?,
+            "depth" => {
+                self.max_depth = match value.to_ascii_lowercase().as_str() {
+                    "none" | "0" => None,
+                    _ => match whole_number(value) {
+                        Ok(d) if (1..=64).contains(&d) => Some(d as u32),
+                        _ => return Err(format!("depth must be a number from 1 to 64, or none; got '{value}'")),
+                    },
+                }
+            }
+            "evaluation" | "eval" => {
+                self.evaluation =
+                    (!value.is_empty() && !value.eq_ignore_ascii_case("standard")).then(|| value.to_ascii_lowercase())
+            }
             "nodes" => self.nodes = whole_number(value)?,
             "weights" => {
                 self.weights = match value {
@@ -124,7 +150,7 @@ impl Options {
             }
             _ => {
                 return Err(format!(
-                    "unknown option '{key}' (margin, hash, threads, level, seed, player, nodes, weights)"
+                    "unknown option '{key}' (margin, hash, threads, level, seed, player, nodes, weights, algorithm, depth, evaluation)"
                 ))
             }
         }
@@ -169,6 +195,11 @@ pub struct Engine {
     side: Side,
 }
 
+/// The random choices' generator: from `seed`, or from the operating system.
+fn rng_of(seed: Option<u64>) -> SmallRng {
+    seed.map_or_else(SmallRng::from_entropy, SmallRng::seed_from_u64)
+}
+
 pub const NAME: &str = "boardbot";
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -176,7 +207,7 @@ impl Engine {
     pub fn new(options: Options) -> Engine {
         Engine {
             memory: Memory::new(options.hash_mb),
-            rng: SmallRng::seed_from_u64(options.seed),
+            rng: rng_of(options.seed),
             options,
             game: None,
             timeout: Duration::from_secs(10),
@@ -211,7 +242,7 @@ impl Engine {
             }
         }
         if options.seed != self.options.seed {
-            self.rng = SmallRng::seed_from_u64(options.seed);
+            self.rng = rng_of(options.seed);
         }
         self.options = options;
         Ok(())
@@ -308,13 +339,22 @@ impl Engine {
         let request = Request {
             player: self.options.player,
             level: self.options.level,
-            max_depth: u32::MAX,
+            max_depth: self.options.max_depth.unwrap_or(u32::MAX),
             threads: self.options.threads,
             limits,
+            algorithm: self.options.algorithm,
+            evaluation: self.options.evaluation.clone(),
         };
         let game = self.game.as_mut().ok_or("no game: send init first")?;
         if game.outcome().is_some() {
             return Err("the game is over".into());
+        }
+        if let Some(name) = &request.evaluation {
+            let known = game.evaluations();
+            if !known.iter().any(|(n, _)| n == name) {
+                let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
+                return Err(format!("this game has no evaluation '{name}' ({})", names.join(", ")));
+            }
         }
         self.side = game.to_move();
         Ok(game.think(&mut self.memory.searcher, &mut self.rng, &request))
@@ -331,7 +371,7 @@ mod tests {
 
     /// The engine's reply at `level` with `seed`, after `moves` of `spec`.
     fn reply(spec: &str, moves: &[&str], level: &str, seed: u64) -> String {
-        let mut e = Engine::new(Options { seed, ..Options::default() });
+        let mut e = Engine::new(Options { seed: Some(seed), ..Options::default() });
         e.set_option("level", level).unwrap();
         e.new_game(&GameSpec::parse(spec).unwrap(), false, Duration::from_millis(200)).unwrap();
         e.set_position(moves).unwrap();

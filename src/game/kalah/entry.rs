@@ -5,7 +5,7 @@
 use super::knowledge::{evaluate, greedy_move, order_key, SEED};
 use super::solver::{self, cache, Database, Solver};
 use super::{Capture, Kalah, KalahMove};
-use crate::game::any::{AnyGame, Playing, Render, View, ViewCell, ViewMove};
+use crate::game::any::{AnyGame, Opinion, Playing, Render, View, ViewCell, ViewMove, ViewPlayer};
 use crate::game::registry::{GameSpec, GameType, Resources, SolveRequest};
 use crate::game::solving::{checked, deadline, drive, Solved as SolvedLine};
 use crate::game::{Game, Side};
@@ -20,7 +20,9 @@ pub static GAME_TYPE: GameType = GameType {
     aliases: &["bantumi"],
     size_words: 2,
     usage: "kalah P S [capture empty|standard] [pie] [fen COUNTS/SIDE[/PIE]]",
-    about: "Kalah: P pits of S seeds a side, sow and capture, the most seeds in the store wins (Bantumi: kalah 6 3)",
+    about: "Kalah: P pits of S seeds a side, sow and capture, the most seeds in the store wins (kalah 6 4, \
+            kalah 6 6; the Manchester referee's kalah 7 7 pie; Bantumi: kalah 6 3)",
+    names: &[("kalah", "kalah 6 4"), ("bantumi", "kalah 6 3")],
     points: [3, 3, 1],
     build,
     solve: Some(solve),
@@ -377,6 +379,41 @@ impl Knowledge<Kalah> for KalahKnowledge {
     }
 }
 
+impl Kalah {
+    /// The view's cell of a board slot (see the module's board layout and [`Render::view`]).
+    fn view_cell(&self, slot: usize) -> usize {
+        let p = self.pits();
+        match slot {
+            s if s < p => p + 3 + s,
+            s if s == p => 2 * p + 3,
+            s if s <= 2 * p => 2 * p + 1 - s,
+            _ => 0,
+        }
+    }
+
+    /// The slots the last move's sowing dropped a seed in (a slot once a lap), the pit it
+    /// emptied, and what it did; None at the start or after a swap.
+    fn last_sowing(&self) -> Option<(Vec<usize>, usize, super::Effect, Side)> {
+        let last = self.history.last()?;
+        let KalahMove::Pit(i) = last.mv else { return None };
+        let mut before = self.clone();
+        before.undo();
+        let (p, mover) = (self.pits(), last.side);
+        let from = before.pit_index(mover, i as usize);
+        let skip = before.store_index(mover.other());
+        let (mut at, mut seeds, mut sown) = (from, before.board[from], Vec::new());
+        while seeds > 0 {
+            at = (at + 1) % (2 * p + 2);
+            if at != skip {
+                sown.push(at);
+                seeds -= 1;
+            }
+        }
+        let effect = before.effect(i as usize);
+        Some((sown, from, effect, mover))
+    }
+}
+
 impl Render for Kalah {
     /// The second player's row on top (its pit 1 on the right, as it sits across the board),
     /// the stores at the ends, the first player's row below with its pit numbers.
@@ -397,31 +434,66 @@ impl Render for Kalah {
         )
     }
 
-    /// Two rows of P + 2 cells: the second player's row on top (from its pit P to its pit 1)
-    /// with its store on the left; the first player's row below with its store on the right. A
-    /// pit of the side to move is clicked to sow it.
+    /// A mancala board, two rows of P + 2 cells: the second player's row on top (from its pit P
+    /// to its pit 1) with its store on the left; the first player's row below with its store on
+    /// the right (the first player at the bottom: a page turns the board for the second). Each
+    /// pit holds its count of seeds and its number; a pit of the side to move is clicked to
+    /// sow it. The last move: the pit it emptied (`from`, marked), the pits and store it sowed
+    /// (`sown`), the last seed's pit (`last`), the pits a capture emptied (`jumped`).
     fn view(&self) -> View {
         let p = self.pits();
         let me = self.to_move();
         let over = self.outcome().is_some();
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
+        let names = self.side_names();
         let key = |side: Side, i: usize| {
             let mv = KalahMove::Pit(i as u8);
             (side == me && !over && legal.contains(&mv)).then(|| self.format_move(mv))
         };
-        let cell = |content: String, key: Option<String>| ViewCell { content, key, marked: false };
-        let empty = || cell(String::new(), None);
-        let mut cells = vec![cell(self.store(Side::Second).to_string(), None)];
-        cells.extend((0..p).rev().map(|i| cell(self.pit(Side::Second, i).to_string(), key(Side::Second, i))));
-        cells.push(empty());
-        cells.push(empty());
-        cells.extend((0..p).map(|i| cell(self.pit(Side::First, i).to_string(), key(Side::First, i))));
-        cells.push(cell(self.store(Side::First).to_string(), None));
-        match self.last_pit() {
-            Some((Side::Second, i)) => cells[p - i].marked = true,
-            Some((Side::First, i)) => cells[p + 3 + i].marked = true,
-            None => {}
+        let pit = |side: Side, i: usize| {
+            let mut c = ViewCell::new(self.pit(side, i).to_string(), key(side, i));
+            c.label = Some((i + 1).to_string());
+            c
+        };
+        let store = |side: Side| {
+            let mut c = ViewCell::new(self.store(side).to_string(), None);
+            c.label = Some(names[side.index()].to_string());
+            c.marks.push("store");
+            c
+        };
+        let mut cells = vec![store(Side::Second)];
+        cells.extend((0..p).rev().map(|i| pit(Side::Second, i)));
+        cells.push(ViewCell::new("", None));
+        cells.push(ViewCell::new("", None));
+        cells.extend((0..p).map(|i| pit(Side::First, i)));
+        cells.push(store(Side::First));
+        let mut notes = Vec::new();
+        if let Some((sown, from, effect, mover)) = self.last_sowing() {
+            let who = names[mover.index()];
+            for &slot in &sown {
+                let cell = &mut cells[self.view_cell(slot)];
+                if !cell.marks.contains(&"sown") {
+                    cell.marks.push("sown");
+                }
+            }
+            let from_cell = &mut cells[self.view_cell(from)];
+            from_cell.marked = true;
+            from_cell.marks.push("from");
+            let last = *sown.last().expect("a pit sown holds a seed");
+            cells[self.view_cell(last)].marks.push("last");
+            if effect.captured > 0 {
+                let facing = 2 * p - last;
+                for slot in [last, facing] {
+                    cells[self.view_cell(slot)].marks.push("jumped");
+                }
+                notes.push(format!("Capture: {who} took {} seeds.", effect.captured));
+            }
+            if effect.extra_turn && !effect.ends_game && !over && me == mover {
+                notes.push(format!("Extra turn: {who} moves again."));
+            }
+        } else if self.history().last() == Some(KalahMove::Swap) {
+            notes.push(format!("Swap: {} took over the first move's position.", names[Side::Second.index()]));
         }
         // A pit is its cell; the swap has none (the page gives it a button).
         let moves = legal.iter().map(|&mv| ViewMove {
@@ -430,8 +502,78 @@ impl Render for Kalah {
                 KalahMove::Pit(_) => vec![self.format_move(mv)],
                 KalahMove::Swap => vec![],
             },
+            human: String::new(),
         });
-        View { rows: 2, cols: p + 2, cells, moves: moves.collect() }
+        let mut players = ViewPlayer::named(names);
+        for side in [Side::First, Side::Second] {
+            let seeds = self.store(side);
+            players[side.index()].note =
+                Some(format!("{seeds} seed{} in the store", if seeds == 1 { "" } else { "s" }));
+        }
+        View {
+            rows: 2,
+            cols: p + 2,
+            cells,
+            moves: moves.collect(),
+            style: "mancala",
+            col_labels: Vec::new(),
+            row_labels: Vec::new(),
+            bottom: Some("first"),
+            players,
+            notes,
+        }
+    }
+
+    /// The board as [`Render::board_text`] draws it, `bottom`'s row nearest (its pit 1 on the
+    /// left, its store on the right), each row named, the last move's pit in brackets.
+    fn board_picture(&self, _colour: bool, bottom: Side) -> String {
+        let p = self.pits();
+        let top = bottom.other();
+        let names = self.side_names();
+        let last = self.last_pit();
+        let cell = |side: Side, i: usize| {
+            let seeds = self.pit(side, i);
+            if last == Some((side, i)) {
+                format!("[{seeds:>2}]")
+            } else {
+                format!(" {seeds:>2} ")
+            }
+        };
+        let top_numbers: String = (1..=p).rev().map(|i| format!(" {i:>2} ")).collect();
+        let top_row: String = (0..p).rev().map(|i| cell(top, i)).collect();
+        let bottom_row: String = (0..p).map(|i| cell(bottom, i)).collect();
+        let numbers: String = (1..=p).map(|i| format!(" {i:>2} ")).collect();
+        let margin = " ".repeat(7);
+        let mut s = String::new();
+        s.push_str(&format!("{margin}{top_numbers}\n"));
+        s.push_str(&format!("{margin}{top_row}   {}\n", names[top.index()]));
+        s.push_str(&format!("{:>5}  {}  {}\n", self.store(top), " ".repeat(4 * p), self.store(bottom)));
+        s.push_str(&format!("{margin}{bottom_row}   {}\n", names[bottom.index()]));
+        s.push_str(&format!("{margin}{numbers}\n"));
+        s.push_str(&format!(
+            "stores: {} {} (left), {} {} (right)\n",
+            names[top.index()],
+            self.store(top),
+            names[bottom.index()],
+            self.store(bottom)
+        ));
+        s.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"
+    }
+
+    fn notation_help(&self) -> String {
+        let swap = if self.pie() { ", or swap (the pie rule: take over the first move's position)" } else { "" };
+        format!("a pit number from 1 to {}, counted from your left as you face your row{swap}", self.pits())
+    }
+
+    fn parse_human(&self, text: &str) -> Result<KalahMove, String> {
+        self.parse_move(text).map_err(|_| {
+            let swap = if self.pie() { " or swap" } else { "" };
+            format!("'{}' is not a pit: type a pit number from 1 to {}{swap}", text.trim(), self.pits())
+        })
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        ["South", "North"]
     }
 
     /// The solver's scores are margins ([`KalahKnowledge::solve_exactly`]): "wins by 10 seeds".
@@ -444,12 +586,58 @@ impl Render for Kalah {
         }
     }
 
+    /// Proofs by the solver are margins in seeds; a win or loss by the distance to the end (a
+    /// search's) has no margin, and its distance counts extra turns: it is said without either.
+    fn opinion(&self, score: Score, proved: bool) -> Opinion {
+        match score {
+            s if (WIN_BOUND + 1..=WIN_BOUND + 200).contains(&s) => {
+                Opinion::Win { moves: None, margin: Some((s - WIN_BOUND) as u32) }
+            }
+            s if (-(WIN_BOUND + 200)..=-(WIN_BOUND + 1)).contains(&s) => {
+                Opinion::Loss { moves: None, margin: Some((-s - WIN_BOUND) as u32) }
+            }
+            s if s >= WIN_BOUND => Opinion::Win { moves: None, margin: None },
+            s if s <= -WIN_BOUND => Opinion::Loss { moves: None, margin: None },
+            s => Opinion::of_score(s, proved, SEED),
+        }
+    }
+
+    fn scores_margins(&self) -> bool {
+        true
+    }
+
+    fn margin(&self, side: Side) -> Option<i32> {
+        self.is_over().then(|| self.store_lead(side))
+    }
+
+    fn evaluations(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("standard", "the engine's: the stores, the seeds on each side, the moves left"),
+            ("stores", "the stores' difference only"),
+        ]
+    }
+
+    fn evaluate_as(&self, name: &str) -> Option<Score> {
+        (name == "stores").then(|| self.store_lead(self.to_move()) * SEED)
+    }
+
     fn end_reason(&self) -> Option<String> {
         let (first, second) = (self.store(Side::First), self.store(Side::Second));
         let words = match first.cmp(&second) {
             std::cmp::Ordering::Greater => "the first player has more seeds",
             std::cmp::Ordering::Less => "the second player has more seeds",
             std::cmp::Ordering::Equal => "the stores are equal",
+        };
+        self.is_over().then(|| format!("{words}: {first} to {second}"))
+    }
+
+    fn human_end_reason(&self) -> Option<String> {
+        let names = self.side_names();
+        let (first, second) = (self.store(Side::First), self.store(Side::Second));
+        let words = match first.cmp(&second) {
+            std::cmp::Ordering::Greater => format!("{} has more seeds", names[0]),
+            std::cmp::Ordering::Less => format!("{} has more seeds", names[1]),
+            std::cmp::Ordering::Equal => "the stores are equal".to_string(),
         };
         self.is_over().then(|| format!("{words}: {first} to {second}"))
     }
@@ -556,5 +744,57 @@ mod tests {
         pie.play(KalahMove::Pit(0));
         let v = pie.view();
         assert!(v.moves.iter().any(|m| m.text == "swap" && m.keys.is_empty()), "{:?}", v.moves);
+    }
+
+    #[test]
+    fn a_result_the_search_proves_is_said_as_a_margin() {
+        use crate::game::any::{Algorithm, Player, Request, MAX_LEVEL};
+        use crate::search::{Limits, Searcher};
+        use rand::SeedableRng;
+        // Near the end: with no clock the root solver is not asked, and the search proves the
+        // result by the distance to the end; the margin is asked of the solver afterwards.
+        let k =
+            Kalah::from_rows(Capture::Empty, &[0, 0, 0, 2, 0, 1], 15, &[1, 0, 2, 0, 0, 0], 15, Side::First).unwrap();
+        let resources = Resources::new(16);
+        let mut game =
+            Playing::new(GameSpec::parse("kalah 6 3").unwrap(), k.clone(), KalahKnowledge::new(&k, &resources));
+        let request = Request {
+            player: Player::Search,
+            level: MAX_LEVEL,
+            max_depth: 40,
+            threads: 1,
+            limits: Limits::depth(40),
+            algorithm: Algorithm::Full,
+            evaluation: None,
+        };
+        let turn = game.think(&mut Searcher::new(4), &mut rand::rngs::SmallRng::seed_from_u64(0), &request);
+        let thought = turn.thought.expect("a search");
+        assert!(thought.proved && thought.depth > 0, "{thought:?}");
+        let margin = Solver::new(4).solve(&k, None, None).unwrap().first_margin;
+        let expected = match margin {
+            0 => Opinion::Draw,
+            m if m > 0 => Opinion::Win { moves: None, margin: Some(m as u32) },
+            m => Opinion::Loss { moves: None, margin: Some(-m as u32) },
+        };
+        assert_eq!(thought.opinion, Some(expected), "{thought:?}");
+    }
+
+    #[test]
+    fn the_view_shows_the_last_sowing_and_what_it_did() {
+        let mut g = Kalah::new(6, 4).unwrap();
+        // Pit 3 of 4 seeds: 4, 5, 6 and the store; an extra turn.
+        g.play(KalahMove::Pit(2));
+        let v = g.view();
+        let sown: Vec<usize> = (0..16).filter(|&i| v.cells[i].marks.contains(&"sown")).collect();
+        assert_eq!(sown, [12, 13, 14, 15]);
+        assert!(v.cells[15].marks.contains(&"last") && v.cells[15].marks.contains(&"store"));
+        assert_eq!(v.notes, ["Extra turn: South moves again."]);
+        assert_eq!(v.bottom, Some("first"));
+        assert_eq!(v.cells[9].label.as_deref(), Some("1"));
+        assert_eq!(v.players[0].note.as_deref(), Some("1 seed in the store"));
+        // North's view of the board: its row nearest.
+        let text = g.board_picture(false, Side::Second);
+        assert!(text.contains("  4   4   4   4   4   4   North\n"), "{text}");
+        assert!(text.ends_with("stores: South 1 (left), North 0 (right)\n"), "{text}");
     }
 }
