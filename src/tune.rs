@@ -192,6 +192,9 @@ fn local_search(
         let mut improved = false;
         for &i in free {
             for delta in [step, -step] {
+                if (w.values()[i] + delta).abs() > MAX_WEIGHT {
+                    continue;
+                }
                 let mut trial = w.clone();
                 trial.values_mut()[i] += delta;
                 let trial_evals = evaluations(samples, &trial);

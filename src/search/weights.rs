@@ -8,8 +8,10 @@
 
 use std::fmt::Write;
 
-/// The largest weight, in absolute value: evaluations stay far from overflow.
-pub const MAX_WEIGHT: i32 = 1_000_000;
+/// The largest weight, in absolute value (fifty checkers men): an evaluation must not overflow
+/// with any weights within it (checkers' largest term, its material lead times `exchange`, is
+/// at most 24 x 5000 x 5000 = 6e8).
+pub const MAX_WEIGHT: i32 = 5_000;
 
 /// An evaluation's weights: names, values, and which of them a tuner keeps as they are (the
 /// evaluation's unit: a checkers man is 100, and the other weights are measured in it).
@@ -184,11 +186,12 @@ mod tests {
             ("game checkers\nking 1 2\n", "line 2: expected"),
             ("game checkers\nking 1\nking 2\n", "line 3: weight 'king' given twice"),
             ("game checkers\ngame mnk\n", "line 2: one 'game NAME' line"),
-            ("game checkers\nking 2000000\n", "line 2: 2000000 is beyond"),
+            ("game checkers\nking 5001\n", "line 2: 5001 is beyond"),
         ] {
             let e = WeightFile::parse(text).unwrap_err();
             assert!(e.contains(error), "{text:?}: {e}");
         }
-        assert!(w.set("king", -2_000_000).is_err());
+        assert!(w.set("king", -5_001).is_err());
+        assert!(w.set("king", -5_000).is_ok());
     }
 }

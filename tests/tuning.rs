@@ -1,0 +1,89 @@
+//! The tuning machinery through the real binary: `selfplay` writes positions, `tune` fits a
+//! weights file to them, and the file is loaded by the protocol (`--weights`, `set weights`)
+//! and by a match's engine. (The fit's accuracy, selfplay's reproducibility and the file's
+//! round trip are unit tests in src/tune.rs, src/selfplay.rs and src/search/weights.rs.)
+
+mod common;
+
+use common::{Engine, BIN};
+use std::path::PathBuf;
+use std::process::Command;
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("boardbot-tuning-{}-{name}", std::process::id()))
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(BIN).args(args).output().expect("run boardbot");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn selfplay_then_tune_then_the_weights_in_the_protocol_and_a_match() {
+    let (data, tuned, bad) = (temp("data.txt"), temp("tuned.txt"), temp("bad.txt"));
+    let _ = std::fs::remove_file(&data);
+    let (d, t, b) = (data.to_str().unwrap(), tuned.to_str().unwrap(), bad.to_str().unwrap());
+
+    let (ok, _, err) =
+        run(&["selfplay", "checkers", "english", "--games", "6", "--nodes", "300", "--seed", "3", "--hash", "16"]
+            .into_iter()
+            .chain(["--out", d, "--quiet"])
+            .collect::<Vec<_>>());
+    assert!(ok, "selfplay failed: {err}");
+    let text = std::fs::read_to_string(&data).unwrap();
+    assert!(text.contains("\n# limit nodes 300\n"), "{text}");
+    let games: std::collections::BTreeSet<&str> =
+        text.lines().filter(|l| !l.starts_with('#')).map(|l| l.split('\t').next().unwrap()).collect();
+    assert_eq!(games.len(), 6, "{text}");
+
+    let (ok, out, err) = run(&["tune", "checkers", "english", "--data", d, "--out", t, "--validation", "30"]);
+    assert!(ok, "tune failed: {err}\n{out}");
+    assert!(out.contains("validation:") && out.contains(" -> "), "{out}");
+    let weights = std::fs::read_to_string(&tuned).unwrap();
+    assert!(weights.starts_with("# tuned by boardbot tune checkers english"), "{weights}");
+    assert!(weights.lines().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["man", "100"]), "the unit stays");
+    assert!(weights.lines().any(|l| l == "game checkers"), "{weights}");
+
+    // The protocol: a flag, and `set weights` in a game.
+    let mut e = Engine::spawn_with(&["--weights", t, "--nodes", "300"], &[]);
+    e.expect_ok("init checkers english first 1");
+    let reply = e.ask("go");
+    assert!(reply.starts_with(|c: char| c.is_ascii_digit()), "a move: {reply}\n{}", e.transcript());
+    std::fs::write(&bad, "game checkers\nqueen 3\n").unwrap();
+    let error = e.expect_error(&format!("set weights {b}"));
+    assert!(error.contains("unknown weight 'queen'"), "{error}");
+    assert!(e.expect_error(&format!("set weights {b}.missing")).contains("cannot read"));
+    e.expect_ok("set weights default");
+    e.expect_ok(&format!("set weights {t}"));
+    let reply = e.ask("go");
+    assert!(reply.starts_with(|c: char| c.is_ascii_digit()), "a move: {reply}\n{}", e.transcript());
+    e.send("quit");
+
+    // A file that cannot be read ends the process before it reads any input.
+    let (ok, _, err) = run(&["--weights", &format!("{b}.missing")]);
+    assert!(!ok && err.contains("cannot read"), "{err}");
+
+    // A match's engine takes the file as an engine flag.
+    let (ok, out, err) = run(&[
+        "match",
+        "--game",
+        "checkers",
+        "english",
+        "--rounds",
+        "1",
+        "--timeout",
+        "5",
+        "--engine1",
+        &format!("self --nodes 300 --weights {t}"),
+        "--engine2",
+        "self --nodes 300",
+    ]);
+    assert!(ok, "match failed: {err}\n{out}");
+    let total = out.lines().find(|l| l.starts_with("TOTAL")).unwrap_or_else(|| panic!("{out}"));
+    let fields: Vec<&str> = total.split_whitespace().collect();
+    assert_eq!(fields[1..7], ["2", fields[2], fields[3], fields[4], "0", "0"], "two games, no forfeit: {out}");
+
+    for f in [data, tuned, bad] {
+        let _ = std::fs::remove_file(f);
+    }
+}
