@@ -4,15 +4,17 @@
 //!
 //! Evaluations are in hundredths of a man, from the side to move's view.
 
-use super::endgame::{Endgame, Value, MAX_PIECES};
-use super::movegen::{forward, step, Board, Capturing, CROWN_ROW, DL, DR, NEIGHBOUR, NONE, UL, UR};
+use super::book::Book;
+use super::database::{self, Databases};
+use super::endgame::{self, Endgame, Value, MAX_PIECES};
+use super::movegen::{forward, step, Board, CROWN_ROW, DL, DR, NEIGHBOUR, NONE, UL, UR};
 use super::{reference, Checkers, Move, Rules};
 use crate::game::registry::Resources;
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, Score, EVAL_LIMIT};
+use crate::search::{Candidate, Knowledge, Proof, Score, Selectivity, EVAL_LIMIT, WIN_BOUND};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// A man, and a king (worth more: it moves both ways).
@@ -104,6 +106,13 @@ fn side_score(b: &Board, side: Side, total: i32) -> i32 {
 /// The static evaluation of `g` for the side to move (see the constants); a side ahead gains
 /// from exchanges: its lead counts more as the board empties.
 pub fn evaluate(g: &Checkers) -> i32 {
+    if experiment().1.get("neweval").copied().unwrap_or(0.0) > 0.0 {
+        return super::eval::evaluate(g);
+    }
+    old_evaluate(g)
+}
+
+fn old_evaluate(g: &Checkers) -> i32 {
     let b = g.board();
     let me = g.to_move();
     let total = (b.pieces[0] | b.pieces[1]).count_ones() as i32;
@@ -165,6 +174,22 @@ pub fn order_key(g: &Checkers, mv: Move) -> i64 {
     key
 }
 
+/// The score of a position of the endgame database of value `v` for the side to move: a draw
+/// is 0, a win [`KNOWN_WIN`] plus the evaluation and [`closing_in`] (a loss the negation of the
+/// winner's).
+fn known_score(g: &Checkers, v: Value) -> Score {
+    let me = g.to_move();
+    let score = match v {
+        Value::Draw => 0,
+        Value::Win => KNOWN_WIN + evaluate(g).max(0) + closing_in(g.board(), me),
+        Value::Loss => -KNOWN_WIN + evaluate(g).min(0) - closing_in(g.board(), me.other()),
+    };
+    score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// The nodes the search for the soonest conversion may take at the root (a few milliseconds).
+const CONVERSION_NODES: u64 = 200_000;
+
 /// Scores of positions the endgame database knows to be won (lost: the negation), plus the
 /// evaluation, which then measures progress.
 pub const KNOWN_WIN: i32 = 10_000;
@@ -198,60 +223,43 @@ fn closing_in(b: &Board, winner: Side) -> i32 {
     score
 }
 
-/// An endgame database being built, or built: empty until its builder thread has set it.
-type Pending = Arc<OnceLock<Endgame>>;
-
-/// The endgame database of this process: one set of rules at a time (another replaces it).
-type DbCache = Mutex<Option<(Capturing, Pending)>>;
-
-/// What the engine knows of checkers: [`evaluate`], [`order_key`], and the endgame database of
-/// up to four pieces (when the games' memory budget holds it: see [`CheckersKnowledge::new`]).
+/// What the engine knows of checkers: [`evaluate`], [`order_key`], and the endgame database
+/// (see [`database`](super::database): up to five pieces when the games' memory budget holds
+/// them).
 pub struct CheckersKnowledge {
     rules: Rules,
-    db: Option<Pending>,
+    db: Option<Arc<Databases>>,
+    /// The opening book (English rules).
+    book: Option<&'static Book>,
 }
 
 impl CheckersKnowledge {
-    /// The knowledge for `rules`. With a memory budget for the games' tables, the endgame
-    /// database of these rules is taken from `resources`; the first game that asks starts its
-    /// build on a thread of its own (about 2 s of one core for four pieces), so that `init`
-    /// answers at once, and the knowledge uses it from the moment it is done (the opening does
-    /// not need it). Four pieces (14.2 MiB) if they take at most half the budget, else three if
-    /// they fit, else none.
+    /// The knowledge for `rules`, with the endgame database of these rules that `resources`
+    /// allow (made on a thread of its own: the knowledge uses it from the moment it is there).
+    /// With the resources of play (a memory budget), the opening book of English checkers
+    /// too; without (`Resources::none()`: a bench, a description's check) neither.
     pub fn new(rules: Rules, resources: &Resources) -> CheckersKnowledge {
-        let budget = (resources.budget_mib() << 20) / 2;
-        let Some(pieces) = (2..=MAX_PIECES).rev().find(|&p| Endgame::bytes_for(p) <= budget) else {
-            return CheckersKnowledge { rules, db: None };
-        };
-        let db = resources.shared("checkers endgame", |_| DbCache::default()).map(|cache| {
-            let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-            let capturing = rules.capturing();
-            match cache.as_ref().filter(|(c, _)| *c == capturing) {
-                Some((_, db)) => db.clone(),
-                None => {
-                    let db: Pending = Arc::default();
-                    let building = db.clone();
-                    std::thread::spawn(move || {
-                        let _ = building.set(Endgame::build(capturing, pieces));
-                    });
-                    *cache = Some((capturing, db.clone()));
-                    db
-                }
-            }
-        });
-        CheckersKnowledge { rules, db }
+        let book = (rules == Rules::English && resources.budget_mib() > 0).then(Book::english);
+        CheckersKnowledge { rules, db: database::databases(rules.capturing(), resources), book }
     }
 
-    /// Waits until the endgame database (if there is one) is built; for tests and measurements.
+    /// The knowledge for `rules` with the endgame database `db` (no opening book).
+    pub fn with_database(rules: Rules, db: Endgame) -> CheckersKnowledge {
+        CheckersKnowledge { rules, db: Some(Arc::new(Databases::of(db))), book: None }
+    }
+
+    /// This knowledge without its opening book (to make one).
+    pub fn without_book(self) -> CheckersKnowledge {
+        CheckersKnowledge { book: None, ..self }
+    }
+
+    /// Waits until the endgame database (if there is one) is read or built; for tests and
+    /// measurements.
     pub fn wait_for_database(&self) -> bool {
-        let Some(db) = &self.db else { return false };
-        while db.get().is_none() {
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        true
+        self.db.as_ref().is_some_and(|db| db.wait())
     }
 
-    fn database(&self) -> Option<&Endgame> {
+    pub fn database(&self) -> Option<&Endgame> {
         self.db.as_ref()?.get()
     }
 
@@ -266,6 +274,40 @@ impl CheckersKnowledge {
             return None;
         }
         self.database()?.probe(b, g.to_move())
+    }
+
+    /// In a won position of the database, the winning move that forces a conversion (a capture
+    /// or a man crowned) soonest against any defence: by the distances the database keeps for
+    /// the long ones, else by a search of at most [`endgame::LONG_CONVERSION`] plies (ties to
+    /// the evaluation). Following it, every conversion leads to a won position of fewer pieces
+    /// or men, and the win ends in a bounded number of moves; within the 40-move rule where the
+    /// distances allow (4 pieces: at most 73 plies without a conversion). None if the search
+    /// runs out of nodes.
+    pub fn converting_move(&self, g: &Checkers) -> Option<Move> {
+        let db = self.database()?;
+        let (b, me) = (g.board(), g.to_move());
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        // The winning moves with their children's stored distances (0: short, not stored).
+        let winning: Vec<(Move, u8)> = moves
+            .iter()
+            .filter_map(|&mv| {
+                let after = g.board_after(mv);
+                (db.probe(&after, me.other()) == Some(Value::Loss))
+                    .then(|| (mv, db.conversion(&after, me.other()).unwrap_or(0)))
+            })
+            .collect();
+        let tie = |mv: Move| {
+            let mut child = g.clone();
+            child.play(mv);
+            -evaluate(&child)
+        };
+        if winning.iter().all(|&(_, d)| d > 0) {
+            // Only long conversions: the shortest of them.
+            return winning.iter().min_by_key(|&&(mv, d)| (d, -tie(mv))).map(|&(mv, _)| mv);
+        }
+        let plies = db.conversions(b, me, endgame::LONG_CONVERSION + 1, CONVERSION_NODES)?;
+        plies.iter().filter_map(|&(mv, p)| p.map(|p| (mv, p))).min_by_key(|&(mv, p)| (p, -tie(mv))).map(|(mv, _)| mv)
     }
 
     /// The database's value of the position after each of `moves` for the side to move there.
@@ -285,14 +327,20 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     /// [`evaluate`]; in a position of the endgame database, a draw is 0, and a win
     /// [`KNOWN_WIN`] plus the evaluation and [`closing_in`] (a loss the negation of the winner's).
     fn evaluate(&self, g: &Checkers) -> Score {
-        let me = g.to_move();
-        let score = match self.probe(g) {
-            None => evaluate(g),
-            Some(Value::Draw) => 0,
-            Some(Value::Win) => KNOWN_WIN + evaluate(g).max(0) + closing_in(g.board(), me),
-            Some(Value::Loss) => -KNOWN_WIN + evaluate(g).min(0) - closing_in(g.board(), me.other()),
-        };
-        score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        match self.probe(g) {
+            None => evaluate(g).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+            Some(v) => known_score(g, v),
+        }
+    }
+
+    /// Right after a capture or a man's move (the quiet count is 0), a position of the endgame
+    /// database scores as [`Knowledge::evaluate`] scores it, without search below it. (Not
+    /// elsewhere: a won ending is still played by the search, which makes progress.)
+    fn known_value(&self, g: &Checkers) -> Option<Score> {
+        if g.quiet_plies() != 0 {
+            return None;
+        }
+        self.probe(g).map(|v| known_score(g, v))
     }
 
     fn winning_move(&self, _g: &Checkers) -> Option<Move> {
@@ -324,11 +372,17 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     }
 
     /// A drawn position of the database: the moves that keep the draw (the search orders them,
-    /// the traps pick among them). Won and lost ones are left to the search, whose evaluation
-    /// knows them: the database has no distances, and a win is made by progress.
+    /// the traps pick among them). A won one: the move that converts the win soonest (see
+    /// [`CheckersKnowledge::converting_move`]). Lost ones are left to the search, whose
+    /// evaluation knows them.
     fn solve_exactly(&self, g: &Checkers, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<Move>> {
-        if self.probe(g)? != Value::Draw {
-            return None;
+        match self.probe(g)? {
+            Value::Loss => return None,
+            Value::Win => {
+                let mv = self.converting_move(g)?;
+                return Some(Proof { score: WIN_BOUND, moves: vec![mv] });
+            }
+            Value::Draw => {}
         }
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
@@ -351,6 +405,49 @@ impl Knowledge<Checkers> for CheckersKnowledge {
             .unwrap_or_default()
     }
 
+    fn book_move(&self, g: &Checkers) -> Option<Move> {
+        self.book?.lookup(g)
+    }
+
+    fn selectivity(&self) -> Selectivity {
+        experiment().0
+    }
+
+    fn null_move(&self, g: &Checkers) -> Option<Move> {
+        let m = &experiment().1;
+        let min = m.get("nullmin").copied().unwrap_or(0.0) as u32;
+        let b = g.board();
+        let me = g.to_move().index();
+        let ok = b.pieces[me].count_ones() >= min
+            && b.pieces[1 - me].count_ones() >= min
+            && (m.get("nullkings").copied().unwrap_or(1.0) > 0.0 || b.kings == 0);
+        ok.then_some(Move::PASS)
+    }
+
+    /// Captures, and the steps that crown a man or offer a piece (the opponent must take).
+    fn tactical(&self, g: &Checkers, mv: Move) -> bool {
+        let tac = experiment().1.get("tac").copied().unwrap_or(1.0) as i32;
+        if tac == 0 {
+            return false;
+        }
+        if mv.is_capture() {
+            return true;
+        }
+        if tac == 1 {
+            let b = g.board();
+            let man = b.kings & (1 << mv.from) == 0;
+            return man && CROWN_ROW[g.to_move().index()] & (1 << mv.to) != 0;
+        }
+        let b = g.board();
+        let me = g.to_move();
+        let man = b.kings & (1 << mv.from) == 0;
+        if man && CROWN_ROW[me.index()] & (1 << mv.to) != 0 {
+            return true;
+        }
+        let after = g.board_after(mv);
+        after.jumpers(me.other()) != 0
+    }
+
     /// A man is 100: the weaker levels give away an eighth of a man a level (easy, level 2:
     /// under a man).
     fn level_step(&self) -> Score {
@@ -360,4 +457,45 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     fn reference_move(&self, g: &mut Checkers, rng: &mut dyn RngCore) -> Option<Move> {
         reference::greedy_move(g, rng)
     }
+}
+
+/// EXPERIMENT: knobs from BOARDBOT_CK (comma-separated key=value).
+pub fn experiment() -> &'static (Selectivity, std::collections::HashMap<String, f64>) {
+    static E: OnceLock<(Selectivity, std::collections::HashMap<String, f64>)> = OnceLock::new();
+    E.get_or_init(|| {
+        let mut m = std::collections::HashMap::new();
+        if let Ok(v) = std::env::var("BOARDBOT_CK") {
+            for kv in v.split(',') {
+                if let Some((k, x)) = kv.split_once('=') {
+                    m.insert(k.to_string(), x.parse::<f64>().unwrap_or(0.0));
+                }
+            }
+        }
+        let mut sel = Selectivity::default();
+        if let Some(&f) = m.get("lmr") {
+            sel.reduction = Some(f as f32);
+        }
+        if let Some(&d) = m.get("lmp") {
+            sel.pruning_depth = d as i32;
+        }
+        if let Some(&d) = m.get("rfp") {
+            sel.static_margin = Some(d as i32);
+        }
+        if let Some(&d) = m.get("fut") {
+            sel.futility_margin = Some(d as i32);
+        }
+        if let Some(&d) = m.get("null") {
+            sel.null_reduction = d as i32;
+        }
+        if let Some(&d) = m.get("verify") {
+            sel.null_verify = d > 0.0;
+        }
+        if let Some(&d) = m.get("malus") {
+            sel.history_malus = d > 0.0;
+        }
+        if let Some(&d) = m.get("ext") {
+            sel.extend_unquiet = d > 0.0;
+        }
+        (sel, m)
+    })
 }
