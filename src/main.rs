@@ -120,6 +120,9 @@ struct EngineArgs {
     /// Seed of the random choices (random and l1 players, levels below max).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// The most nodes a search may take (0: no cap), besides the time per move.
+    #[arg(long, default_value_t = 0)]
+    nodes: u64,
 }
 
 impl EngineArgs {
@@ -130,6 +133,7 @@ impl EngineArgs {
             o.set(k, &v.to_string()).map_err(anyhow::Error::msg)?;
         }
         o.seed = self.seed;
+        o.nodes = self.nodes;
         Ok(o)
     }
 }

@@ -747,3 +747,76 @@ fn end_of_input_during_a_search_still_replies_and_exits() {
     b.play_reply(&rest[1]);
     assert!(rest[2].starts_with("name boardbot "));
 }
+
+/// The CPU time the engine spends on its reply to `line`: what a search of `budget` can use
+/// at most (one thread), however loaded the machine is, with room for the reply's own set-up.
+fn reply_cpu(e: &mut Engine, line: &str) -> (String, Duration) {
+    let before = e.cpu_time();
+    e.send(line);
+    // Generous: a loaded machine may delay the reply, not make it cost more CPU.
+    let reply = e.recv_within(Duration::from_secs(120));
+    (reply, e.cpu_time().saturating_sub(before))
+}
+
+/// Issue 39, 1: with X longer than any line of the board, the Connect-X solver's line search
+/// took seconds of CPU a node (`cx 6 7 255` at 0.1 s: 5.7-6.7 s a move).
+#[test]
+fn connectx_with_a_huge_x_answers_within_the_budget() {
+    for spec in ["cx 6 7 255", "cx 4 4 255", "cx 6 7 64", "cx 6 7 9"] {
+        let mut e = Engine::spawn();
+        e.expect_ok(&format!("init {spec} true 0.1"));
+        for line in ["go", "go", "go"] {
+            let (reply, cpu) = reply_cpu(&mut e, line);
+            assert!(!reply.starts_with("error"), "{spec}: {reply}");
+            assert!(cpu < Duration::from_millis(400), "{spec}: '{line}' took {cpu:?} of CPU at 0.1 s a move");
+        }
+    }
+}
+
+/// Issue 39, 2: a fixed-depth player (`abN`) answers within the budget with the deepest depth
+/// it finished, and stops at `quit` (`ab64` never replied nor exited; `ab12` took 8.1 s at 0.1 s).
+#[test]
+fn fixed_depth_players_answer_within_the_budget_and_stop_at_quit() {
+    for (player, spec) in [("ab64", "checkers english"), ("ab12", "checkers english"), ("ab64", "mnk 15 15 5")] {
+        let mut e = Engine::spawn();
+        e.expect_ok(&format!("set player {player}"));
+        e.expect_ok(&format!("init {spec} true 0.1"));
+        for _ in 0..3 {
+            let (reply, cpu) = reply_cpu(&mut e, "go");
+            assert!(!reply.starts_with("error"), "{player} {spec}: {reply}");
+            assert!(cpu < Duration::from_millis(400), "{player} {spec}: the reply took {cpu:?} of CPU at 0.1 s");
+        }
+        // A long budget, then quit during the search: the process ends at once, its move written.
+        e.expect_ok(&format!("init {spec} true 600"));
+        e.send("go");
+        std::thread::sleep(Duration::from_millis(300));
+        e.send("quit");
+        e.assert_exits_ok(Duration::from_secs(60));
+        let rest = e.remaining_lines(Duration::from_secs(1));
+        assert_eq!(rest.len(), 1, "{player} {spec}: {rest:?}");
+    }
+}
+
+/// Issue 39, 7: `position 16, 5` and `position ,5 6` were read as moves; Kalah took `move +1`.
+#[test]
+fn malformed_cells_and_signed_pits_are_errors() {
+    let mut e = Engine::spawn();
+    e.expect_ok("init 20 20 5 false 1");
+    // In `position` a move is one word `R,C` or two words `R C` (protocol.md).
+    for line in ["position 16, 5", "position ,5 6", "position 16 ,5", "position 16,", "move ,5 6", "move 16 5,"] {
+        e.expect_error(line);
+    }
+    e.expect_ok("position 16,5 3 4");
+    // A single move takes any mix of commas and blanks between its two numbers.
+    e.expect_ok("position");
+    e.send("move 16, 5");
+    assert!(!e.recv().starts_with("error"));
+    // Kalah's init builds its tables (item 6 of the issue, another change): it may take long.
+    e.send("init kalah 6 4 false 1");
+    assert_eq!(e.recv_within(Duration::from_secs(120)), "ok");
+    for line in ["move +1", "move +6", "move 1.0"] {
+        e.expect_error(line);
+    }
+    e.send("move 1");
+    assert!(!e.recv().starts_with("error"));
+}

@@ -400,11 +400,88 @@ fn given_openings_start_the_rounds_in_file_order_and_bad_ones_are_refused() {
     assert!(!out.status.success());
     assert!(err.contains("line 2: not an opening on 'mnk 4 4 3': move 2 '1,1' is not legal there"), "{err}");
     assert!(out.stdout.is_empty(), "no game was played");
-    // With --opening as well: refused.
+    // With --opening as well (random plies after the given opening): refused the same.
     let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
         .args(["match", "--game", "mnk", "4", "4", "3", "--opening", "2", "--openings", file.to_str().unwrap()])
         .output()
         .unwrap();
-    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("line 2: not an opening"));
     let _ = std::fs::remove_file(&file);
+}
+
+/// Runs `boardbot match ARGS --quiet --results FILE` and returns its stdout and the results.
+fn run_with_results(
+    args: &[&str],
+) -> (String, boardbot::referee::results::MatchHeader, Vec<boardbot::referee::results::GameResult>) {
+    let file = temp_path("results");
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        .arg("match")
+        .args(args)
+        .args(["--quiet", "--results", file.to_str().unwrap()])
+        .output()
+        .expect("run boardbot match");
+    assert!(out.status.success(), "match failed: {}", String::from_utf8_lossy(&out.stderr));
+    let (header, games) = boardbot::referee::results::read(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&file);
+    (String::from_utf8_lossy(&out.stdout).into_owned(), header, games)
+}
+
+#[test]
+fn an_sprt_stops_at_its_verdict_and_its_results_merge_back() {
+    use boardbot::referee::results::{pentanomial, sprt_course};
+    use boardbot::referee::sprt::Verdict;
+    // On 4x4, 3 in a row (a first player's win) the engine beats a random player with either
+    // colour: H1 (+200 Elo) is accepted in a few pairs, long before the cap of 50.
+    let args = ["--game", "mnk", "4", "4", "3", "--timeout", "2", "--rounds", "50", "--sprt", "0", "200"];
+    let (out, header, games) = run_with_results(&[&args[..], &["--engine1", "self", "--engine2", "random"]].concat());
+    assert!(out.contains("SPRT [0, 200] logistic Elo, alpha 0.05, beta 0.05: H1 accepted"), "{out}");
+    assert!(out.contains("pentanomial (pairs where engine1 scored 0, 1/2, 1, 3/2, 2 points): ["), "{out}");
+    let sprt = header.sprt.expect("the test in the header");
+    assert_eq!((sprt.elo0, sprt.elo1, header.rounds), (0.0, 200.0, 50));
+    let pairs = games.len() / 2;
+    assert!(games.len() % 2 == 0 && (2..50).contains(&pairs), "{} games", games.len());
+    assert_eq!(games.iter().map(|g| g.game).collect::<Vec<_>>(), (1..=games.len()).collect::<Vec<_>>());
+    // The results give back the same course: the verdict at the last pair, not before.
+    let (counts, llr, verdict) = sprt_course(&sprt, &games);
+    assert_eq!((verdict, counts.pairs() as usize, counts), (Some(Verdict::H1), pairs, pentanomial(&games)));
+    assert!(out.contains(&format!("LLR {llr:.3} >= 2.944 after {pairs} pairs ({} games)", 2 * pairs)), "{out}");
+    assert_eq!(totals(&out)[0], (2 * pairs) as f64, "the table counts the games of the test");
+    // The other way round, H0: engine1 is not 200 Elo stronger.
+    let (out, _, games) = run_with_results(&[&args[..], &["--engine1", "random", "--engine2", "self"]].concat());
+    assert!(out.contains(": H0 accepted (engine1 is not 200 Elo stronger)"), "{out}");
+    assert!(games.len() < 100);
+    // One board only, colours alternating.
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        .args(["match", "--game", "mnk", "3", "3", "3", "--game", "mnk", "4", "4", "3", "--sprt", "0", "5"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--sprt plays one board"));
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        .args(["match", "--game", "mnk", "3", "3", "3", "--sprt", "5", "0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("ELO0 must be below ELO1"));
+}
+
+#[test]
+fn checkers_rounds_start_from_the_acf_ballots_with_both_colours() {
+    let args = ["--game", "checkers", "english", "--openings", "acf3", "--rounds", "2", "--timeout", "2"];
+    let (out, header, games) = run_with_results(&[&args[..], &["--engine1", "greedy", "--engine2", "random"]].concat());
+    assert!(out.contains("; the first 2 of 156 given openings, one a round"), "{out}");
+    assert_eq!(header.openings.as_deref(), Some("acf3"));
+    assert_eq!(games.len(), 4);
+    // ACF ballots 1 and 2, each played with both colours.
+    for (g, ballot) in games.iter().zip(["9-13 21-17 5-9", "9-13 21-17 5-9", "9-13 21-17 6-9", "9-13 21-17 6-9"]) {
+        assert_eq!(g.moves[..3].join(" "), ballot, "{g:?}");
+        assert!(g.moves.len() > 3, "played on");
+    }
+    assert_eq!(
+        games.iter().map(|g| (g.first, g.opening)).collect::<Vec<_>>(),
+        [(1, Some(1)), (2, Some(1)), (1, Some(2)), (2, Some(2))]
+    );
+    // With random plies after each ballot: the same ballot, then the plies drawn for the round.
+    let (_, _, games) =
+        run_with_results(&[&args[..], &["--opening", "2", "--engine1", "greedy", "--engine2", "random"]].concat());
+    assert_eq!(games[0].moves[..3].join(" "), "9-13 21-17 5-9");
+    assert_eq!(games[0].moves[..5], games[1].moves[..5], "both games of a round from the same opening");
 }

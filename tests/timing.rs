@@ -94,7 +94,8 @@ fn replies_within_timeout_on_a_crowded_huge_board() {
         }
     }
     assert!(b.result.is_none(), "the random position is already decided");
-    let mut e = Engine::spawn();
+    // The board's tables take 147 MiB (twice 77 bytes a cell): the hash must allow them.
+    let mut e = Engine::spawn_with(&["--hash", "160"], &[]);
     e.expect_ok(&format!("init {n} {n} {k} true 0.5"));
     e.expect_ok(&format!("position {}", words.join(" ")));
     let limit = Duration::from_millis(500);
@@ -133,4 +134,38 @@ fn replies_within_timeout_on_a_crowded_huge_board() {
 #[test]
 fn replies_within_timeout_with_a_large_hash() {
     check_latencies_with(&["--hash", "2048"], Board::cx(6, 7, 4), false, 5, 6);
+}
+
+/// Issue 39, 3: on 1000 x 1000 each move cost about 220 ms of CPU whatever the budget (the game
+/// was copied for every search: 278 ms at 0.05 s), and the process took 322-370 MiB whatever
+/// `hash` said. Now the board is refused at `init` when its tables do not fit the hash, and a
+/// move costs what its budget allows. CPU time, not the reply's wall time: it does not depend on
+/// the machine's load.
+#[test]
+fn huge_boards_cost_their_budget_and_fit_the_hash() {
+    let mut e = Engine::spawn_with(&["--hash", "16"], &[]);
+    let error = e.expect_error("init mnk 1000 1000 5 true 0.05");
+    assert!(error.contains("hash"), "{error}");
+    e.expect_error("init cx 1000 1000 4 true 0.05");
+    let (rss, _) = memory_kib(e.pid());
+    assert!(rss < 64 * 1024, "{rss} KiB resident with --hash 16 after the refusals");
+
+    let mut e = Engine::spawn_with(&["--hash", "160"], &[]);
+    e.send("init mnk 1000 1000 5 true 0.05");
+    assert_eq!(e.recv_within(Duration::from_secs(120)), "ok");
+    // The engine plays both sides (`go`), so that the game goes on with threats on the board.
+    let mut b = Board::mnk(1000, 1000, 5);
+    let mut cpu = Vec::new();
+    for _ in 0..8 {
+        let before = e.cpu_time();
+        e.send("go");
+        let reply = e.recv_within(Duration::from_secs(60));
+        cpu.push(e.cpu_time().saturating_sub(before));
+        b.play_reply(&reply);
+    }
+    let worst = cpu.iter().max().unwrap();
+    assert!(*worst < Duration::from_millis(150), "CPU per move at 0.05 s: {cpu:?}");
+    // The tables (160 MiB) and the board (147 MiB), each within the hash.
+    let (rss, peak) = memory_kib(e.pid());
+    assert!(peak < (2 * 160 + 40) * 1024, "{rss} KiB resident, peak {peak} KiB, with --hash 160");
 }

@@ -25,6 +25,9 @@ pub struct Options {
     pub level: u32,
     pub seed: u64,
     pub player: Player,
+    /// The most nodes a search may take (0: no cap), besides the time: a search capped so
+    /// plays the same moves however fast the machine is (within the time).
+    pub nodes: u64,
 }
 
 /// Default safety margin: protocol.md ("Time") gives the measurements behind it.
@@ -44,6 +47,7 @@ impl Default for Options {
             level: 10,
             seed: 0,
             player: Player::Search,
+            nodes: 0,
         }
     }
 }
@@ -89,7 +93,8 @@ impl Options {
             "level" => self.level = parse_level(value)?,
             "seed" => self.seed = whole_number(value)?,
             "player" => self.player = value.parse()?,
-            _ => return Err(format!("unknown option '{key}' (margin, hash, threads, level, seed, player)")),
+            "nodes" => self.nodes = whole_number(value)?,
+            _ => return Err(format!("unknown option '{key}' (margin, hash, threads, level, seed, player, nodes)")),
         }
         Ok(())
     }
@@ -250,6 +255,7 @@ impl Engine {
             Limits::per_move(start, self.timeout, self.options.margin)
         }
         .with_stop(stop);
+        let limits = Limits { max_nodes: (self.options.nodes > 0).then_some(self.options.nodes), ..limits };
         let request = Request {
             player: self.options.player,
             level: self.options.level,
@@ -296,6 +302,23 @@ mod tests {
                 assert_eq!(reply("mnk 7 7 5", &fours, level, seed), "0 4", "{level} seed {seed}");
             }
         }
+    }
+
+    #[test]
+    fn a_node_cap_ends_the_search_within_it_and_repeats_its_moves() {
+        let think = |nodes: &str| {
+            let mut e = Engine::new(Options::default());
+            e.set_option("nodes", nodes).unwrap();
+            e.new_game(&GameSpec::parse("checkers english").unwrap(), true, Duration::from_secs(100)).unwrap();
+            let turn = e.think(Instant::now(), Arc::default()).unwrap();
+            (turn.moves, turn.thought.unwrap().nodes)
+        };
+        let (moves, nodes) = think("3000");
+        // The cap is checked every few nodes.
+        assert!((3000..3010).contains(&nodes), "{nodes}");
+        assert_eq!(think("3000"), (moves, nodes), "the same search again");
+        assert!(think("30000").1 >= 30000, "a higher cap, more nodes");
+        assert!(Options::default().set("nodes", "-1").is_err());
     }
 
     #[test]

@@ -74,6 +74,15 @@ pub type BookMaker = fn(&GameSpec, u32, usize, usize, &std::path::Path) -> anyho
 pub static GAMES: &[&GameType] =
     &[&super::mnk::GAME_TYPE, &super::connectx::GAME_TYPE, &super::kalah::GAME_TYPE, &super::checkers::GAME_TYPE];
 
+/// Built-in opening sets: (game, set name, the openings one a line in the game's move text, `#`
+/// starting a comment), for `match --openings NAME` and `selfplay --openings NAME`.
+pub static OPENING_SETS: &[(&str, &str, &str)] = &[("checkers", "acf3", super::checkers::openings::ACF3)];
+
+/// The built-in opening set `name` of the game called `game`, as text.
+pub fn opening_set(game: &str, name: &str) -> Option<&'static str> {
+    OPENING_SETS.iter().find(|(g, n, _)| *g == game && n.eq_ignore_ascii_case(name)).map(|(_, _, text)| *text)
+}
+
 /// The game type called `name` (or an alias), in any case.
 pub fn game_type(name: &str) -> Option<&'static GameType> {
     let name = name.to_ascii_lowercase();

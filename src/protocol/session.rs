@@ -116,9 +116,11 @@ where
             Ok(Err(e)) => format!("error {}", shortened(&e)),
             Err(_) => "error internal error (see stderr); the game is unchanged".to_string(),
         };
-        log::debug!(">> {reply}");
         writeln!(output, "{reply}")?;
         output.flush()?;
+        // When the reply left, from the instant its line was read: beside the search's own
+        // `time` in the log, what ran between the stop and the reply (docs/results/stalls.md).
+        log::debug!(">> {reply} ({:.1} ms after the line was read)", start.elapsed().as_secs_f64() * 1e3);
     }
     Ok(())
 }
@@ -162,7 +164,7 @@ fn handle(engine: &mut Engine, line: &str, start: Instant, stop: &Arc<AtomicBool
 
 /// The reply to `help`: the commands, on one line (every command gets one reply line).
 const HELP: &str = "help: init [GAME] SIZE... FIRST TIMEOUT [OPTIONS] | go | move MV | position [MV ...] | \
-set KEY VALUE (margin, hash, threads, level, seed, player) | name | about | help | quit; \
+set KEY VALUE (margin, hash, threads, level, seed, player, nodes) | name | about | help | quit; \
 games: mnk M N K [blocked ROW,COL ...], cx M N X; see protocol.md";
 
 /// Longest reason in an `error` reply, in characters: a reply never echoes a long line whole.

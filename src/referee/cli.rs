@@ -5,17 +5,21 @@ use super::pbrain;
 use super::process::{ProcessConfig, ProcessEngine, Protocol};
 use super::progress::Progress;
 use super::report::{game_line, log_line, moves_text, record_text, result_text, table, LEGEND, LOG_HEADER};
-use super::runner::{run_match, EnginePair};
-use super::score::score_line;
+use super::results::{self, GameResult, MatchHeader};
+use super::runner::{collect, run_match, schedule, EnginePair};
+use super::score::{game_score, score_line};
 use super::spec::{board_text, builtin_boards, engine_config, parse_board, parse_boards};
-use super::MatchPlan;
-use crate::game::registry::game_type;
+use super::sprt::{EloModel, Pentanomial, Sprt, Verdict};
+use super::{MatchPlan, MatchResult};
+use crate::game::registry::{game_type, opening_set};
 use crate::game::Side;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{ArgAction, Args};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Plays a match between two engines and prints the results.
@@ -33,9 +37,27 @@ pub struct MatchArgs {
     /// Time per move, in seconds, measured by the referee (a late reply forfeits the game).
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     timeout: f64,
-    /// Rounds per board; a round is two games, one with each engine moving first.
-    #[arg(long, default_value_t = 1)]
-    rounds: usize,
+    /// Rounds per board; a round is two games, one with each engine moving first. With --sprt,
+    /// the most rounds (game pairs) the test may take (default 20000).
+    #[arg(long)]
+    rounds: Option<usize>,
+    /// A sequential probability ratio test: plays game pairs (rounds) until the evidence accepts
+    /// H0 (engine1 is ELO0 Elo stronger than engine2) or H1 (ELO1 stronger), as fishtest does
+    /// (the generalised SPRT on the pairs' five outcomes); shows its log-likelihood ratio (LLR)
+    /// and bounds. One board; the given openings are taken in an order drawn from the seed.
+    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
+    sprt: Option<Vec<f64>>,
+    /// The SPRT's chance of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// The SPRT's chance of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// The unit of ELO0 and ELO1: logistic (a difference e gives the expected score
+    /// 1 / (1 + 10^(-e/400))) or normalized (fishtest's nElo: in standard deviations of a game
+    /// pair's score).
+    #[arg(long, value_enum, default_value_t = EloModel::Logistic)]
+    elo_model: EloModel,
     /// Who moves first: `alternate` (each engine once per round), `1` (engine 1 in every game)
     /// or `2` (engine 2 in every game).
     #[arg(long, default_value = "alternate", value_parser = ["alternate", "1", "2"])]
@@ -57,14 +79,16 @@ pub struct MatchArgs {
     /// dead draw) before the engines take over; both games of a round start from the same
     /// opening, each engine playing each side once. The engines get it with `position` (pbrain
     /// engines: BOARD with their first move). Round r of the match uses opening seed SEED + r.
+    /// With --openings: the random plies played after the given opening.
     #[arg(long, value_name = "PLIES", default_value_t = 0)]
     opening: usize,
     /// A file of openings, instead of random ones: one a line, its moves in the protocol's move
-    /// text separated by spaces (m,n,k: ROW,COL; Connect-X: COL); '#' starts a comment. Round r
-    /// of each board starts from line r (from the first again when the rounds outnumber the
-    /// lines), each engine playing each side once. Every opening must be legal on every board
-    /// and leave the game open.
-    #[arg(long, value_name = "FILE", conflicts_with = "opening")]
+    /// text separated by spaces (m,n,k: ROW,COL; Connect-X: COL; checkers: 11-15); '#' starts a
+    /// comment. Or a built-in set of the board's game: acf3 (checkers: the 156 ballots of the
+    /// ACF three-move deck). Round r of each board starts from line r (from the first again
+    /// when the rounds outnumber the lines), each engine playing each side once. Every opening
+    /// must be legal on every board and leave the game open.
+    #[arg(long, value_name = "FILE|SET")]
     openings: Option<PathBuf>,
     /// Writes one line per game (board, players, result, reason, moves) to FILE.
     #[arg(long, value_name = "FILE")]
@@ -73,6 +97,11 @@ pub struct MatchArgs {
     /// games that have one.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Writes the match and every game counted to FILE, one JSON object a line (number, board,
+    /// round, opening, seeds, who moved first, result, engine1's score, reason, moves): records
+    /// that runs of the same match can be merged from.
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
     /// Time allowed to answer `init` (`START` for pbrain engines) and start up, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     setup_timeout: f64,
@@ -129,12 +158,30 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     if boards.is_empty() {
         bail!("no boards: give --game GAME (e.g. --game mnk 7 7 5) or --boards FILE");
     }
-    if args.rounds == 0 {
+    let sprt = match &args.sprt {
+        Some(elos) => Some(
+            Sprt::new(elos[0], elos[1], args.alpha, args.beta, args.elo_model).map_err(|e| anyhow!("--sprt: {e}"))?,
+        ),
+        None => None,
+    };
+    if sprt.is_some() && (boards.len() != 1 || args.first != "alternate") {
+        bail!("--sprt plays one board, each engine moving first once a round (no --first)");
+    }
+    let rounds = args.rounds.unwrap_or(if sprt.is_some() { SPRT_ROUNDS } else { 1 });
+    if rounds == 0 {
         bail!("--rounds must be at least 1");
     }
     let openings = match &args.openings {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            // A built-in set of the boards' game, else a file.
+            let set = path.to_str().and_then(|name| {
+                let games: Vec<&str> = boards.iter().map(|b| b.name()).collect();
+                games.iter().all(|g| *g == games[0]).then(|| opening_set(games[0], name)).flatten()
+            });
+            let text = match set {
+                Some(text) => text.to_string(),
+                None => std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
+            };
             let openings = parse_openings(&text);
             if openings.is_empty() {
                 bail!("{}: no openings in the file", path.display());
@@ -157,13 +204,14 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     };
     let plan = MatchPlan {
         boards,
-        rounds: args.rounds,
+        rounds,
         timeout: seconds(args.timeout, "--timeout")?,
         seed: args.seed,
         first,
         dead_draws: !args.play_out,
         opening: args.opening,
         openings,
+        shuffle_openings: sprt.is_some(),
     };
     let setup_timeout = seconds(args.setup_timeout, "--setup-timeout")?;
     let config = |text: &str| {
@@ -192,18 +240,87 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         None => None,
     };
 
+    // --record: said at the start if some game has no record format (nothing is written for
+    // its games; no file at all if no game has one).
     let mut records = match &args.record {
-        Some(path) => Some(BufWriter::new(File::create(path).with_context(|| format!("creating {}", path.display()))?)),
+        Some(path) => {
+            let without: Vec<String> =
+                plan.boards.iter().filter(|b| b.kind().record.is_none()).map(board_text).collect();
+            if !without.is_empty() {
+                eprintln!(
+                    "warning: --record {}: no record format for {}: {}",
+                    path.display(),
+                    without.join(", "),
+                    if without.len() == plan.boards.len() {
+                        "nothing is written"
+                    } else {
+                        "their games are not written"
+                    }
+                );
+            }
+            if without.len() < plan.boards.len() {
+                Some(BufWriter::new(File::create(path).with_context(|| format!("creating {}", path.display()))?))
+            } else {
+                None
+            }
+        }
         None => None,
     };
 
-    let mut out = std::io::stdout().lock();
+    let scheduled = schedule(&plan);
+    let mut results_file = match &args.results {
+        Some(path) => {
+            let mut f = BufWriter::new(File::create(path).with_context(|| format!("creating {}", path.display()))?);
+            let header = MatchHeader {
+                engine1: args.engine1.clone(),
+                engine2: args.engine2.clone(),
+                timeout: plan.timeout.as_secs_f64(),
+                seed: plan.seed,
+                rounds: plan.rounds,
+                boards: plan.boards.iter().map(board_text).collect(),
+                openings: args.openings.as_ref().map(|p| p.display().to_string()),
+                opening_plies: plan.opening,
+                sprt,
+            };
+            writeln!(f, "{}", results::Line::Match(header).text())?;
+            f.flush()?;
+            Some(f)
+        }
+        None => None,
+    };
+
+    // Ctrl-C: the games finished so far are reported as at the end (the table, the summaries),
+    // then the match ends (the games in progress are not counted).
+    let finished: Arc<Mutex<Vec<GameRecord>>> = Arc::default();
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let (finished, interrupted, plan) = (finished.clone(), interrupted.clone(), plan.clone());
+        let names = [names[0].to_string(), names[1].to_string()];
+        let handler = ctrlc::set_handler(move || {
+            if interrupted.swap(true, Ordering::SeqCst) {
+                return;
+            }
+            let games = finished.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            eprintln!("\ninterrupted: {} of {total_games} games finished", games.len());
+            let result = collect(&plan, games);
+            let names = [names[0].as_str(), names[1].as_str()];
+            let _ = print_results(&mut std::io::stdout(), &result, names, plan.timeout, None);
+            std::process::exit(130);
+        });
+        if let Err(e) = handler {
+            eprintln!("warning: Ctrl-C will not print the results: {e}");
+        }
+    }
+
+    // Not locked for the whole match: Ctrl-C's handler writes the results.
+    let mut out = std::io::stdout();
     let games_per_board = 2 * plan.rounds;
     writeln!(out, "engine1: {} [{}]", names[0], configs[0].argv.join(" "))?;
     writeln!(out, "engine2: {} [{}]", names[1], configs[1].argv.join(" "))?;
+    let given = plan.openings.len();
     writeln!(
         out,
-        "timeout {} s per move; {} board(s), {} round(s) = {} games per board; seed {}; {} job(s){}{}",
+        "timeout {} s per move; {} board(s), {} round(s) = {} games per board; seed {}; {} job(s){}{}{}",
         plan.timeout.as_secs_f64(),
         plan.boards.len(),
         plan.rounds,
@@ -211,21 +328,49 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         plan.seed,
         jobs,
         plan.first.map_or(String::new(), |e| format!("; engine{} moves first in every game", e + 1)),
-        match (plan.openings.len(), plan.opening) {
+        match (given, plan.opening) {
             (0, 0) => String::new(),
             (0, n) => format!("; random openings of {n} plies, one a round"),
+            (n, _) if plan.shuffle_openings => format!("; {n} given openings, one a round, in shuffled rounds of {n}"),
             (n, _) if n < plan.rounds => format!("; {n} given openings, one a round, repeated"),
             (n, _) if n == plan.rounds => format!("; {n} given openings, one a round"),
             (n, _) => format!("; the first {} of {n} given openings, one a round", plan.rounds),
+        },
+        match (given, plan.opening) {
+            (0, _) | (_, 0) => String::new(),
+            (_, n) => format!(", each followed by {n} random plies"),
         }
     )?;
+    if let Some(sprt) = &sprt {
+        let (lower, upper) = sprt.bounds();
+        writeln!(
+            out,
+            "SPRT {}: H0 accepted at LLR <= {lower:.3}, H1 at LLR >= {upper:.3}; at most {} pairs",
+            sprt.describe(),
+            plan.rounds
+        )?;
+    }
     out.flush()?;
 
     let mut log_error = None;
     // The engines' stderr, when shown, would tear through a bar: plain lines then.
-    let progress = Progress::new(total_games, args.quiet, !args.engine_stderr);
+    let progress = match &sprt {
+        Some(sprt) => Progress::sprt(&sprt_status(sprt, 0.0, 0), args.quiet, !args.engine_stderr),
+        None => Progress::new(total_games, args.quiet, !args.engine_stderr),
+    };
+    // The SPRT's course: the pairs' counts, engine1's score in the first game of the pair in
+    // play, the LLR, the verdict.
+    let mut counts = Pentanomial::default();
+    let mut pair_first: Option<f64> = None;
+    let mut llr = 0.0;
+    let mut verdict: Option<Verdict> = None;
     let on_finished = |record: &GameRecord, done: usize| progress.game(done, &game_line(record, names));
     let on_game = |record: &GameRecord| {
+        if interrupted.load(Ordering::SeqCst) {
+            // Ended by Ctrl-C (its engines too, at a terminal): not a game of the match.
+            return false;
+        }
+        finished.lock().unwrap_or_else(|e| e.into_inner()).push(record.clone());
         if let Some(f) = log.as_mut() {
             if let Err(e) = writeln!(f, "{}", log_line(record, names)).and_then(|_| f.flush()) {
                 log_error.get_or_insert(e);
@@ -237,26 +382,112 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
                 log_error.get_or_insert(e);
             }
         }
+        if let Some(f) = results_file.as_mut() {
+            let line = results::Line::Game(GameResult::new(record, &scheduled[record.number], names)).text();
+            if let Err(e) = writeln!(f, "{line}").and_then(|_| f.flush()) {
+                log_error.get_or_insert(e);
+            }
+        }
+        let Some(sprt) = &sprt else { return true };
+        // One board: the games of round r are 2r and 2r + 1.
+        let score = game_score(record);
+        match pair_first.take() {
+            None => pair_first = Some(score),
+            Some(first) => {
+                counts.add(first, score);
+                llr = sprt.llr(&counts);
+                let (lower, upper) = sprt.bounds();
+                progress.status(&sprt_status(sprt, llr, counts.pairs()), (llr - lower) / (upper - lower));
+                verdict = sprt.verdict(llr);
+            }
+        }
+        verdict.is_none()
     };
     let result = run_match(&plan, engine_pairs(&configs, jobs), on_finished, on_game);
     progress.finish();
     let result = result?;
     if let Some(e) = log_error {
-        eprintln!("warning: writing the game log failed: {e}");
+        eprintln!("warning: writing the game log or results failed: {e}");
     }
 
-    let rows: Vec<(String, _)> = result.boards.iter().map(|(spec, t)| (board_text(spec), t.clone())).collect();
-    writeln!(out)?;
-    write!(out, "{}", table(&rows, &result.total))?;
-    writeln!(out, "{LEGEND}")?;
-    if let Some(line) = score_line(&result.games) {
-        writeln!(out, "\n{line}")?;
+    if interrupted.load(Ordering::SeqCst) {
+        // Ctrl-C's handler prints the results and ends the process.
+        loop {
+            std::thread::park();
+        }
     }
-
-    for e in 0..2 {
-        write!(out, "\n{}", summary(&result.games, e, names, plan.timeout))?;
-    }
+    let sprt_text = sprt.as_ref().map(|sprt| sprt_report(sprt, &counts, llr, verdict));
+    print_results(&mut out, &result, names, plan.timeout, sprt_text)?;
     Ok(())
+}
+
+/// The match's results: the table by board, the score line (or the SPRT's report), and each
+/// engine's losses.
+fn print_results(
+    out: &mut impl Write,
+    result: &MatchResult,
+    names: [&str; 2],
+    timeout: Duration,
+    sprt: Option<String>,
+) -> Result<()> {
+    let mut text = String::new();
+    let rows: Vec<(String, _)> = result.boards.iter().map(|(spec, t)| (board_text(spec), t.clone())).collect();
+    text.push('\n');
+    text.push_str(&table(&rows, &result.total));
+    text.push_str(&format!("{LEGEND}\n"));
+    if let Some(line) = score_line(&result.games) {
+        text.push_str(&format!("\n{line}\n"));
+    }
+    if let Some(sprt) = &sprt {
+        text.push_str(&format!("\n{sprt}\n"));
+    }
+    for e in 0..2 {
+        text.push_str(&format!("\n{}", summary(&result.games, e, names, timeout, sprt.is_none())));
+    }
+    // One write: the results are not torn by another thread's output.
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The game pairs an SPRT plays at most unless `--rounds` says otherwise.
+const SPRT_ROUNDS: usize = 20_000;
+
+/// The SPRT's state for the progress: `LLR 1.23 (-2.94, 2.94) [0, 10], 120 pairs`.
+fn sprt_status(sprt: &Sprt, llr: f64, pairs: u64) -> String {
+    format!("{} [{}, {}], {pairs} pairs", sprt.status(llr), sprt.elo0, sprt.elo1)
+}
+
+/// The SPRT's result: the verdict (or none), the LLR and bounds, the pairs' counts, the Elo.
+fn sprt_report(sprt: &Sprt, counts: &Pentanomial, llr: f64, verdict: Option<Verdict>) -> String {
+    let (lower, upper) = sprt.bounds();
+    let pairs = counts.pairs();
+    let mut text = match verdict {
+        Some(Verdict::H1) => format!(
+            "SPRT {}: H1 accepted (engine1 is {} Elo stronger): LLR {llr:.3} >= {upper:.3} after {pairs} pairs ({} games)",
+            sprt.describe(),
+            sprt.elo1,
+            2 * pairs
+        ),
+        Some(Verdict::H0) => format!(
+            "SPRT {}: H0 accepted (engine1 is not {} Elo stronger): LLR {llr:.3} <= {lower:.3} after {pairs} pairs ({} games)",
+            sprt.describe(),
+            sprt.elo1,
+            2 * pairs
+        ),
+        None => format!(
+            "SPRT {}: no verdict after {pairs} pairs ({} games): LLR {llr:.3}, bounds ({lower:.3}, {upper:.3})",
+            sprt.describe(),
+            2 * pairs
+        ),
+    };
+    text.push_str(&format!("\npentanomial (pairs where engine1 scored 0, 1/2, 1, 3/2, 2 points): {counts}"));
+    if let Some((elo, low, high)) = counts.elo() {
+        text.push_str(&format!(
+            "\nElo of engine1 over engine2: {elo:+.1}, 95% [{low:+.1}, {high:+.1}] (the pairs as samples)"
+        ));
+    }
+    text
 }
 
 /// The openings of a file, with their line numbers: one a line, moves separated by spaces;
@@ -291,8 +522,9 @@ fn engine_pairs(configs: &[ProcessConfig; 2], jobs: usize) -> Vec<EnginePair> {
     (0..jobs).map(|_| [engine(&configs[0]), engine(&configs[1])]).collect()
 }
 
-/// Engine `e`'s games lost and forfeited (board, colour, moves, reason) and its late replies.
-fn summary(games: &[GameRecord], e: usize, names: [&str; 2], timeout: Duration) -> String {
+/// Engine `e`'s games lost and forfeited (board, colour, moves, reason) and its late replies;
+/// with `list`, the games themselves (every loss of engine1, every forfeit of engine2).
+fn summary(games: &[GameRecord], e: usize, names: [&str; 2], timeout: Duration, list: bool) -> String {
     // Lost on the board or by forfeit (a game both engines forfeited counts as lost for both).
     let lost: Vec<&GameRecord> = games
         .iter()
@@ -313,7 +545,7 @@ fn summary(games: &[GameRecord], e: usize, names: [&str; 2], timeout: Duration) 
         ms(timeout)
     );
     // Every loss of engine1 (the engine under test); only the forfeits of engine2.
-    for g in lost.into_iter().filter(|g| e == 0 || g.end.fault_of(g.side_of(e)).is_some()) {
+    for g in lost.into_iter().filter(|g| list && (e == 0 || g.end.fault_of(g.side_of(e)).is_some())) {
         let side = match g.side_of(e) {
             Side::First => "first",
             Side::Second => "second",

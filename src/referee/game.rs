@@ -6,6 +6,8 @@ use super::adapter::{EngineAdapter, Fault, FaultKind, GameSetup};
 use crate::game::any::{AnyGame, MoveError};
 use crate::game::registry::{GameSpec, Resources};
 use crate::game::{Outcome, Side};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How a refereed game ended.
@@ -84,15 +86,19 @@ pub fn rules_of(spec: &GameSpec) -> Result<Box<dyn AnyGame>, String> {
 }
 
 /// How a game is played: the time per move, the seed given to the engines, whether a game
-/// that can only be drawn stops there ([`GameEnd::DeadDraw`]), and the opening the referee
-/// plays before the engines take over.
+/// that can only be drawn stops there ([`GameEnd::DeadDraw`]), the opening the referee plays
+/// before the engines take over, and a flag that abandons the game (checked before each move).
 #[derive(Clone, Debug)]
 pub struct Terms {
     pub timeout: Duration,
     pub seed: u64,
     pub dead_draws: bool,
     pub opening: Opening,
+    pub abort: Option<Arc<AtomicBool>>,
 }
+
+/// Why [`play_game`] returns no record when its game was abandoned.
+pub const ABANDONED: &str = "the game was abandoned";
 
 /// The moves the referee plays before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,6 +108,8 @@ pub enum Opening {
     Random { plies: usize, seed: u64 },
     /// These moves, in the game's move text (as a log or `position` writes them).
     Moves(Vec<String>),
+    /// These moves, then `plies` random quiet moves from `seed`.
+    MovesThenRandom { moves: Vec<String>, plies: usize, seed: u64 },
 }
 
 impl Opening {
@@ -114,19 +122,30 @@ impl Opening {
         match self {
             Opening::Random { plies, seed } => Ok(game.random_opening(*plies, *seed)),
             Opening::Moves(texts) => {
-                for (i, text) in texts.iter().enumerate() {
-                    game.play(text).map_err(|e| match e {
-                        MoveError::Unreadable(e) => format!("move {} '{text}': {e}", i + 1),
-                        MoveError::Illegal(_) => format!("move {} '{text}' is not legal there", i + 1),
-                    })?;
-                    if game.outcome().is_some() {
-                        return Err(format!("move {} '{text}' ends the game", i + 1));
-                    }
-                }
+                play_given(game, texts)?;
+                Ok(game.history())
+            }
+            Opening::MovesThenRandom { moves, plies, seed } => {
+                play_given(game, moves)?;
+                game.random_opening(*plies, *seed);
                 Ok(game.history())
             }
         }
     }
+}
+
+/// Plays the given opening moves `texts`: each must be legal, none may end the game.
+fn play_given(game: &mut dyn AnyGame, texts: &[String]) -> Result<(), String> {
+    for (i, text) in texts.iter().enumerate() {
+        game.play(text).map_err(|e| match e {
+            MoveError::Unreadable(e) => format!("move {} '{text}': {e}", i + 1),
+            MoveError::Illegal(_) => format!("move {} '{text}' is not legal there", i + 1),
+        })?;
+        if game.outcome().is_some() {
+            return Err(format!("move {} '{text}' ends the game", i + 1));
+        }
+    }
+    Ok(())
 }
 
 /// Whether `opening` can start a game on `spec`: its moves legal, the game not over after them.
@@ -136,7 +155,8 @@ pub fn check_opening(spec: &GameSpec, opening: &Opening) -> Result<(), String> {
 
 /// Plays one game between `engines` (engine1, engine2); `first` (0 or 1) moves first. Engines
 /// that are not running are started. An engine that faults loses the game and is left stopped
-/// (the caller restarts it, or [`EngineAdapter::new_game`] does on the next game).
+/// (the caller restarts it, or [`EngineAdapter::new_game`] does on the next game). A game the
+/// terms' abort flag stops returns the error [`ABANDONED`].
 pub fn play_game(
     number: usize,
     spec: &GameSpec,
@@ -144,7 +164,7 @@ pub fn play_game(
     first: usize,
     terms: &Terms,
 ) -> Result<GameRecord, String> {
-    let Terms { timeout, seed, dead_draws, ref opening } = *terms;
+    let Terms { timeout, seed, dead_draws, ref opening, ref abort } = *terms;
     assert!(first < 2, "engine index");
     let mut game = rules_of(spec)?;
     let opening = opening.play(game.as_mut()).map_err(|e| format!("opening: {e}"))?;
@@ -191,6 +211,9 @@ pub fn play_game(
         }
         if dead_draws && game.is_dead_draw() {
             break GameEnd::DeadDraw;
+        }
+        if abort.as_ref().is_some_and(|a| a.load(Ordering::Relaxed)) {
+            return Err(ABANDONED.to_string());
         }
         let side = game.to_move();
         let e = record.engine_of(side);
@@ -369,7 +392,13 @@ mod process_tests {
     }
 
     fn play(spec: &GameSpec, a: &mut ProcessEngine, b: &mut ProcessEngine, first: usize, ms: u64) -> GameRecord {
-        let terms = Terms { timeout: Duration::from_millis(ms), seed: 0, dead_draws: true, opening: Opening::NONE };
+        let terms = Terms {
+            timeout: Duration::from_millis(ms),
+            seed: 0,
+            dead_draws: true,
+            opening: Opening::NONE,
+            abort: None,
+        };
         play_game(0, spec, [a, b], first, &terms).unwrap()
     }
 
@@ -394,7 +423,13 @@ mod process_tests {
         let spec = GameSpec::parse("mnk 3 3 3").unwrap();
         for dead_draws in [true, false] {
             let (mut a, mut b) = (sh(x), sh(o));
-            let terms = Terms { timeout: Duration::from_millis(5000), seed: 0, dead_draws, opening: Opening::NONE };
+            let terms = Terms {
+                timeout: Duration::from_millis(5000),
+                seed: 0,
+                dead_draws,
+                opening: Opening::NONE,
+                abort: None,
+            };
             let r = play_game(0, &spec, [&mut a, &mut b], 0, &terms).unwrap();
             if dead_draws {
                 assert_eq!((r.end, r.moves.len()), (GameEnd::DeadDraw, 8));
@@ -444,6 +479,11 @@ mod process_tests {
         let won = moves(&["0,0", "1,0", "0,1", "1,1", "0,2"]);
         assert_eq!(check_opening(&spec, &won), Err("move 5 '0,2' ends the game".into()));
         assert_eq!(check_opening(&spec, &moves(&[])), Ok(()));
+        let then = Opening::MovesThenRandom { moves: vec!["1,1".into()], plies: 2, seed: 5 };
+        let mut g = rules_of(&spec).unwrap();
+        let played = then.play(g.as_mut()).unwrap();
+        assert_eq!((played.len(), played[0].as_str()), (3, "1 1"));
+        assert_eq!(then.play(rules_of(&spec).unwrap().as_mut()).unwrap(), played, "the same from the seed");
         let cx = GameSpec::parse("cx 2 3 3").unwrap();
         assert_eq!(check_opening(&cx, &moves(&["0", "0", "1"])), Ok(()));
         assert_eq!(check_opening(&cx, &moves(&["0", "0", "0"])), Err("move 3 '0' is not legal there".into()));
@@ -483,6 +523,7 @@ mod process_tests {
             seed: 0,
             dead_draws: true,
             opening: Opening::Random { plies: 3, seed: 42 },
+            abort: None,
         };
         let r = play_game(0, &spec, [&mut a, &mut b], 0, &terms).unwrap();
         assert_eq!(r.moves[..3], opening[..]);
@@ -566,6 +607,7 @@ mod process_tests {
             seed: 0,
             dead_draws: true,
             opening: Opening::Random { plies: 2, seed: 9 },
+            abort: None,
         };
         let r = play_game(0, &gomoku, [&mut first, &mut second], 0, &terms).unwrap();
         // The first player repeats its move at its second turn: illegal.

@@ -8,6 +8,8 @@
 //! - [`game`]: one game, checked against the referee's own copy of the rules.
 //! - [`score`]: course points and the totals of a match; [`report`]: tables and logs.
 //! - [`runner`]: a match on one or more jobs (pairs of engines playing games in parallel).
+//! - [`sprt`]: the sequential probability ratio test on game pairs (`match --sprt`);
+//!   [`results`]: a match's games as mergeable records (`match --results`).
 //! - [`spec`]: the text forms of boards and engines; [`cli`]: `boardbot match`;
 //!   [`progress`]: its progress display.
 //! - [`replay`]: `boardbot replay`, which checks a game log against the rules.
@@ -20,9 +22,11 @@ pub mod process;
 pub mod progress;
 pub mod replay;
 pub mod report;
+pub mod results;
 pub mod runner;
 pub mod score;
 pub mod spec;
+pub mod sprt;
 
 pub use adapter::{EngineAdapter, Fault, FaultKind, GameSetup, Reply};
 pub use cli::MatchArgs;
@@ -53,9 +57,13 @@ pub struct MatchPlan {
     /// Random plies the referee plays before the engines take over (0: none). Both games of a
     /// round start from the same opening, with the colours swapped.
     pub opening: usize,
-    /// Given openings (move texts), used instead of random ones when there are any: round `r`
-    /// of each board starts from `openings[r % openings.len()]`.
+    /// Given openings (move texts): round `r` of each board starts from `openings[r %
+    /// openings.len()]` (or, with `shuffle_openings`, see [`runner::schedule`]), then `opening`
+    /// random plies.
     pub openings: Vec<Vec<String>>,
+    /// The given openings are taken in an order drawn from the seed, each once in every
+    /// `openings.len()` rounds, rather than in the order given.
+    pub shuffle_openings: bool,
 }
 
 /// The results of a match.

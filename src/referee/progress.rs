@@ -1,23 +1,33 @@
-//! The progress of a match, on stderr: a bar with an estimate of the time left when stderr is a
-//! terminal, else one plain line per finished game (readable in a log file); nothing when quiet.
+//! The progress of a match (or of self-play), on stderr: a bar with an estimate of the time left
+//! when stderr is a terminal, else one plain line per finished game (readable in a log file);
+//! nothing when quiet. An SPRT's bar shows instead where its log-likelihood ratio stands between
+//! the bounds, with its value, the bounds and the pairs played.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The bar: elapsed time, the bar, games done, and indicatif's estimate of the time left.
 const BAR_TEMPLATE: &str = "[{elapsed_precise}] {wide_bar} {pos}/{len} games, about {eta} left";
 /// The bar before the first game has finished, when there is no pace to estimate from yet.
 const FIRST_BAR_TEMPLATE: &str = "[{elapsed_precise}] {wide_bar} {pos}/{len} games";
+/// An SPRT's bar: the LLR's place between the lower bound (H0, left) and the upper one (H1,
+/// right), then the message (the LLR, its bounds and the pairs).
+const SPRT_TEMPLATE: &str = "[{elapsed_precise}] H0 {bar:40} H1 {msg}";
+/// Steps of an SPRT's bar.
+const SPRT_STEPS: u64 = 1000;
 
 /// How the progress is shown.
 pub enum Progress {
     /// Nothing.
     Quiet,
-    /// One line per game: `[done/total elapsed, about X left] game line`.
-    Lines { started: Instant, total: usize },
-    /// A bar kept at the bottom of the terminal, with each game's line printed above it.
-    Bar(ProgressBar),
+    /// One line per game: `[done/total elapsed, about X left] game line`, then the status if
+    /// there is one (` | LLR ...`); with no total (an SPRT) neither the total nor the estimate.
+    Lines { started: Instant, total: Option<usize>, status: Mutex<String> },
+    /// A bar kept at the bottom of the terminal, with each game's line printed above it; an
+    /// SPRT's bar (`sprt`) is positioned by [`Progress::status`], not by the games.
+    Bar { bar: ProgressBar, sprt: bool },
 }
 
 impl Progress {
@@ -27,9 +37,27 @@ impl Progress {
         if quiet {
             Progress::Quiet
         } else if bar_allowed && std::io::stderr().is_terminal() {
-            Progress::Bar(bar(total))
+            Progress::Bar { bar: bar(total), sprt: false }
         } else {
-            Progress::Lines { started: Instant::now(), total }
+            Progress::Lines { started: Instant::now(), total: Some(total), status: Mutex::default() }
+        }
+    }
+
+    /// The display of an SPRT: its bar shows the LLR between its bounds; `status` is the first
+    /// message.
+    pub fn sprt(status: &str, quiet: bool, bar_allowed: bool) -> Progress {
+        if quiet {
+            Progress::Quiet
+        } else if bar_allowed && std::io::stderr().is_terminal() {
+            let bar = ProgressBar::with_draw_target(Some(SPRT_STEPS), ProgressDrawTarget::stderr())
+                .with_style(style(SPRT_TEMPLATE))
+                .with_finish(ProgressFinish::AndClear);
+            bar.set_position(SPRT_STEPS / 2);
+            bar.set_message(status.to_string());
+            bar.enable_steady_tick(Duration::from_secs(1));
+            Progress::Bar { bar, sprt: true }
+        } else {
+            Progress::Lines { started: Instant::now(), total: None, status: Mutex::new(status.to_string()) }
         }
     }
 
@@ -37,20 +65,45 @@ impl Progress {
     pub fn game(&self, done: usize, line: &str) {
         match self {
             Progress::Quiet => {}
-            Progress::Lines { started, total } => eprintln!("{}", plain_line(done, *total, started.elapsed(), line)),
-            Progress::Bar(bar) => {
-                bar.println(line);
-                if done == 1 {
-                    bar.set_style(style(BAR_TEMPLATE));
+            Progress::Lines { started, total, status } => {
+                let status = status.lock().unwrap_or_else(|e| e.into_inner());
+                let line = if status.is_empty() { line.to_string() } else { format!("{line} | {status}") };
+                let elapsed = started.elapsed();
+                match total {
+                    Some(total) => eprintln!("{}", plain_line(done, *total, elapsed, &line)),
+                    None => eprintln!("[{done} {}] {line}", clock(elapsed)),
                 }
-                bar.set_position(done as u64);
+            }
+            Progress::Bar { bar, sprt } => {
+                bar.println(line);
+                if !sprt {
+                    if done == 1 {
+                        bar.set_style(style(BAR_TEMPLATE));
+                    }
+                    bar.set_position(done as u64);
+                }
+            }
+        }
+    }
+
+    /// The state of the test: `text`, and for an SPRT's bar the LLR's place between the bounds
+    /// (0: at the lower, 1: at the upper).
+    pub fn status(&self, text: &str, place: f64) {
+        match self {
+            Progress::Quiet => {}
+            Progress::Lines { status, .. } => *status.lock().unwrap_or_else(|e| e.into_inner()) = text.to_string(),
+            Progress::Bar { bar, sprt } => {
+                bar.set_message(text.to_string());
+                if *sprt {
+                    bar.set_position((place.clamp(0.0, 1.0) * SPRT_STEPS as f64).round() as u64);
+                }
             }
         }
     }
 
     /// Takes the bar off the terminal, before the results are printed.
     pub fn finish(&self) {
-        if let Progress::Bar(bar) = self {
+        if let Progress::Bar { bar, .. } = self {
             bar.finish_and_clear();
         }
     }
@@ -108,5 +161,6 @@ mod tests {
     fn the_bar_templates_are_valid() {
         assert!(ProgressStyle::with_template(BAR_TEMPLATE).is_ok());
         assert!(ProgressStyle::with_template(FIRST_BAR_TEMPLATE).is_ok());
+        assert!(ProgressStyle::with_template(SPRT_TEMPLATE).is_ok());
     }
 }

@@ -1,15 +1,22 @@
 //! Running a match, on one or more jobs. A job is a pair of engines (engine1, engine2) that plays
 //! games one after another; jobs take the next game from a shared queue, so they run in parallel.
-//! Nothing about a game depends on the job that plays it: game `i` has seed `SEED + i` and the
-//! same colours whatever the number of jobs, and the results are collected in game order.
+//! Nothing about a game depends on the job that plays it: game `i` has seed `SEED + i`, the same
+//! colours and the same opening whatever the number of jobs ([`schedule`] is a function of the
+//! plan alone), and the results are collected in game order. A match may stop early (an SPRT's
+//! verdict): the games counted are then those passed on in order until the stop, whatever the
+//! jobs, and the games still being played are abandoned.
 
 use super::adapter::EngineAdapter;
 use super::game::{play_game, GameRecord, Opening, Terms};
 use super::score::Tally;
 use super::{MatchPlan, MatchResult};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Sender};
+use std::sync::Arc;
 
 /// One job's engines: engine1 and engine2.
 pub type EnginePair = [Box<dyn EngineAdapter>; 2];
@@ -28,23 +35,49 @@ pub struct Scheduled {
     pub round: usize,
     /// Seed of the random opening: the same for both games of a round.
     pub opening_seed: u64,
+    /// The given opening the round starts from (an index into the plan's openings), if any.
+    pub opening: Option<usize>,
 }
 
 /// Every game of `plan`, in order: each board `rounds` times two games, engine1 first in game
 /// `2r` of the board and engine2 in game `2r + 1`, so the colours are balanced exactly (unless
-/// the plan fixes who moves first).
+/// the plan fixes who moves first). Round `r` of a board starts from the given opening `r mod
+/// n` (n openings), or with `shuffle_openings` from the openings in an order drawn from the seed
+/// afresh for every n rounds (each opening once in every n rounds).
 pub fn schedule(plan: &MatchPlan) -> Vec<Scheduled> {
     let per_board = 2 * plan.rounds;
+    let order = opening_order(plan);
     (0..plan.boards.len() * per_board)
-        .map(|number| Scheduled {
-            number,
-            board: number / per_board,
-            first: plan.first.unwrap_or(number % 2),
-            seed: plan.seed.wrapping_add(number as u64),
-            round: number % per_board / 2,
-            opening_seed: plan.seed.wrapping_add((number / 2) as u64),
+        .map(|number| {
+            let round = number % per_board / 2;
+            Scheduled {
+                number,
+                board: number / per_board,
+                first: plan.first.unwrap_or(number % 2),
+                seed: plan.seed.wrapping_add(number as u64),
+                round,
+                opening_seed: plan.seed.wrapping_add((number / 2) as u64),
+                opening: (!order.is_empty()).then(|| order[round % order.len()]),
+            }
         })
         .collect()
+}
+
+/// The given openings of the rounds of a board, in order, repeating after as many rounds as
+/// there are entries: `0, 1, ..., n - 1`, or shuffled blocks of them (enough for every round).
+fn opening_order(plan: &MatchPlan) -> Vec<usize> {
+    let n = plan.openings.len();
+    if n == 0 || !plan.shuffle_openings {
+        return (0..n).collect();
+    }
+    let mut rng = SmallRng::seed_from_u64(plan.seed);
+    let mut order = Vec::with_capacity(plan.rounds.div_ceil(n) * n);
+    while order.len() < plan.rounds {
+        let mut block: Vec<usize> = (0..n).collect();
+        block.shuffle(&mut rng);
+        order.extend(block);
+    }
+    order
 }
 
 /// Plays `plan`, one job per engine pair in `jobs`. Every engine must start; after that, every
@@ -52,12 +85,14 @@ pub fn schedule(plan: &MatchPlan) -> Vec<Scheduled> {
 ///
 /// `on_finished(record, done)` is called as each game finishes (in any order when there are
 /// several jobs; `done` games are finished so far); `on_game(record)` is called in the order of
-/// the game numbers, as soon as every earlier game has finished.
+/// the game numbers, as soon as every earlier game has finished, and ends the match when it
+/// returns false: the games in play are abandoned, and the result holds the games passed on
+/// until then (the one that stopped it included).
 pub fn run_match(
     plan: &MatchPlan,
     mut jobs: Vec<EnginePair>,
     mut on_finished: impl FnMut(&GameRecord, usize),
-    mut on_game: impl FnMut(&GameRecord),
+    mut on_game: impl FnMut(&GameRecord) -> bool,
 ) -> anyhow::Result<MatchResult> {
     if jobs.is_empty() {
         anyhow::bail!("a match needs at least one job");
@@ -67,7 +102,7 @@ pub fn run_match(
     }
     let games = schedule(plan);
     let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel();
     let mut in_order = InOrder::default();
     let mut error = None;
@@ -79,11 +114,17 @@ pub fn run_match(
         drop(tx);
         let mut done = 0;
         for message in rx {
+            if stop.load(Ordering::Relaxed) {
+                // Stopped: the games still coming in are not counted.
+                continue;
+            }
             match message {
                 Ok(record) => {
                     done += 1;
                     on_finished(&record, done);
-                    in_order.add(record, &mut on_game);
+                    if !in_order.add(record, &mut on_game) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                 }
                 Err(e) => {
                     stop.store(true, Ordering::Relaxed);
@@ -98,13 +139,24 @@ pub fn run_match(
     Ok(collect(plan, in_order.records))
 }
 
+/// The opening game `g` of `plan` starts from.
+pub fn opening_of(plan: &MatchPlan, g: &Scheduled) -> Opening {
+    match g.opening {
+        None => Opening::Random { plies: plan.opening, seed: g.opening_seed },
+        Some(i) => match plan.opening {
+            0 => Opening::Moves(plan.openings[i].clone()),
+            plies => Opening::MovesThenRandom { moves: plan.openings[i].clone(), plies, seed: g.opening_seed },
+        },
+    }
+}
+
 /// One job: plays the next game of the queue until there is none (or the match stops), then
 /// quits its engines.
 fn work(
     plan: &MatchPlan,
     games: &[Scheduled],
     next: &AtomicUsize,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     pair: &mut EnginePair,
     tx: Sender<Result<GameRecord, String>>,
 ) {
@@ -112,14 +164,16 @@ fn work(
         let Some(g) = games.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
         let spec = &plan.boards[g.board];
         let [e1, e2] = pair;
-        let opening = match plan.openings.len() {
-            0 => Opening::Random { plies: plan.opening, seed: g.opening_seed },
-            n => Opening::Moves(plan.openings[g.round % n].clone()),
+        let terms = Terms {
+            timeout: plan.timeout,
+            seed: g.seed,
+            dead_draws: plan.dead_draws,
+            opening: opening_of(plan, g),
+            abort: Some(stop.clone()),
         };
-        let terms = Terms { timeout: plan.timeout, seed: g.seed, dead_draws: plan.dead_draws, opening };
         let result = play_game(g.number, spec, [e1.as_mut(), e2.as_mut()], g.first, &terms)
             .map_err(|e| format!("board '{spec}': {e}"));
-        if tx.send(result).is_err() {
+        if stop.load(Ordering::Relaxed) || tx.send(result).is_err() {
             break;
         }
     }
@@ -138,18 +192,24 @@ struct InOrder {
 }
 
 impl InOrder {
-    /// Adds a finished game and passes on to `on_game` every game now in order.
-    fn add(&mut self, record: GameRecord, on_game: &mut impl FnMut(&GameRecord)) {
+    /// Adds a finished game and passes on to `on_game` every game now in order, until it
+    /// returns false (then returns false, and the games after that one stay waiting).
+    fn add(&mut self, record: GameRecord, on_game: &mut impl FnMut(&GameRecord) -> bool) -> bool {
         self.waiting.insert(record.number, record);
         while let Some(record) = self.waiting.remove(&self.records.len()) {
-            on_game(&record);
+            let go_on = on_game(&record);
             self.records.push(record);
+            if !go_on {
+                return false;
+            }
         }
+        true
     }
 }
 
-/// The results of the games of `plan`, given in order.
-fn collect(plan: &MatchPlan, games: Vec<GameRecord>) -> MatchResult {
+/// The results of the games of `plan`, given in order (all of them, or the first ones of a
+/// match cut short).
+pub fn collect(plan: &MatchPlan, games: Vec<GameRecord>) -> MatchResult {
     let mut tallies = vec![Tally::default(); plan.boards.len()];
     for (game, scheduled) in games.iter().zip(schedule(plan)) {
         tallies[scheduled.board].add(game);
@@ -176,6 +236,7 @@ mod tests {
             dead_draws: true,
             opening: 0,
             openings: vec![],
+            shuffle_openings: false,
         }
     }
 
@@ -185,12 +246,36 @@ mod tests {
         assert_eq!(s.len(), 8);
         assert_eq!(s.iter().map(|g| g.board).collect::<Vec<_>>(), [0, 0, 0, 0, 1, 1, 1, 1]);
         assert_eq!(s.iter().map(|g| g.first).collect::<Vec<_>>(), [0, 1, 0, 1, 0, 1, 0, 1]);
-        assert_eq!(s[5], Scheduled { number: 5, board: 1, first: 1, seed: 15, round: 0, opening_seed: 12 });
+        assert_eq!(
+            s[5],
+            Scheduled { number: 5, board: 1, first: 1, seed: 15, round: 0, opening_seed: 12, opening: None }
+        );
         assert_eq!(s.iter().map(|g| g.round).collect::<Vec<_>>(), [0, 0, 1, 1, 0, 0, 1, 1]);
         let openings: Vec<u64> = s.iter().map(|g| g.opening_seed).collect();
         assert_eq!(openings, [10, 10, 11, 11, 12, 12, 13, 13], "one opening a round");
         let fixed = schedule(&MatchPlan { first: Some(1), ..plan(1, 2) });
         assert_eq!(fixed.iter().map(|g| g.first).collect::<Vec<_>>(), [1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn given_openings_go_round_in_order_or_in_shuffled_blocks() {
+        let openings: Vec<Vec<String>> = (0..3).map(|i| vec![i.to_string()]).collect();
+        let plan = MatchPlan { openings, ..plan(1, 7) };
+        let rounds =
+            |plan: &MatchPlan| -> Vec<usize> { schedule(plan).iter().step_by(2).map(|g| g.opening.unwrap()).collect() };
+        assert_eq!(rounds(&plan), [0, 1, 2, 0, 1, 2, 0]);
+        let shuffled = MatchPlan { shuffle_openings: true, ..plan.clone() };
+        let order = rounds(&shuffled);
+        for block in order.chunks(3) {
+            let mut sorted = block.to_vec();
+            sorted.sort();
+            assert_eq!(sorted, [0, 1, 2][..block.len()].to_vec(), "{order:?}: each opening once a block");
+        }
+        assert_eq!(rounds(&shuffled), order, "drawn from the seed");
+        let other: Vec<Vec<usize>> = (0..8).map(|seed| rounds(&MatchPlan { seed, ..shuffled.clone() })).collect();
+        assert!(other.iter().any(|o| *o != order), "other seeds, other orders");
+        // Both games of a round share the opening.
+        assert!(schedule(&shuffled).chunks(2).all(|p| p[0].opening == p[1].opening));
     }
 
     #[test]
@@ -206,12 +291,28 @@ mod tests {
         let mut in_order = InOrder::default();
         let mut seen = vec![];
         for n in [2, 0, 3, 1, 4] {
-            in_order.add(record(n), &mut |r: &GameRecord| seen.push(r.number));
+            assert!(in_order.add(record(n), &mut |r: &GameRecord| {
+                seen.push(r.number);
+                true
+            }));
             if n == 0 {
                 assert_eq!(seen, [0], "game 2 waits for game 1");
             }
         }
         assert_eq!(seen, [0, 1, 2, 3, 4]);
         assert!(in_order.waiting.is_empty());
+        // A stop after game 1: games 2 and 3, finished, are not passed on.
+        let mut in_order = InOrder::default();
+        let mut seen = vec![];
+        let mut on_game = |r: &GameRecord| {
+            seen.push(r.number);
+            r.number != 1
+        };
+        assert!(in_order.add(record(2), &mut on_game));
+        assert!(in_order.add(record(3), &mut on_game));
+        assert!(in_order.add(record(0), &mut on_game));
+        assert!(!in_order.add(record(1), &mut on_game));
+        assert_eq!(seen, [0, 1]);
+        assert_eq!(in_order.records.len(), 2);
     }
 }

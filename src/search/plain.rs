@@ -9,7 +9,7 @@
 //! Every variant returns the fixed-depth minimax score exactly: a table entry is used only at
 //! the same remaining depth (a deeper result would change the score, not just the work).
 
-use super::{Game, Knowledge, Outcome, Score, WIN, WIN_BOUND};
+use super::{Game, Knowledge, Limits, Outcome, Score, WIN, WIN_BOUND};
 use std::collections::HashMap;
 
 /// What a search found.
@@ -23,6 +23,8 @@ pub struct Plain<M> {
     pub pv: Vec<M>,
     /// Positions visited, the root and the leaves included (table hits included).
     pub nodes: u64,
+    /// The depth searched to the end (below the depth asked for when the limits stopped it).
+    pub depth: u32,
 }
 
 /// The order moves are searched in.
@@ -65,6 +67,48 @@ pub fn alpha_beta<G: Game, K: Knowledge<G> + ?Sized>(
     search(game, know, depth, Variant { order, ..Variant::ALPHA_BETA })
 }
 
+/// The courses' bot under a clock (`abN` in play): alpha-beta to 1, 2, ... `depth` moves, each
+/// depth from scratch, until `depth` is done or `limits` end it (the hard deadline and the stop
+/// flag at once, no new depth after the soft deadline). The answer is the deepest finished
+/// depth's, so a finished `depth` answers as [`alpha_beta`] does; if not even depth 1 finished,
+/// the first move in `order`, scored 0. Time is looked at every [`CHECK_EVERY`] nodes and
+/// before each node's move ordering (which may cost as much on a huge board).
+pub fn alpha_beta_within<G: Game, K: Knowledge<G> + ?Sized>(
+    game: &mut G,
+    know: &K,
+    depth: u32,
+    order: Order,
+    limits: &Limits,
+) -> Plain<G::Move> {
+    let variant = Variant { order, ..Variant::ALPHA_BETA };
+    let mut s = Search {
+        know,
+        variant,
+        nodes: 0,
+        table: HashMap::new(),
+        history_draws: 0,
+        limits: Some(limits),
+        stopped: false,
+    };
+    let first = s.moves(game).first().copied();
+    let mut done = Plain { score: 0, best: first, pv: first.into_iter().collect(), nodes: 0, depth: 0 };
+    for d in 1..=depth.max(1) {
+        if d > 1 && limits.past_soft() {
+            break;
+        }
+        let (score, pv) = s.node(game, d, 0, -WIN, WIN);
+        if s.stopped {
+            break;
+        }
+        done = Plain { score, best: pv.first().copied().or(first), pv, nodes: 0, depth: d };
+    }
+    done.nodes = s.nodes;
+    done
+}
+
+/// How often (in nodes) [`alpha_beta_within`] looks at its limits.
+const CHECK_EVERY: u64 = 16;
+
 /// Searches `game` to `depth` moves with `variant`; the game is left as it was.
 pub fn search<G: Game, K: Knowledge<G> + ?Sized>(
     game: &mut G,
@@ -72,9 +116,10 @@ pub fn search<G: Game, K: Knowledge<G> + ?Sized>(
     depth: u32,
     variant: Variant,
 ) -> Plain<G::Move> {
-    let mut s = Search { know, variant, nodes: 0, table: HashMap::new(), history_draws: 0 };
+    let mut s =
+        Search { know, variant, nodes: 0, table: HashMap::new(), history_draws: 0, limits: None, stopped: false };
     let (score, pv) = s.node(game, depth, 0, -WIN, WIN);
-    Plain { score, best: pv.first().copied(), pv, nodes: s.nodes }
+    Plain { score, best: pv.first().copied(), pv, nodes: s.nodes, depth }
 }
 
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -104,6 +149,10 @@ struct Search<'k, G: Game, K: ?Sized> {
     /// Positions scored as draws by how they were reached ([`Game::drawn_by_history`]): a
     /// subtree that met one stores nothing (its score depends on the path).
     history_draws: u64,
+    /// The clock of [`alpha_beta_within`]; once it ran out, `stopped`, and every node returns
+    /// at once (the unfinished depth's result is thrown away).
+    limits: Option<&'k Limits>,
+    stopped: bool,
 }
 
 /// A score as the table keeps it: a win `p` plies from the root, found at `ply`, is a win
@@ -125,9 +174,20 @@ fn from_table(score: Score, ply: u32) -> Score {
 }
 
 impl<G: Game, K: Knowledge<G> + ?Sized> Search<'_, G, K> {
+    /// Whether the limits (if any) end the search now, looking at them every CHECK_EVERY nodes.
+    fn out_of_time(&mut self, now: bool) -> bool {
+        if !self.stopped && (now || self.nodes.is_multiple_of(CHECK_EVERY)) {
+            self.stopped = self.limits.is_some_and(|l| l.stop_requested() || l.past_hard());
+        }
+        self.stopped
+    }
+
     /// The score of `game` for the side to move, and the principal variation.
     fn node(&mut self, game: &mut G, depth: u32, ply: u32, mut alpha: Score, beta: Score) -> (Score, Vec<G::Move>) {
         self.nodes += 1;
+        if self.out_of_time(false) {
+            return (0, vec![]);
+        }
         let me = game.to_move();
         if ply > 0 && game.drawn_by_history() {
             self.history_draws += 1;
@@ -162,6 +222,9 @@ impl<G: Game, K: Knowledge<G> + ?Sized> Search<'_, G, K> {
         let alpha_in = alpha;
         let draws_before = self.history_draws;
         let mut moves = self.moves(game);
+        if self.out_of_time(true) {
+            return (0, vec![]);
+        }
         if let Some(i) = first.and_then(|f| moves.iter().position(|&m| m == f)) {
             moves[..=i].rotate_right(1);
         }
@@ -175,6 +238,9 @@ impl<G: Game, K: Knowledge<G> + ?Sized> Search<'_, G, K> {
                 (-v, line)
             };
             game.undo();
+            if self.stopped {
+                return (0, vec![]);
+            }
             if v > best.0 {
                 let mut pv = Vec::with_capacity(line.len() + 1);
                 pv.push(mv);
@@ -210,9 +276,12 @@ impl<G: Game, K: Knowledge<G> + ?Sized> Search<'_, G, K> {
         if self.variant.order == Order::Knowledge {
             let mut scored = Vec::new();
             self.know.candidates(game, &mut scored);
-            let score = |mv: &G::Move| scored.iter().find(|c| c.mv == *mv).map_or(i64::MIN, |c| c.score);
+            // By move key (one per legal move): a lookup per move, not a scan of the list (on a
+            // 1000 x 1000 board that scan was 10^12 steps at the root).
+            let by_key: HashMap<u32, i64> = scored.iter().map(|c| (game.move_key(c.mv), c.score)).collect();
+            let score = |mv: &G::Move| by_key.get(&game.move_key(*mv)).copied().unwrap_or(i64::MIN);
             // A stable sort: equal scores keep the generated order.
-            moves.sort_by_key(|mv| std::cmp::Reverse(score(mv)));
+            moves.sort_by_cached_key(|mv| std::cmp::Reverse(score(mv)));
         }
         moves
     }

@@ -155,6 +155,13 @@ struct Run<'a, G: Game, K: Knowledge<G>> {
     proof_memo: ahash::AHashMap<(u64, Score), bool>,
     /// An earlier stop than the limits' (the swindle's slice), from the search's start.
     deadline: Option<Duration>,
+    /// When the clock was last looked at, from the search's start.
+    last_look: Duration,
+    /// The longest time between two looks at the clock in this search: the thread was not
+    /// running (a loaded machine) or a node took that long. A reply may come that much after
+    /// the stop, so the search stops that much before its hard limit (at most half of it;
+    /// issue 39: replies at 0.1 and 0.2 s came up to twice the budget late beside two CPU hogs).
+    stall: Duration,
     /// No new iteration after this (the limits' soft deadline, moved on if the exact solver
     /// took part of the budget).
     soft: Option<Duration>,
@@ -191,6 +198,8 @@ impl<'a, G: Game, K: Knowledge<G>> Run<'a, G, K> {
             swindle_memo: Default::default(),
             proof_memo: Default::default(),
             deadline: None,
+            last_look: Duration::ZERO,
+            stall: Duration::ZERO,
             soft: limits.soft,
             sel: know.selectivity(),
             null_ply: usize::MAX,
@@ -228,6 +237,11 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         root.sort_by_key(|c| std::cmp::Reverse(c.score));
         if root.len() == 1 && self.limits.hard.is_some() {
             // A forced move under the clock: answer at once (its score is not needed to play).
+            return decided(root[0].mv, 0, false);
+        }
+        if self.limits.stop_requested() || self.limits.past_hard() {
+            // No time left (an extra turn of the same reply after the budget ran out, or a stop):
+            // the best-ordered move at once, without the solvers' and threats' set-up work.
             return decided(root[0].mv, 0, false);
         }
         // The exact solver proved the root a draw or a loss that several moves keep.
@@ -290,6 +304,8 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             iterations: Vec::new(),
         };
         let mut moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
+        // The pauses are measured from here: the solvers' and threats' time before is no pause.
+        self.last_look = self.limits.elapsed();
         let first_depth = 1 + (self.thread as u32 % 2);
         // Iterative deepening; a second time over every move when the first proved a loss
         // without the moves the solver refuted: those may lose later, and a lost position is
@@ -679,10 +695,13 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
     fn out_of_time(&mut self) -> bool {
         if !self.stopped && self.nodes.is_multiple_of(CHECK_EVERY) {
             let l = self.limits;
+            let elapsed = l.elapsed();
+            self.stall = self.stall.max(elapsed.saturating_sub(self.last_look));
+            self.last_look = elapsed;
             self.stopped = l.stop_requested()
                 || self.done.is_some_and(|d| d.load(AtomicOrdering::Relaxed))
-                || l.past_hard()
-                || self.deadline.is_some_and(|d| l.elapsed() >= d)
+                || l.hard.is_some_and(|h| elapsed + self.stall.min(h / 2) >= h)
+                || self.deadline.is_some_and(|d| elapsed >= d)
                 || l.max_nodes.is_some_and(|n| self.nodes >= n);
         }
         self.stopped

@@ -325,8 +325,38 @@ fn plain_alpha_beta_agrees_with_minimax_and_prunes() {
     assert!(all.nodes < 1 + 3 + 9 + 27, "{}", all.nodes);
     assert_eq!(
         alpha_beta(&mut g, &Plain, 0, Order::Generated),
-        plain::Plain { score: 0, best: None, pv: vec![], nodes: 1 }
+        plain::Plain { score: 0, best: None, pv: vec![], nodes: 1, depth: 0 }
     );
+}
+
+/// `abN` under a clock (issue 39: `ab64` never replied and ignored `quit`): unlimited, it answers
+/// as the fixed-depth search does; with the stop flag raised or no time left, it answers at once
+/// with a legal move and the depth it finished (none).
+#[test]
+fn plain_alpha_beta_within_limits_answers_at_once_when_stopped() {
+    use super::plain::{alpha_beta, alpha_beta_within, Order};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+    for pile in [5, 9, 16] {
+        let mut g = Bonus::new(pile);
+        for depth in [1, 3, 6] {
+            let fixed = alpha_beta(&mut g, &Plain, depth, Order::Knowledge);
+            let within = alpha_beta_within(&mut g, &Plain, depth, Order::Knowledge, &Limits::infinite());
+            assert_eq!((within.score, within.best, within.depth), (fixed.score, fixed.best, depth), "pile {pile}");
+        }
+        let stopped = Limits::infinite().with_stop(Arc::new(AtomicBool::new(true)));
+        let no_time =
+            Limits::per_move(Instant::now() - Duration::from_secs(1), Duration::from_millis(10), Duration::ZERO);
+        for limits in [stopped, no_time] {
+            // 64 moves deep: a tree of about 3^64 nodes without the limits.
+            let r = alpha_beta_within(&mut g, &Plain, 64, Order::Knowledge, &limits);
+            assert_eq!(r.depth, 0);
+            assert!(r.nodes <= 64, "{} nodes after the stop", r.nodes);
+            assert!(g.is_legal(r.best.unwrap()));
+            assert_eq!(g.pile, pile, "the game is left as it was");
+        }
+    }
 }
 
 /// A token on a small directed graph, moved by the players in turn. Node `WON` wins for the

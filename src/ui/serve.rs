@@ -12,6 +12,13 @@
 //! - A search whose request goes away (the tab closed) is stopped: the request's future holds a
 //!   guard whose `Drop` raises the search's stop flag.
 //! - Every bad request gets a 4xx and `{"error": "..."}`, and changes nothing.
+//! - The async workers only route requests: building a game, its state and every search run on
+//!   blocking threads (at most [`MAX_BLOCKING`]), so that no session's large board delays
+//!   another's requests. Boards are at most [`MAX_SIZE`] a side (a larger one gets 400), so
+//!   that a state stays small; the session limit is checked before an engine is made.
+//! - A connection that sends no request for [`HEADER_TIMEOUT`] is closed, and at most
+//!   [`MAX_CONNECTIONS`] are served at once (more wait to be accepted): the memory they take
+//!   is bounded (docs/api.md gives the ceiling).
 
 use crate::bot::{parse_level, Engine, Options};
 use crate::game::any::{AnyGame, Thought, View};
@@ -30,13 +37,27 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::Write;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedMutexGuard, Semaphore};
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
+/// The largest number in a game's description (`mnk 100 100 5`: boards up to 100 x 100): the
+/// state of a larger board is megabytes of JSON and takes long to build (`cx 1000 1000 4`:
+/// 41.9 MB in 23.9 s), which a shared server does not offer.
+pub const MAX_SIZE: u64 = 100;
+/// A connection that has not sent a whole request head within this time after it opened or
+/// after its last reply is closed (`--request-timeout`, in seconds).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections served at once; further ones wait in the listen queue.
+pub const MAX_CONNECTIONS: usize = 1024;
+/// The time a connection has to send its request when more than a quarter of
+/// [`MAX_CONNECTIONS`] are open.
+pub const CROWDED_REQUEST_TIMEOUT: Duration = Duration::from_secs(1);
+/// Blocking threads at most (searches, and the building of games and states).
+pub const MAX_BLOCKING: usize = 16;
 /// The time per move allowed, in seconds.
 pub const TIME_RANGE: (f64, f64) = (0.05, 60.0);
 
@@ -63,6 +84,10 @@ pub struct ServeArgs {
     /// Each session's engine memory in MiB (its `hash` option: tables and solvers together).
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Seconds a connection may stay open without sending a request (a whole request head):
+    /// then it is closed.
+    #[arg(long, default_value_t = HEADER_TIMEOUT.as_secs_f64())]
+    pub request_timeout: f64,
 }
 
 /// Runs the server until the process ends.
@@ -70,16 +95,66 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     anyhow::ensure!(args.searches >= 1, "--searches must be at least 1");
     anyhow::ensure!(args.max_sessions >= 1, "--max-sessions must be at least 1");
     Options::default().set("hash", &args.hash.to_string()).map_err(anyhow::Error::msg)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    anyhow::ensure!(
+        args.request_timeout.is_finite() && (0.01..=3600.0).contains(&args.request_timeout),
+        "--request-timeout must be 0.01..=3600 seconds"
+    );
+    let request_timeout = Duration::from_secs_f64(args.request_timeout);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(MAX_BLOCKING)
+        .enable_all()
+        .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.addr).await?;
         let app = Arc::new(App::new(&args));
         tokio::spawn(reaper(app.clone()));
         println!("listening on http://{}", listener.local_addr()?);
         std::io::stdout().flush()?;
-        axum::serve(listener, router(app)).await?;
-        Ok(())
+        serve_connections(listener, router(app), request_timeout).await
     })
+}
+
+/// Accepts connections and serves each on its own task (HTTP/1.1), as `axum::serve` does, but
+/// with a timer: a connection idle for `request_timeout` without a request is closed (axum's
+/// own loop kept 19,990 idle connections open), and at most [`MAX_CONNECTIONS`] at once.
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    request_timeout: Duration,
+) -> anyhow::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+    let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let permit = open.clone().acquire_owned().await.expect("the semaphore is never closed");
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors and the like: wait, as axum does, then go on.
+                log::warn!("accept: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(app.clone());
+        // With many connections open (idle ones hold their places until their timeout), a new
+        // one gets at most a second to send its request, so that idle connections cannot keep
+        // the places of the clients that send requests (measured: docs/results/stalls.md).
+        let crowded = open.available_permits() < MAX_CONNECTIONS * 3 / 4;
+        let timeout = if crowded { request_timeout.min(CROWDED_REQUEST_TIMEOUT) } else { request_timeout };
+        tokio::spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(timeout)
+                .serve_connection(TokioIo::new(stream), service);
+            if let Err(e) = connection.await {
+                log::debug!("connection: {e}");
+            }
+            drop(permit);
+        });
+    }
 }
 
 /// The routes: the page's three files and the API.
@@ -108,6 +183,8 @@ pub fn router(app: Arc<App>) -> Router {
 /// The server's state: the sessions and the searches' slots.
 pub struct App {
     sessions: Mutex<HashMap<String, Arc<Slot>>>,
+    /// Sessions being made (their engines not yet in `sessions`), counted against the limit.
+    pending: AtomicUsize,
     searches: Arc<Semaphore>,
     idle: Duration,
     max_sessions: usize,
@@ -118,6 +195,7 @@ impl App {
     pub fn new(args: &ServeArgs) -> App {
         App {
             sessions: Mutex::new(HashMap::new()),
+            pending: AtomicUsize::new(0),
             searches: Arc::new(Semaphore::new(args.searches)),
             idle: Duration::from_secs(args.idle_minutes * 60),
             max_sessions: args.max_sessions,
@@ -135,6 +213,30 @@ impl App {
         let slot = slot.ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("unknown session '{id}'")))?;
         slot.touch();
         Ok(slot)
+    }
+
+    /// A place for a new session, before its engine is made (300 refused requests used to make
+    /// an engine each first: memory grew from 1.6 to 2.7 GB); 503 when the server is full.
+    fn reserve(self: &Arc<Self>) -> Result<Reserved, ApiError> {
+        let full = |app: &App| {
+            let sessions = app.sessions();
+            // Counted under the sessions' lock, so that two requests cannot take the last place.
+            if sessions.len() + app.pending.load(Ordering::SeqCst) >= app.max_sessions {
+                return true;
+            }
+            app.pending.fetch_add(1, Ordering::SeqCst);
+            false
+        };
+        if full(self) {
+            self.reap();
+            if full(self) {
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "too many games in play on this server: try again later",
+                ));
+            }
+        }
+        Ok(Reserved(self.clone()))
     }
 
     /// Drops the sessions idle for longer than `idle` (not those in use).
@@ -191,6 +293,35 @@ impl Slot {
             tokio::time::sleep(std::time::Duration::from_millis(2)).await;
         }
     }
+}
+
+/// A place kept for a session being made ([`App::reserve`]), given back when dropped.
+struct Reserved(Arc<App>);
+
+impl Drop for Reserved {
+    fn drop(&mut self) {
+        self.0.pending.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Runs `work` on a blocking thread: whatever touches a game (its size is the player's choice)
+/// stays off the async workers.
+async fn off<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+}
+
+/// A game description's numbers are at most [`MAX_SIZE`] (checked on the text, before the game
+/// is built).
+fn check_size(game: &str) -> Result<(), ApiError> {
+    for word in game.split_whitespace() {
+        let digits = word.trim_start_matches('0');
+        if word.bytes().all(|b| b.is_ascii_digit()) && (digits.len() > 3 || digits.parse().unwrap_or(0) > MAX_SIZE) {
+            return Err(ApiError::bad(format!(
+                "'{word}' is too large for this server: boards up to {MAX_SIZE} a side (boardbot play for larger)"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Clears a session's busy state when the request working on it ends, however it ends.
@@ -390,13 +521,28 @@ pub fn examples(kind: &'static GameType) -> Vec<String> {
     out
 }
 
-async fn games() -> Json<serde_json::Value> {
-    let games: Vec<GameOut> = GAMES
-        .iter()
-        .map(|&k| GameOut { name: k.name, aliases: k.aliases, usage: k.usage, about: k.about, examples: examples(k) })
-        .collect();
-    let levels: Vec<&str> = crate::bot::LEVELS.iter().map(|(name, _)| *name).collect();
-    Json(serde_json::json!({ "games": games, "levels": levels, "time": TIME_RANGE }))
+async fn games() -> Result<Json<serde_json::Value>, ApiError> {
+    static GAMES_OUT: OnceLock<serde_json::Value> = OnceLock::new();
+    if let Some(out) = GAMES_OUT.get() {
+        return Ok(Json(out.clone()));
+    }
+    // The examples are checked by building each game once: off the async workers, once.
+    let out = off(|| {
+        let games: Vec<GameOut> = GAMES
+            .iter()
+            .map(|&k| GameOut {
+                name: k.name,
+                aliases: k.aliases,
+                usage: k.usage,
+                about: k.about,
+                examples: examples(k),
+            })
+            .collect();
+        let levels: Vec<&str> = crate::bot::LEVELS.iter().map(|(name, _)| *name).collect();
+        serde_json::json!({ "games": games, "levels": levels, "time": TIME_RANGE })
+    })
+    .await?;
+    Ok(Json(GAMES_OUT.get_or_init(|| out).clone()))
 }
 
 #[derive(Deserialize)]
@@ -439,7 +585,7 @@ async fn new_game(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<StateOut>, ApiError> {
     let req: NewIn = read_body(body)?;
-    let spec = GameSpec::parse(&req.game).map_err(ApiError::bad)?;
+    check_size(&req.game)?;
     let you = match req.you.to_ascii_lowercase().as_str() {
         "first" => Side::First,
         "second" => Side::Second,
@@ -454,32 +600,44 @@ async fn new_game(
     }
     let timeout = Duration::from_secs_f64(req.time);
     let level_name = req.level.to_ascii_lowercase();
-    // All checked: nothing below fails on the request's account.
-    let setup = |play: &mut Play| -> Result<(), ApiError> {
+    let setup = move |play: &mut Play, spec: &GameSpec| -> Result<(), ApiError> {
         let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
         play.engine.set_option("level", &level.to_string()).map_err(internal)?;
-        play.engine.new_game(&spec, you == Side::Second, timeout).map_err(internal)?;
+        play.engine.new_game(spec, you == Side::Second, timeout).map_err(internal)?;
         play.you = you;
-        play.level = level_name.clone();
+        play.level = level_name;
         play.time = req.time;
         play.thinking = None;
         Ok(())
     };
+    let text = req.game;
     let (slot, play) = match &req.session {
         Some(id) => {
             let slot = app.slot(id)?;
             let mut play = slot.take().await?;
-            setup(&mut play)?;
+            // The game is read and built off the async workers; a bad description changes nothing.
+            play = off(move || {
+                let spec = GameSpec::parse(&text).map_err(ApiError::bad)?;
+                setup(&mut play, &spec)?;
+                Ok::<_, ApiError>(play)
+            })
+            .await??;
             (slot, play)
         }
         None => {
+            // The session's place first: a full server makes no engine.
+            let reserved = app.reserve()?;
             let hash_mb = app.hash_mb;
-            // Its tables are made and touched now: off the async threads.
-            let engine = tokio::task::spawn_blocking(move || Engine::new(Options { hash_mb, ..Options::default() }))
-                .await
-                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-            let mut play = Play { engine, you, level: String::new(), time: 0.0, thinking: None };
-            setup(&mut play)?;
+            // The engine's tables are made and touched here, and the game built: off the async
+            // workers.
+            let play = off(move || {
+                let spec = GameSpec::parse(&text).map_err(ApiError::bad)?;
+                let engine = Engine::new(Options { hash_mb, ..Options::default() });
+                let mut play = Play { engine, you, level: String::new(), time: 0.0, thinking: None };
+                setup(&mut play, &spec)?;
+                Ok::<_, ApiError>(play)
+            })
+            .await??;
             let id = format!("{:032x}", rand::random::<u128>());
             let slot = Arc::new(Slot {
                 id: id.clone(),
@@ -488,20 +646,8 @@ async fn new_game(
                 last_used: Mutex::new(Instant::now()),
             });
             let play = slot.take().await?;
-            let mut sessions = app.sessions();
-            if sessions.len() >= app.max_sessions {
-                drop(sessions);
-                app.reap();
-                sessions = app.sessions();
-            }
-            if sessions.len() >= app.max_sessions {
-                return Err(ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "too many games in play on this server: try again later",
-                ));
-            }
-            sessions.insert(id, slot.clone());
-            drop(sessions);
+            app.sessions().insert(id, slot.clone());
+            drop(reserved);
             (slot, play)
         }
     };
@@ -511,11 +657,22 @@ async fn new_game(
 /// Lets the engine play while it is its turn (a search on a blocking thread, after waiting for
 /// a search slot), and returns the state then.
 async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>) -> Result<StateOut, ApiError> {
-    while play.engine_to_move() {
-        slot.set_busy(Some(play.state(&slot.id, "queued")));
+    loop {
+        let id = slot.id.clone();
+        // The state (the board's view, O(cells)) is made off the async workers too.
+        let (back, queued) = off(move || {
+            let queued = play.engine_to_move().then(|| play.state(&id, "queued"));
+            (play, queued)
+        })
+        .await?;
+        play = back;
+        let Some(queued) = queued else { break };
+        let mut thinking = queued.clone();
+        slot.set_busy(Some(queued));
         let busy = Busy(slot.clone());
         let permit = app.searches.clone().acquire_owned().await.expect("the semaphore is never closed");
-        slot.set_busy(Some(play.state(&slot.id, "thinking")));
+        thinking.status = "thinking";
+        slot.set_busy(Some(thinking));
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
         let search = tokio::task::spawn_blocking(move || {
@@ -531,7 +688,8 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
         play = back;
         turn.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
     }
-    Ok(play.state(&slot.id, play.resting_status()))
+    let id = slot.id.clone();
+    off(move || play.state(&id, play.resting_status())).await
 }
 
 #[derive(Deserialize)]
@@ -551,8 +709,9 @@ async fn state(
         if let Some(state) = slot.busy.lock().unwrap_or_else(|e| e.into_inner()).clone() {
             return Ok(Json(state));
         }
-        if let Ok(play) = slot.play.try_lock() {
-            return Ok(Json(play.state(&slot.id, play.resting_status())));
+        if let Ok(play) = slot.play.clone().try_lock_owned() {
+            let id = slot.id.clone();
+            return Ok(Json(off(move || play.state(&id, play.resting_status())).await?));
         }
         tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     }
@@ -571,7 +730,11 @@ async fn play_move(
     if play.engine_to_move() {
         return Err(ApiError::new(StatusCode::CONFLICT, "it is the engine's turn (POST /api/go)"));
     }
-    play.engine.opponent_move(&req.mv).map_err(ApiError::bad)?;
+    let play = off(move || {
+        play.engine.opponent_move(&req.mv).map_err(ApiError::bad)?;
+        Ok::<_, ApiError>(play)
+    })
+    .await??;
     Ok(Json(engine_turn(&app, slot, play).await?))
 }
 
@@ -588,22 +751,28 @@ async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
     let req: SessionIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
     let mut play = slot.take().await?;
-    let mut game = play.game().clone_box();
-    let you = play.you;
-    // Back to the last position where the person was to move before one of their moves.
-    loop {
-        if !game.undo() {
-            return Err(ApiError::new(StatusCode::CONFLICT, "no move of yours to take back"));
+    let id = slot.id.clone();
+    // A copy of the game and its moves replayed: O(cells), off the async workers.
+    let state = off(move || {
+        let mut game = play.game().clone_box();
+        let you = play.you;
+        // Back to the last position where the person was to move before one of their moves.
+        loop {
+            if !game.undo() {
+                return Err(ApiError::new(StatusCode::CONFLICT, "no move of yours to take back"));
+            }
+            if game.to_move() == you {
+                break;
+            }
         }
-        if game.to_move() == you {
-            break;
-        }
-    }
-    let history = game.history();
-    let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
-    play.engine.set_position(&words).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-    play.thinking = None;
-    Ok(Json(play.state(&slot.id, play.resting_status())))
+        let history = game.history();
+        let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
+        play.engine.set_position(&words).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+        play.thinking = None;
+        Ok(play.state(&id, play.resting_status()))
+    })
+    .await??;
+    Ok(Json(state))
 }
 
 #[cfg(test)]
@@ -611,7 +780,14 @@ mod tests {
     use super::*;
 
     fn args(idle_minutes: u64) -> ServeArgs {
-        ServeArgs { addr: "127.0.0.1:0".parse().unwrap(), searches: 1, idle_minutes, max_sessions: 4, hash: 2 }
+        ServeArgs {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            searches: 1,
+            idle_minutes,
+            max_sessions: 4,
+            hash: 2,
+            request_timeout: 10.0,
+        }
     }
 
     fn slot(app: &App, id: &str) -> Arc<Slot> {
@@ -643,6 +819,19 @@ mod tests {
         slot(&app, "fresh");
         app.reap();
         assert!(app.slot("fresh").is_ok(), "a session used within the idle time is kept");
+    }
+
+    #[test]
+    fn descriptions_beyond_the_size_limit_are_refused_before_they_are_read() {
+        for ok in ["mnk 100 100 5", "cx 6 7 4", "kalah 6 4", "checkers english", "mnk 7 7 5 blocked 0,0", "mnk 007 7 5"]
+        {
+            assert!(check_size(ok).is_ok(), "{ok}");
+        }
+        for bad in ["mnk 101 7 5", "cx 1000 1000 4", "mnk 0100000 7 5", "cx 6 7 255", "mnk 99999999999999999999 3 3"] {
+            let e = check_size(bad).unwrap_err();
+            assert_eq!(e.0, StatusCode::BAD_REQUEST, "{bad}");
+            assert!(e.1.contains("too large"), "{bad}: {}", e.1);
+        }
     }
 
     #[test]

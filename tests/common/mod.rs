@@ -90,11 +90,22 @@ impl Engine {
         }
     }
 
-    fn transcript(&self) -> String {
+    pub fn transcript(&self) -> String {
         let tail: Vec<&String> = self.log.iter().rev().take(40).collect();
         let mut s: Vec<String> = tail.into_iter().rev().map(|l| truncate(l, 200)).collect();
         s.push(format!("[stderr tail] {}", truncate(&tail_of(&self.stderr_text(), 2000), 2000)));
         s.join("\n")
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The CPU time (user and system) the engine's process has used so far: unlike the time a
+    /// reply takes, it does not grow when other processes load the machine.
+    pub fn cpu_time(&self) -> Duration {
+        cpu_time_of(self.child.id())
     }
 
     /// Writes raw bytes to the engine's input and flushes.
@@ -658,4 +669,31 @@ impl PlayedGame {
 /// Starts a game on a fresh board: sends `init` and checks `ok`.
 pub fn start(engine: &mut Engine, board: &Board, engine_first: bool, timeout: &str) {
     engine.expect_ok(&board.init_line(engine_first, timeout));
+}
+
+/// The CPU time (user and system, all threads) process `pid` has used so far, from
+/// /proc/PID/stat.
+pub fn cpu_time_of(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc/PID/stat");
+    // The fields after the command name (which may hold blanks), from field 3 (state) on:
+    // utime and stime are fields 14 and 15, in clock ticks.
+    let rest = &stat[stat.rfind(')').expect("a stat line") + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // /proc counts in USER_HZ, 100 a second on Linux whatever the kernel's own tick.
+    Duration::from_millis(ticks * 10)
+}
+
+/// The resident memory of process `pid` now and at its peak, in KiB (VmRSS and VmHWM of
+/// /proc/PID/status).
+pub fn memory_kib(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/PID/status");
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or(0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
 }

@@ -36,6 +36,7 @@ pub mod fen;
 pub mod knowledge;
 pub mod movegen;
 pub mod notation;
+pub mod openings;
 pub mod reference;
 
 pub use entry::{CheckersKnowledge, GAME_TYPE};

@@ -495,8 +495,9 @@ impl Game for Kalah {
         if t.eq_ignore_ascii_case("swap") {
             return if self.pie { Ok(KalahMove::Swap) } else { Err("swap needs the pie rule".to_string()) };
         }
-        match t.parse::<usize>() {
-            Ok(n) if (1..=self.pits).contains(&n) => Ok(KalahMove::Pit((n - 1) as u8)),
+        // Digits only: `str::parse` takes `+1` too, which no other game reads as a move.
+        match t.parse::<usize>().ok().filter(|_| t.bytes().all(|b| b.is_ascii_digit())) {
+            Some(n) if (1..=self.pits).contains(&n) => Ok(KalahMove::Pit((n - 1) as u8)),
             _ => Err(format!("expected a pit number 1..={} or swap, got '{t}'", self.pits)),
         }
     }

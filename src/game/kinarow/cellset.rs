@@ -12,6 +12,10 @@ impl CellSet {
     pub fn new(capacity: usize) -> Self {
         CellSet { items: Vec::new(), pos: vec![ABSENT; capacity] }
     }
+    /// The bytes its two lists hold (their capacity).
+    pub fn heap_bytes(&self) -> usize {
+        (self.items.capacity() + self.pos.capacity()) * std::mem::size_of::<u32>()
+    }
     pub fn contains(&self, cell: u32) -> bool {
         self.pos[cell as usize] != ABSENT
     }

@@ -22,6 +22,27 @@ use crate::search::{Score, EVAL_LIMIT};
 pub const EMPTY: u8 = 0;
 pub const BLOCKED: u8 = 3;
 
+/// The bytes a new board takes a cell (its tables, [`Lines::heap_bytes`], are per cell and per
+/// window): what 1000 x 1000 costs before it is made (77 MB; a game keeps it twice, see
+/// [`check_memory`]). The cell sets' lists, empty on a new board, grow by up to 24 more in play.
+pub const BYTES_PER_CELL: usize = 77;
+
+/// Refuses a board whose tables, kept twice (the game and its start position), would take more
+/// than `limit_mib` MiB (0: no limit), before it is made: the engine's memory follows its `hash`
+/// setting (issue 39: 1000 x 1000 took 322-370 MiB whatever `hash` said).
+pub fn check_memory(rows: usize, cols: usize, limit_mib: usize) -> Result<(), String> {
+    let needed = 2 * rows * cols * BYTES_PER_CELL;
+    if limit_mib == 0 || needed <= limit_mib << 20 {
+        return Ok(());
+    }
+    let largest = (limit_mib << 20) / (2 * BYTES_PER_CELL);
+    Err(format!(
+        "a {rows}x{cols} board takes {} MiB, more than the hash allows ({limit_mib} MiB):          set hash to {} or more, or play a board of at most {largest} cells",
+        needed.div_ceil(1 << 20),
+        needed.div_ceil(1 << 20)
+    ))
+}
+
 /// Directions of lines: (d_row, d_col). Right, down, down-right, down-left.
 const DIRS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
@@ -153,6 +174,22 @@ impl Lines {
 
     pub fn rows(&self) -> usize {
         self.rows
+    }
+
+    /// The bytes the board's tables hold now (their capacity: the cell sets grow in play).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of_val;
+        let sets =
+            self.threats.iter().chain(&self.makers).chain(&self.four_cells).map(CellSet::heap_bytes).sum::<usize>();
+        size_of_val(self.cells.as_slice())
+            + size_of_val(self.count.as_slice())
+            + size_of_val(self.valid.as_slice())
+            + size_of_val(self.weight.as_slice())
+            + self.threat_count.iter().chain(&self.three_count).map(|v| size_of_val(v.as_slice())).sum::<usize>()
+            + sets
+            + size_of_val(self.gain.as_slice())
+            + size_of_val(self.gain_shift.as_slice())
+            + self.keys.iter().map(|v| size_of_val(v.as_slice())).sum::<usize>()
     }
     pub fn cols(&self) -> usize {
         self.cols

@@ -236,3 +236,18 @@ fn a_maker_whose_windows_miss_the_same_cell_needs_no_defence() {
     assert_eq!(l.double_maker(Side::First, None), Some(at(5)));
     assert_eq!(l.maker_spoilers(Side::First), vec![at(2) as u32, at(5) as u32, at(7) as u32]);
 }
+
+/// The memory check's figure is what a new board takes (issue 39: boards are refused before
+/// they are made when they would not fit the engine's hash).
+#[test]
+fn a_new_board_takes_its_bytes_per_cell() {
+    for (rows, cols, k) in [(1, 1, 1), (15, 15, 5), (100, 70, 10), (6, 7, 255)] {
+        let bytes = Lines::new(rows, cols, k, &[], 0).heap_bytes();
+        let per_cell = rows * cols * BYTES_PER_CELL;
+        assert!(bytes >= per_cell && bytes <= per_cell + 64 * (k + 1) * (k + 1), "{rows}x{cols}x{k}: {bytes} bytes");
+    }
+    assert!(check_memory(1000, 1000, 0).is_ok(), "no limit");
+    assert!(check_memory(1000, 1000, 147).is_ok());
+    let e = check_memory(1000, 1000, 64).unwrap_err();
+    assert!(e.contains("147 MiB") && e.contains("at most 435771 cells"), "{e}");
+}

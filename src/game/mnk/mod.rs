@@ -106,7 +106,14 @@ impl Mnk {
 
 /// Parses "ROW COL" or "ROW,COL" into (row, col).
 pub(crate) fn parse_cell(text: &str, rows: usize, cols: usize) -> Result<(usize, usize), String> {
-    let parts: Vec<&str> = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|s| !s.is_empty()).collect();
+    // Two numbers with any mix of commas and blanks between them (protocol.md), nothing before
+    // the first (`,5 6` is no cell) and nothing after the second.
+    let t = text.trim();
+    let separator = |c: char| c == ',' || c.is_whitespace();
+    let parts: Vec<&str> = match t.find(separator) {
+        Some(i) => vec![&t[..i], t[i..].trim_start_matches(separator)],
+        None => vec![t],
+    };
     if parts.len() != 2 {
         return Err(format!("expected a cell as 'ROW COL', got '{text}'"));
     }

@@ -21,6 +21,11 @@ use std::time::Instant;
 /// them all): only an immediate win is reported.
 const MAX_CANDIDATES: usize = 5000;
 
+/// What a copy of a board costs, in bytes a second, its pages' first touch included: on 1000 x
+/// 1000 five copies a move (77 MB each) took 220-350 ms of CPU (issue 39), about 1 GB/s; a
+/// loaded machine copies no faster.
+const COPY_BYTES_PER_SECOND: f64 = 1e9;
+
 /// A forced win found by [`Mnk::vcf`]: the attacker's first move and the plies to the win
 /// (counting that move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,14 +62,25 @@ impl Mnk {
         if self.lines.winner().is_some() {
             return (None, false);
         }
-        if self.near_empty.len() > MAX_CANDIDATES {
-            // Only an open five-to-be is looked at: every node would scan too many cells.
+        if self.near_empty.len() > MAX_CANDIDATES || !self.copy_fits(deadline) {
+            // Only an open five-to-be is looked at: every node would scan too many cells (or the
+            // search's copy of the board would take the time).
             let win = self.lines.threats(attacker).first().map(|&c| ForcedWin { first: c, plies: 1 });
             return (win, win.is_none());
         }
         let mut search = self.threat_search(attacker, deadline, max_nodes);
         let win = search.attack().map(|(line, plies)| ForcedWin { first: line[0] as Cell, plies });
         (win, search.aborted)
+    }
+
+    /// Whether a copy of the board (each threat search works on its own) costs at most a tenth
+    /// of the time left until `deadline`, copying [`COPY_BYTES_PER_SECOND`]: on 1000 x 1000 (77 MB
+    /// a copy) the threat searches are left out at short budgets instead of overrunning them
+    /// (issue 39: 220-350 ms of CPU a move at 0.05 s, most of it in such copies), and run at long
+    /// ones.
+    pub(super) fn copy_fits(&self, deadline: Instant) -> bool {
+        let left = deadline.saturating_duration_since(Instant::now()).as_secs_f64();
+        self.lines.heap_bytes() as f64 / COPY_BYTES_PER_SECOND <= left / 10.0
     }
 
     fn threat_search(&self, attacker: Side, deadline: Instant, max_nodes: u64) -> Vcf {
@@ -88,7 +104,7 @@ impl Mnk {
     /// the search then looks further.
     pub fn vcf_answers(&self, moves: &[Cell], deadline: Instant, max_nodes: u64) -> Option<Vec<Cell>> {
         let (me, opponent) = (self.to_move(), self.to_move().other());
-        if self.lines.winner().is_some() || self.near_empty.len() > MAX_CANDIDATES {
+        if self.lines.winner().is_some() || self.near_empty.len() > MAX_CANDIDATES || !self.copy_fits(deadline) {
             return None;
         }
         // One search for every move: its refuted positions stay true from move to move.

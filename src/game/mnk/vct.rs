@@ -280,7 +280,7 @@ impl Mnk {
         deadline: Instant,
         max_nodes: u64,
     ) -> (Verdict, Option<ForcedWin>) {
-        if self.lines.k() < 3 {
+        if self.lines.k() < 3 || !self.copy_fits(deadline) {
             return (Verdict::Unknown, None);
         }
         self.proved_win(memo, ThreatTree::new(self, attacker), deadline, max_nodes)
@@ -289,6 +289,9 @@ impl Mnk {
     /// Whether the side to move wins, by df-pn over the whole tree ([`ThreatTree::full`]);
     /// as [`Mnk::vct_dfpn`] otherwise.
     pub fn win_dfpn(&self, memo: &ThreatMemo, deadline: Instant, max_nodes: u64) -> (Verdict, Option<ForcedWin>) {
+        if !self.copy_fits(deadline) {
+            return (Verdict::Unknown, None);
+        }
         self.proved_win(memo, ThreatTree::full(self, self.to_move()), deadline, max_nodes)
     }
 
@@ -366,7 +369,7 @@ impl Mnk {
         max_nodes: u64,
     ) -> Option<Vec<Cell>> {
         let (me, opponent) = (self.to_move(), self.to_move().other());
-        if self.lines.k() < 3 || self.lines.winner().is_some() {
+        if self.lines.k() < 3 || self.lines.winner().is_some() || !self.copy_fits(deadline) {
             return None;
         }
         let start = Instant::now();

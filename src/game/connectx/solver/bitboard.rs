@@ -475,7 +475,23 @@ mod tests {
         // Random games on several shapes: after every move, the completion cells found by the
         // shifts are exactly the empty cells whose filling makes a line, for both sides.
         let mut seed = 12345u64;
-        for &(r, c, x) in &[(6, 7, 4), (4, 4, 3), (5, 6, 5), (7, 8, 4), (3, 16, 4), (6, 9, 2), (2, 21, 1), (1, 32, 9)] {
+        // X beyond 8 (the loop without unrolling), up to lines longer than any of the board's.
+        for &(r, c, x) in &[
+            (6, 7, 4),
+            (4, 4, 3),
+            (5, 6, 5),
+            (7, 8, 4),
+            (3, 16, 4),
+            (6, 9, 2),
+            (2, 21, 1),
+            (1, 32, 9),
+            (1, 32, 32),
+            (62, 1, 62),
+            (7, 8, 7),
+            (6, 7, 9),
+            (6, 7, 64),
+            (6, 7, 255),
+        ] {
             let s = Shape::new(r, c, x).unwrap();
             for _ in 0..30 {
                 let mut p = Position::new(s);
