@@ -4,11 +4,11 @@
 
 use crate::game::any::{AnyGame, Player, Request, Turn};
 use crate::game::registry::{GameSpec, Resources};
-use crate::search::{Limits, Outcome, Searcher, Side};
+use crate::search::{Limits, Outcome, Searcher, Side, WeightFile};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Engine options, settable from the command line and with `set KEY VALUE`.
@@ -28,6 +28,27 @@ pub struct Options {
     /// The most nodes a search may take (0: no cap), besides the time: a search capped so
     /// plays the same moves however fast the machine is (within the time).
     pub nodes: u64,
+    /// The evaluation's weights from a weights file (`boardbot tune`), for the games of its
+    /// game; None: the compiled-in ones.
+    pub weights: Option<Arc<WeightFile>>,
+}
+
+/// The weights every engine of this process starts with (`play --weights`, `serve --weights`),
+/// set once at start-up.
+static PROCESS_WEIGHTS: OnceLock<Arc<WeightFile>> = OnceLock::new();
+
+/// Sets the weights every engine of this process starts with (see [`Options::weights`]); once.
+pub fn set_process_weights(file: WeightFile) -> Result<(), String> {
+    PROCESS_WEIGHTS.set(Arc::new(file)).map_err(|_| "the process's weights are set already".to_string())
+}
+
+/// Reads a weights file for a game of the registry.
+pub fn read_weights(path: &std::path::Path) -> Result<WeightFile, String> {
+    let file = WeightFile::read(path)?;
+    if crate::game::registry::game_type(&file.game).is_none() {
+        return Err(format!("{}: unknown game '{}' ({})", path.display(), file.game, crate::game::registry::names()));
+    }
+    Ok(file)
 }
 
 /// Default safety margin: protocol.md ("Time") gives the measurements behind it.
@@ -48,6 +69,7 @@ impl Default for Options {
             seed: 0,
             player: Player::Search,
             nodes: 0,
+            weights: PROCESS_WEIGHTS.get().cloned(),
         }
     }
 }
@@ -94,7 +116,17 @@ impl Options {
             "seed" => self.seed = whole_number(value)?,
             "player" => self.player = value.parse()?,
             "nodes" => self.nodes = whole_number(value)?,
-            _ => return Err(format!("unknown option '{key}' (margin, hash, threads, level, seed, player, nodes)")),
+            "weights" => {
+                self.weights = match value {
+                    "default" => None,
+                    path => Some(Arc::new(read_weights(std::path::Path::new(path))?)),
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "unknown option '{key}' (margin, hash, threads, level, seed, player, nodes, weights)"
+                ))
+            }
         }
         Ok(())
     }
@@ -112,6 +144,16 @@ impl Memory {
         let search_mb = (hash_mb / 2).max(1);
         Memory { searcher: Searcher::new(search_mb), resources: Resources::prepare(hash_mb.saturating_sub(search_mb)) }
     }
+}
+
+/// A new game of `spec` with the games' tables of `resources`, its evaluation's weights set from
+/// `weights` if they are for its game.
+fn make_game(spec: &GameSpec, resources: &Resources, weights: Option<&WeightFile>) -> Result<Box<dyn AnyGame>, String> {
+    let mut game = spec.new_game(resources)?;
+    if let Some(file) = weights.filter(|f| f.game == spec.name()) {
+        game.set_weights(file).map_err(|e| format!("weights: {e}"))?;
+    }
+    Ok(game)
 }
 
 /// The engine behind the protocols: options, memory (kept across games), and the game.
@@ -156,7 +198,14 @@ impl Engine {
             self.memory = Memory::new(options.hash_mb);
             if let Some(game) = &self.game {
                 // The game's knowledge takes its tables from the new memory.
-                let mut fresh = game.spec().new_game(&self.memory.resources)?;
+                let mut fresh = make_game(game.spec(), &self.memory.resources, options.weights.as_deref())?;
+                fresh.set_moves(&game.history())?;
+                self.game = Some(fresh);
+            }
+        } else if options.weights != self.options.weights {
+            if let Some(game) = &self.game {
+                // The game in progress goes on with the new weights.
+                let mut fresh = make_game(game.spec(), &self.memory.resources, options.weights.as_deref())?;
                 fresh.set_moves(&game.history())?;
                 self.game = Some(fresh);
             }
@@ -170,7 +219,7 @@ impl Engine {
 
     /// Starts a new game; the engine plays first if `first`.
     pub fn new_game(&mut self, spec: &GameSpec, first: bool, timeout: Duration) -> Result<(), String> {
-        self.game = Some(spec.new_game(&self.memory.resources)?);
+        self.game = Some(make_game(spec, &self.memory.resources, self.options.weights.as_deref())?);
         self.timeout = timeout;
         self.from_clock = false;
         self.side = if first { Side::First } else { Side::Second };
@@ -234,7 +283,7 @@ impl Engine {
                 }
                 description.extend(["fen", fen]);
                 let spec = GameSpec::from_words(&description)?;
-                let mut fresh = spec.new_game(&self.memory.resources)?;
+                let mut fresh = make_game(&spec, &self.memory.resources, self.options.weights.as_deref())?;
                 let moves = fresh.split_moves(rest)?;
                 fresh.set_moves(&moves)?;
                 self.game = Some(fresh);
@@ -319,6 +368,40 @@ mod tests {
         assert_eq!(think("3000"), (moves, nodes), "the same search again");
         assert!(think("30000").1 >= 30000, "a higher cap, more nodes");
         assert!(Options::default().set("nodes", "-1").is_err());
+    }
+
+    #[test]
+    fn weights_files_set_the_evaluation_in_a_game_and_across_games() {
+        let dir = std::env::temp_dir();
+        let path = |name: &str| dir.join(format!("boardbot-bot-{}-{name}", std::process::id()));
+        let (heavy, bad) = (path("heavy.txt"), path("bad.txt"));
+        std::fs::write(&heavy, "game checkers\nking 400\n").unwrap();
+        std::fs::write(&bad, "game checkers\nqueen 9\n").unwrap();
+        let mut e = Engine::new(Options::default());
+        let checkers = GameSpec::parse("checkers english").unwrap();
+        e.new_game(&checkers, true, Duration::from_secs(1)).unwrap();
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(130));
+        e.set_option("weights", heavy.to_str().unwrap()).unwrap();
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(400), "the game in progress");
+        e.new_game(&checkers, true, Duration::from_secs(1)).unwrap();
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(400), "the next game");
+        // Another game's weights do not touch a game of Connect-4, which has none.
+        e.new_game(&GameSpec::parse("cx 6 7 4").unwrap(), true, Duration::from_secs(1)).unwrap();
+        assert!(e.game().unwrap().weights().is_none());
+        // A weight checkers does not have: refused when the game is made, nothing changed.
+        e.new_game(&checkers, false, Duration::from_secs(1)).unwrap();
+        e.opponent_move("11-15").unwrap();
+        let err = e.set_option("weights", bad.to_str().unwrap()).unwrap_err();
+        assert!(err.contains("unknown weight 'queen'"), "{err}");
+        assert_eq!(e.options().weights.as_ref().unwrap().values, [("king".to_string(), 400)]);
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(400));
+        assert!(e.set_option("weights", path("missing.txt").to_str().unwrap()).is_err());
+        e.set_option("weights", "default").unwrap();
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(130));
+        assert_eq!(e.game().unwrap().history(), ["11-15"], "the game goes on");
+        for f in [heavy, bad] {
+            let _ = std::fs::remove_file(f);
+        }
     }
 
     #[test]

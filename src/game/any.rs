@@ -5,7 +5,8 @@
 
 use super::registry::GameSpec;
 use crate::search::{
-    score_text, Candidate, Game, Knowledge, Limits, Outcome, Score, SearchInfo, Searcher, Side, WIN_BOUND,
+    score_text, Candidate, Game, Knowledge, Limits, Outcome, Score, SearchInfo, Searcher, Side, WeightFile, Weights,
+    WIN_BOUND,
 };
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -56,6 +57,77 @@ pub trait Render: Game {
     /// end (a Kalah margin) say it their way.
     fn score_words(&self, score: Score, proved: bool) -> String {
         score_words(score, proved)
+    }
+    /// The position in the game's FEN, for the games that have one (the description's `fen`
+    /// option reads it back); None by default.
+    fn fen(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A position as a tuner sees it: its static evaluation, from the first player's view, for any
+/// weights of the game's evaluation.
+pub trait TunedPosition: Send {
+    fn evaluate(&self, weights: &Weights) -> Score;
+}
+
+/// Which evaluation of a position a tuner fits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    /// The static evaluation, of a position whose side to move is quiet (none otherwise).
+    Static,
+    /// The static evaluation at the end of the line of forcing moves (captures) a quiescence
+    /// search expects, found with the game's own weights.
+    Quiescence,
+}
+
+/// Plies of forcing moves [`quiet_leaf`] looks through at most.
+const LEAF_PLIES: u32 = 16;
+
+/// A negamax of the forcing moves from `g` (those the knowledge searches past the horizon,
+/// where the side to move is not quiet; standing pat where some legal move is not one of them),
+/// as a quiescence search sees it: the score from the side to move's view and the quiet position
+/// at the end of the expected line (None when the line ends the game). At most `plies` deep.
+fn quiet_leaf<G: Game, K: Knowledge<G>>(know: &K, g: &mut G, plies: u32) -> (Score, Option<G>) {
+    match g.outcome() {
+        Some(Outcome::Draw) => return (0, None),
+        Some(Outcome::Win(side)) => return (if side == g.to_move() { WIN_BOUND } else { -WIN_BOUND }, None),
+        None => {}
+    }
+    if plies == 0 || know.quiet(g) {
+        return (know.evaluate(g), Some(g.clone()));
+    }
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let forcing: Vec<G::Move> = moves.iter().copied().filter(|&mv| know.searched_past_horizon(g, mv)).collect();
+    let mut best: (Score, Option<G>) =
+        if forcing.len() < moves.len() { (know.evaluate(g), Some(g.clone())) } else { (-WIN_BOUND - 1, None) };
+    let me = g.to_move();
+    for mv in forcing {
+        g.play(mv);
+        let (score, leaf) = quiet_leaf(know, g, plies - 1);
+        let score = if g.to_move() == me { score } else { -score };
+        g.undo();
+        if score > best.0 {
+            best = (score, leaf);
+        }
+    }
+    best
+}
+
+/// A position with its knowledge, evaluated from the first player's view.
+struct Tuned<G, K> {
+    game: G,
+    know: Arc<K>,
+}
+
+impl<G: Game + Send, K: Knowledge<G> + Send> TunedPosition for Tuned<G, K> {
+    fn evaluate(&self, weights: &Weights) -> Score {
+        let e = self.know.evaluate_with(&self.game, weights);
+        match self.game.to_move() {
+            Side::First => e,
+            Side::Second => -e,
+        }
     }
 }
 
@@ -383,6 +455,18 @@ pub trait AnyGame: Send {
     /// Searches the position (not over) to `depth` moves with `algorithm`, from scratch (a
     /// fresh table of `hash_mb` MiB for the full search); the game is left as it was.
     fn analyze(&self, algorithm: Algorithm, depth: u32, hash_mb: usize) -> Analysis;
+    /// The evaluation's weights by name (None: the game's evaluation has none).
+    fn weights(&self) -> Option<Weights>;
+    /// Sets the evaluation's weights `file` names (the others keep theirs); all or nothing. On a
+    /// game just made, before it is copied (copies share its knowledge).
+    fn set_weights(&mut self, file: &WeightFile) -> Result<(), String>;
+    /// The position for a tuner (see [`Leaf`]); None when the game is over, or there is no
+    /// quiet position to evaluate.
+    fn tuning_position(&self, leaf: Leaf) -> Option<Box<dyn TunedPosition>>;
+    /// Returns once the knowledge's background tables are ready ([`Knowledge::wait_until_ready`]).
+    fn wait_until_ready(&self);
+    /// The position in the game's FEN, for the games that have one ([`Render::fen`]).
+    fn fen(&self) -> Option<String>;
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -605,6 +689,40 @@ where
 {
     fn spec(&self) -> &GameSpec {
         &self.spec
+    }
+
+    fn weights(&self) -> Option<Weights> {
+        self.know.weights().cloned()
+    }
+
+    fn set_weights(&mut self, file: &WeightFile) -> Result<(), String> {
+        if file.game != self.spec.name() {
+            return Err(format!("the weights are for {}, not {}", file.game, self.spec.name()));
+        }
+        let mut weights =
+            self.know.weights().cloned().ok_or_else(|| format!("{}'s evaluation has no weights", file.game))?;
+        weights.apply(file)?;
+        let know = Arc::get_mut(&mut self.know).ok_or("the weights are set on a game before it is copied")?;
+        know.set_weights(&weights)
+    }
+
+    fn tuning_position(&self, leaf: Leaf) -> Option<Box<dyn TunedPosition>> {
+        if self.game.outcome().is_some() {
+            return None;
+        }
+        let game = match leaf {
+            Leaf::Static => Some(self.game.clone()).filter(|g| self.know.quiet(g))?,
+            Leaf::Quiescence => quiet_leaf(self.know.as_ref(), &mut self.game.clone(), LEAF_PLIES).1?,
+        };
+        Some(Box::new(Tuned { game, know: self.know.clone() }))
+    }
+
+    fn wait_until_ready(&self) {
+        self.know.wait_until_ready();
+    }
+
+    fn fen(&self) -> Option<String> {
+        self.game.fen()
     }
 
     fn to_move(&self) -> Side {

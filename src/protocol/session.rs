@@ -164,7 +164,7 @@ fn handle(engine: &mut Engine, line: &str, start: Instant, stop: &Arc<AtomicBool
 
 /// The reply to `help`: the commands, on one line (every command gets one reply line).
 const HELP: &str = "help: init [GAME] SIZE... FIRST TIMEOUT [OPTIONS] | go | move MV | position [MV ...] | \
-set KEY VALUE (margin, hash, threads, level, seed, player, nodes) | name | about | help | quit; \
+set KEY VALUE (margin, hash, threads, level, seed, player, nodes, weights) | name | about | help | quit; \
 games: mnk M N K [blocked ROW,COL ...], cx M N X; see protocol.md";
 
 /// Longest reason in an `error` reply, in characters: a reply never echoes a long line whole.

@@ -121,11 +121,14 @@ pub fn positions(roots: &[Checkers], levels: u32, mut choose: impl FnMut(&Checke
     out
 }
 
-/// The roots of the book besides the start: the ACF three-move ballots, one a line in move
-/// text. EXPERIMENT: from the file `BOARDBOT_BALLOTS` until the built-in deck lands.
+/// The roots of the book besides the start: the ACF three-move ballots (see
+/// [`openings::ACF3`](super::openings::ACF3)), one a line in move text.
 pub fn ballots() -> Vec<String> {
-    let text = std::env::var("BOARDBOT_BALLOTS").ok().and_then(|p| std::fs::read_to_string(p).ok()).unwrap_or_default();
-    text.lines().map(|l| l.split('#').next().unwrap_or("").trim().to_string()).filter(|l| !l.is_empty()).collect()
+    super::openings::ACF3
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
 }
 
 /// One line of a book file.

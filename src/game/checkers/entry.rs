@@ -284,6 +284,10 @@ impl Render for Checkers {
         }
     }
 
+    fn fen(&self) -> Option<String> {
+        Some(fen::write(self))
+    }
+
     fn notation_help(&self) -> String {
         "squares 1-32 as numbered on the board: a step 11-15, a capture 22x15, a multiple jump 22x15x6".to_string()
     }

@@ -119,8 +119,11 @@ pub static NAMES: [&str; 2 * N] = [
     "opposition_end",
 ];
 
+/// The weights as the evaluation reads them (indexed as [`NAMES`]).
+pub type EvalWeights = [i32; 2 * N];
+
 /// The weights compiled in (see the module's text for the scale).
-pub const DEFAULTS: [i32; 2 * N] = [
+pub const DEFAULTS: EvalWeights = [
     // opening
     100, 130, 8, 6, 4, 6, 4, -2, 2, 2, 40, -5, -12, 0, -8, 2, -3, 2, -10, 2, -2, 0, // ending
     100, 150, 0, 0, 0, 4, 6, -2, 4, 3, 60, -7, -25, -6, -8, 1, -1, 2, -10, 2, 0, 6,

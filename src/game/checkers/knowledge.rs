@@ -7,64 +7,22 @@
 use super::book::Book;
 use super::database::{self, Databases};
 use super::endgame::{self, Endgame, Value, MAX_PIECES};
-use super::movegen::{forward, step, Board, CROWN_ROW, DL, DR, NEIGHBOUR, NONE, UL, UR};
+use super::eval::{self, EvalWeights};
+use super::movegen::{forward, Board, CROWN_ROW, NEIGHBOUR, NONE};
 use super::{reference, Checkers, Move, Rules};
 use crate::game::registry::Resources;
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, Score, Selectivity, EVAL_LIMIT, WIN_BOUND};
+use crate::search::{Candidate, Knowledge, Proof, Score, Selectivity, Weights, EVAL_LIMIT, WIN_BOUND};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Instant;
-
-/// A man, and a king (worth more: it moves both ways).
-pub const MAN: i32 = 100;
-pub const KING: i32 = 130;
-/// A man on its own back rank while the opponent still has men to crown (it guards the
-/// crowning squares).
-const BACK_RANK: i32 = 8;
-/// A man's advance, a row (more as the board empties: see [`evaluate`]).
-const ADVANCE: i32 = 2;
-/// A piece on one of the eight central squares.
-const CENTRE: i32 = 6;
-/// A man no enemy piece can reach before it crowns (a "runaway"): this, less `RUNAWAY_ROW` per
-/// row it has still to go.
-const RUNAWAY: i32 = 60;
-const RUNAWAY_ROW: i32 = 7;
-/// A step the side could make (mobility).
-const MOBILITY: i32 = 2;
 
 /// The back rank of each side: Black's 1..=4, White's 29..=32.
 const BACK: [u32; 2] = [CROWN_ROW[1], CROWN_ROW[0]];
 /// Squares 10, 11, 14, 15, 18, 19, 22, 23.
 const CENTRE_SQUARES: u32 =
     (1 << 9) | (1 << 10) | (1 << 13) | (1 << 14) | (1 << 17) | (1 << 18) | (1 << 21) | (1 << 22);
-
-/// `CONES[side][sq]`: the squares in front of a man of `side` on `sq` that it could reach on
-/// its way to the crowning row (the triangle widening one square each way a row).
-static CONES: [[u32; 32]; 2] = cones();
-
-const fn cones() -> [[u32; 32]; 2] {
-    let mut t = [[0; 32]; 2];
-    let dirs = [[DL, DR], [UL, UR]];
-    let mut s = 0;
-    while s < 2 {
-        let mut sq = 0;
-        while sq < 32 {
-            let (mut cone, mut front) = (0u32, 1u32 << sq);
-            let mut i = 0;
-            while i < 8 {
-                front = step(front, dirs[s][0]) | step(front, dirs[s][1]);
-                cone |= front;
-                i += 1;
-            }
-            t[s][sq] = cone;
-            sq += 1;
-        }
-        s += 1;
-    }
-    t
-}
 
 /// The rows a man of `side` on bit `sq` has still to go to crown.
 fn rows_to_go(side: Side, sq: u32) -> i32 {
@@ -75,53 +33,17 @@ fn rows_to_go(side: Side, sq: u32) -> i32 {
     }
 }
 
-/// One side's score (not counting the other's): material and position.
-fn side_score(b: &Board, side: Side, total: i32) -> i32 {
-    let s = side.index();
-    let own = b.pieces[s];
-    let opp = b.pieces[1 - s];
-    let men = own & !b.kings;
-    let kings = own & b.kings;
-    let mut score = MAN * men.count_ones() as i32 + KING * kings.count_ones() as i32;
-    if opp & !b.kings != 0 {
-        score += BACK_RANK * (men & BACK[s]).count_ones() as i32;
-    }
-    score += CENTRE * (own & CENTRE_SQUARES).count_ones() as i32;
-    // Advance matters more as pieces come off.
-    let advance = ADVANCE + (24 - total).max(0) / 6;
-    let mut m = men;
-    while m != 0 {
-        let sq = m.trailing_zeros();
-        m &= m - 1;
-        let to_go = rows_to_go(side, sq);
-        score += advance * (7 - to_go);
-        // A runaway: no enemy piece in the cone in front of it.
-        if CONES[s][sq as usize] & opp == 0 {
-            score += RUNAWAY - RUNAWAY_ROW * to_go;
-        }
-    }
-    score
+/// The static evaluation of `g` for the side to move with the weights `w` (see
+/// [`eval`](super::eval): the features a checkers player would name, with phase-dependent
+/// weights).
+pub fn evaluate(g: &Checkers, w: &EvalWeights) -> i32 {
+    eval::evaluate_with(g, w)
 }
 
-/// The static evaluation of `g` for the side to move (see the constants); a side ahead gains
-/// from exchanges: its lead counts more as the board empties.
-pub fn evaluate(g: &Checkers) -> i32 {
-    if experiment().1.get("neweval").copied().unwrap_or(0.0) > 0.0 {
-        return super::eval::evaluate(g);
-    }
-    old_evaluate(g)
-}
-
-fn old_evaluate(g: &Checkers) -> i32 {
-    let b = g.board();
-    let me = g.to_move();
-    let total = (b.pieces[0] | b.pieces[1]).count_ones() as i32;
-    let material = |s: usize| {
-        MAN * (b.pieces[s] & !b.kings).count_ones() as i32 + KING * (b.pieces[s] & b.kings).count_ones() as i32
-    };
-    let lead = material(me.index()) - material(1 - me.index());
-    let mobility = (b.steppers(me).count_ones() as i32 - b.steppers(me.other()).count_ones() as i32) * MOBILITY;
-    side_score(b, me, total) - side_score(b, me.other(), total) + lead * 3 / total.max(1) + mobility
+/// The evaluation's weights by name ([`eval::NAMES`]), their defaults compiled in; the tuner
+/// keeps the unit, a man in the opening.
+pub fn default_weights() -> Weights {
+    Weights::new(&eval::NAMES, &eval::DEFAULTS, eval::FIXED)
 }
 
 /// Whether the piece on `sq` (bit index) could be taken at once by `by` on board `b`.
@@ -177,12 +99,12 @@ pub fn order_key(g: &Checkers, mv: Move) -> i64 {
 /// The score of a position of the endgame database of value `v` for the side to move: a draw
 /// is 0, a win [`KNOWN_WIN`] plus the evaluation and [`closing_in`] (a loss the negation of the
 /// winner's).
-fn known_score(g: &Checkers, v: Value) -> Score {
+fn known_score(g: &Checkers, v: Value, w: &EvalWeights) -> Score {
     let me = g.to_move();
     let score = match v {
         Value::Draw => 0,
-        Value::Win => KNOWN_WIN + evaluate(g).max(0) + closing_in(g.board(), me),
-        Value::Loss => -KNOWN_WIN + evaluate(g).min(0) - closing_in(g.board(), me.other()),
+        Value::Win => KNOWN_WIN + evaluate(g, w).max(0) + closing_in(g.board(), me),
+        Value::Loss => -KNOWN_WIN + evaluate(g, w).min(0) - closing_in(g.board(), me.other()),
     };
     score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
@@ -231,6 +153,9 @@ pub struct CheckersKnowledge {
     db: Option<Arc<Databases>>,
     /// The opening book (English rules).
     book: Option<&'static Book>,
+    /// The weights by name, and as [`evaluate`] reads them.
+    weights: Weights,
+    eval_weights: EvalWeights,
 }
 
 impl CheckersKnowledge {
@@ -240,12 +165,21 @@ impl CheckersKnowledge {
     /// too; without (`Resources::none()`: a bench, a description's check) neither.
     pub fn new(rules: Rules, resources: &Resources) -> CheckersKnowledge {
         let book = (rules == Rules::English && resources.budget_mib() > 0).then(Book::english);
-        CheckersKnowledge { rules, db: database::databases(rules.capturing(), resources), book }
+        CheckersKnowledge {
+            db: database::databases(rules.capturing(), resources),
+            book,
+            ..CheckersKnowledge::bare(rules)
+        }
     }
 
     /// The knowledge for `rules` with the endgame database `db` (no opening book).
     pub fn with_database(rules: Rules, db: Endgame) -> CheckersKnowledge {
-        CheckersKnowledge { rules, db: Some(Arc::new(Databases::of(db))), book: None }
+        CheckersKnowledge { db: Some(Arc::new(Databases::of(db))), ..CheckersKnowledge::bare(rules) }
+    }
+
+    /// The knowledge with the compiled-in weights, no endgame database and no book.
+    fn bare(rules: Rules) -> CheckersKnowledge {
+        CheckersKnowledge { rules, db: None, book: None, weights: default_weights(), eval_weights: eval::DEFAULTS }
     }
 
     /// This knowledge without its opening book (to make one).
@@ -300,7 +234,7 @@ impl CheckersKnowledge {
         let tie = |mv: Move| {
             let mut child = g.clone();
             child.play(mv);
-            -evaluate(&child)
+            -evaluate(&child, &self.eval_weights)
         };
         if winning.iter().all(|&(_, d)| d > 0) {
             // Only long conversions: the shortest of them.
@@ -328,9 +262,34 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     /// [`KNOWN_WIN`] plus the evaluation and [`closing_in`] (a loss the negation of the winner's).
     fn evaluate(&self, g: &Checkers) -> Score {
         match self.probe(g) {
-            None => evaluate(g).clamp(-EVAL_LIMIT, EVAL_LIMIT),
-            Some(v) => known_score(g, v),
+            None => evaluate(g, &self.eval_weights).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+            Some(v) => known_score(g, v, &self.eval_weights),
         }
+    }
+
+    fn weights(&self) -> Option<&Weights> {
+        Some(&self.weights)
+    }
+
+    fn set_weights(&mut self, weights: &Weights) -> Result<(), String> {
+        let values: EvalWeights = weights.values().try_into().map_err(|_| "not checkers' weights".to_string())?;
+        if weights.names() != eval::NAMES {
+            return Err("not checkers' weights".into());
+        }
+        (self.weights, self.eval_weights) = (weights.clone(), values);
+        Ok(())
+    }
+
+    fn evaluate_with(&self, g: &Checkers, weights: &Weights) -> Score {
+        let Ok(w) = <EvalWeights>::try_from(weights.values()) else { return self.evaluate(g) };
+        match self.probe(g) {
+            None => evaluate(g, &w).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+            Some(v) => known_score(g, v, &w),
+        }
+    }
+
+    fn wait_until_ready(&self) {
+        self.wait_for_database();
     }
 
     /// Right after a capture or a man's move (the quiet count is 0), a position of the endgame
@@ -340,7 +299,7 @@ impl Knowledge<Checkers> for CheckersKnowledge {
         if g.quiet_plies() != 0 {
             return None;
         }
-        self.probe(g).map(|v| known_score(g, v))
+        self.probe(g).map(|v| known_score(g, v, &self.eval_weights))
     }
 
     fn winning_move(&self, _g: &Checkers) -> Option<Move> {
@@ -409,43 +368,23 @@ impl Knowledge<Checkers> for CheckersKnowledge {
         self.book?.lookup(g)
     }
 
+    /// See [`SELECTIVITY`].
     fn selectivity(&self) -> Selectivity {
-        experiment().0
+        SELECTIVITY
     }
 
+    /// A pass, while each side has at least [`NULL_MOVE_PIECES`] pieces (zugzwang, common in
+    /// checkers endings, is rarer then; and every null move's cutoff is verified).
     fn null_move(&self, g: &Checkers) -> Option<Move> {
-        let m = &experiment().1;
-        let min = m.get("nullmin").copied().unwrap_or(0.0) as u32;
         let b = g.board();
-        let me = g.to_move().index();
-        let ok = b.pieces[me].count_ones() >= min
-            && b.pieces[1 - me].count_ones() >= min
-            && (m.get("nullkings").copied().unwrap_or(1.0) > 0.0 || b.kings == 0);
-        ok.then_some(Move::PASS)
+        let enough = b.pieces.iter().all(|p| p.count_ones() >= NULL_MOVE_PIECES);
+        enough.then_some(Move::PASS)
     }
 
-    /// Captures, and the steps that crown a man or offer a piece (the opponent must take).
+    /// Captures, and the steps that crown a man: never reduced or pruned.
     fn tactical(&self, g: &Checkers, mv: Move) -> bool {
-        let tac = experiment().1.get("tac").copied().unwrap_or(1.0) as i32;
-        if tac == 0 {
-            return false;
-        }
-        if mv.is_capture() {
-            return true;
-        }
-        if tac == 1 {
-            let b = g.board();
-            let man = b.kings & (1 << mv.from) == 0;
-            return man && CROWN_ROW[g.to_move().index()] & (1 << mv.to) != 0;
-        }
-        let b = g.board();
-        let me = g.to_move();
-        let man = b.kings & (1 << mv.from) == 0;
-        if man && CROWN_ROW[me.index()] & (1 << mv.to) != 0 {
-            return true;
-        }
-        let after = g.board_after(mv);
-        after.jumpers(me.other()) != 0
+        let man = g.board().kings & (1 << mv.from) == 0;
+        mv.is_capture() || man && CROWN_ROW[g.to_move().index()] & (1 << mv.to) != 0
     }
 
     /// A man is 100: the weaker levels give away an eighth of a man a level (easy, level 2:
@@ -459,43 +398,21 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     }
 }
 
-/// EXPERIMENT: knobs from BOARDBOT_CK (comma-separated key=value).
-pub fn experiment() -> &'static (Selectivity, std::collections::HashMap<String, f64>) {
-    static E: OnceLock<(Selectivity, std::collections::HashMap<String, f64>)> = OnceLock::new();
-    E.get_or_init(|| {
-        let mut m = std::collections::HashMap::new();
-        if let Ok(v) = std::env::var("BOARDBOT_CK") {
-            for kv in v.split(',') {
-                if let Some((k, x)) = kv.split_once('=') {
-                    m.insert(k.to_string(), x.parse::<f64>().unwrap_or(0.0));
-                }
-            }
-        }
-        let mut sel = Selectivity::default();
-        if let Some(&f) = m.get("lmr") {
-            sel.reduction = Some(f as f32);
-        }
-        if let Some(&d) = m.get("lmp") {
-            sel.pruning_depth = d as i32;
-        }
-        if let Some(&d) = m.get("rfp") {
-            sel.static_margin = Some(d as i32);
-        }
-        if let Some(&d) = m.get("fut") {
-            sel.futility_margin = Some(d as i32);
-        }
-        if let Some(&d) = m.get("null") {
-            sel.null_reduction = d as i32;
-        }
-        if let Some(&d) = m.get("verify") {
-            sel.null_verify = d > 0.0;
-        }
-        if let Some(&d) = m.get("malus") {
-            sel.history_malus = d > 0.0;
-        }
-        if let Some(&d) = m.get("ext") {
-            sel.extend_unquiet = d > 0.0;
-        }
-        (sel, m)
-    })
-}
+/// The search's selectivity with checkers: the search's own (one ply of late-move reduction
+/// from the fourth move). A bolder set, ln(depth) x ln(move number) reductions with the history
+/// malus and a verified null move reduced by two plies (from the start: depth 16 in 1,445,908
+/// nodes, where the search's own takes 2,344,368 to depth 14), was not better at 20,000 nodes a move: SPRT [0, 20] stopped
+/// at LLR -0.64 after 48 games, 13 W 18 D 17 L (docs/results/checkers.md).
+pub const SELECTIVITY: Selectivity = Selectivity {
+    reduction: None,
+    pruning_depth: 0,
+    static_margin: None,
+    futility_margin: None,
+    null_reduction: 0,
+    null_verify: true,
+    history_malus: false,
+    extend_unquiet: false,
+};
+
+/// The fewest pieces each side must have for the search to try a null move.
+const NULL_MOVE_PIECES: u32 = 6;

@@ -566,33 +566,3 @@ fn the_converting_move_wins_the_database_wins() {
     }
     assert!(long_games >= 30, "{long_games}");
 }
-
-/// EXPERIMENT (throwaway): the evaluation's features of every quiet position of the games of a
-/// match log (`FEATURE_LOG`), one line each: result for the side to move, pieces, features.
-#[test]
-#[ignore]
-fn dump_features() {
-    let Ok(path) = std::env::var("FEATURE_LOG") else { return };
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut out = String::new();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let f: Vec<&str> = line.split('\t').collect();
-        let result = match f[4] {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            _ => 0.5,
-        };
-        let mut g = Checkers::new(Rules::English);
-        for (ply, mv) in f[6].split_whitespace().enumerate() {
-            let Ok(m) = g.parse_move(mv) else { break };
-            g.play(m);
-            if ply < 6 || g.outcome().is_some() || g.can_capture() {
-                continue;
-            }
-            let r = if g.to_move() == Side::First { result } else { 1.0 - result };
-            let (feat, total) = eval::features(&g);
-            out.push_str(&format!("{r} {total} {}\n", feat.map(|x| x.to_string()).join(" ")));
-        }
-    }
-    std::fs::write(std::env::var("FEATURE_OUT").unwrap(), out).unwrap();
-}
