@@ -41,6 +41,7 @@ use super::movegen::{forward, Board, Capturing, Move, CROWN_ROW, NEIGHBOUR, NONE
 use crate::game::Side;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// Positions of at most this many pieces can be in the database.
 pub const MAX_PIECES: u32 = 5;
@@ -456,12 +457,20 @@ impl Endgame {
     /// The moves of `side` on `b` that keep its win (to a position lost for the opponent), each
     /// with the plies in which it forces a conversion at the soonest (a capture or a man
     /// crowned, by either side) against any defence, if at most `max` (checked up to `budget`
-    /// nodes); None if `b` is not a won position of the database.
-    pub fn conversions(&self, b: &Board, side: Side, max: u8, budget: u64) -> Option<Vec<(Move, Option<u8>)>> {
-        if self.probe(b, side)? != Value::Win {
+    /// nodes); None if `b` is not a won position of the database, or if `deadline` passed
+    /// before the search was done.
+    pub fn conversions(
+        &self,
+        b: &Board,
+        side: Side,
+        max: u8,
+        budget: u64,
+        deadline: Instant,
+    ) -> Option<Vec<(Move, Option<u8>)>> {
+        if self.probe(b, side)? != Value::Win || Instant::now() >= deadline {
             return None;
         }
-        let mut search = Conversion { db: self, memo: Default::default(), nodes: 0, budget };
+        let mut search = Conversion { db: self, memo: Default::default(), nodes: 0, budget, deadline, late: false };
         let mut moves = Vec::new();
         b.generate(side, self.capturing, &mut moves);
         let mut out = Vec::new();
@@ -478,7 +487,7 @@ impl Endgame {
             };
             out.push((mv, plies));
         }
-        Some(out)
+        (!search.late).then_some(out)
     }
 
     /// Writes the database's values to `path` (its long conversions are in the distances file
@@ -841,9 +850,30 @@ struct Conversion<'a> {
     memo: ahash::AHashMap<(Board, bool, u8), bool>,
     nodes: u64,
     budget: u64,
+    /// The search gives up at this time (the clock is read every [`CLOCK_EVERY`] nodes).
+    deadline: Instant,
+    /// The deadline passed: the search gave up.
+    late: bool,
 }
 
+/// How often (in nodes) the conversion search reads the clock.
+const CLOCK_EVERY: u64 = 256;
+
 impl Conversion<'_> {
+    /// Counts a node; false once the node budget is spent or the deadline has passed.
+    fn node(&mut self) -> bool {
+        if self.nodes >= self.budget {
+            return false;
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= self.deadline {
+            self.late = true;
+            self.nodes = self.budget;
+            return false;
+        }
+        true
+    }
+
     /// `side` to move wins on `b`: whether it can force a conversion within `plies`.
     fn winner_within(&mut self, b: &Board, side: Side, plies: u8) -> bool {
         if plies == 0 || self.nodes >= self.budget {
@@ -853,7 +883,9 @@ impl Conversion<'_> {
         if let Some(&known) = self.memo.get(&key) {
             return known;
         }
-        self.nodes += 1;
+        if !self.node() {
+            return false;
+        }
         let mut moves = Vec::new();
         b.generate(side, self.db.capturing, &mut moves);
         let found = moves.iter().any(|&mv| {
@@ -877,7 +909,9 @@ impl Conversion<'_> {
         if let Some(&known) = self.memo.get(&key) {
             return known;
         }
-        self.nodes += 1;
+        if !self.node() {
+            return false;
+        }
         let mut moves = Vec::new();
         b.generate(side, self.db.capturing, &mut moves);
         let forced = moves.iter().all(|&mv| {

@@ -216,8 +216,8 @@ impl CheckersKnowledge {
     /// the evaluation). Following it, every conversion leads to a won position of fewer pieces
     /// or men, and the win ends in a bounded number of moves; within the 40-move rule where the
     /// distances allow (4 pieces: at most 73 plies without a conversion). None if the search
-    /// runs out of nodes.
-    pub fn converting_move(&self, g: &Checkers) -> Option<Move> {
+    /// runs out of nodes or goes past `deadline`.
+    pub fn converting_move(&self, g: &Checkers, deadline: Instant) -> Option<Move> {
         let db = self.database()?;
         let (b, me) = (g.board(), g.to_move());
         let mut moves = Vec::new();
@@ -240,7 +240,7 @@ impl CheckersKnowledge {
             // Only long conversions: the shortest of them.
             return winning.iter().min_by_key(|&&(mv, d)| (d, -tie(mv))).map(|&(mv, _)| mv);
         }
-        let plies = db.conversions(b, me, endgame::LONG_CONVERSION + 1, CONVERSION_NODES)?;
+        let plies = db.conversions(b, me, endgame::LONG_CONVERSION + 1, CONVERSION_NODES, deadline)?;
         plies.iter().filter_map(|&(mv, p)| p.map(|p| (mv, p))).min_by_key(|&(mv, p)| (p, -tie(mv))).map(|(mv, _)| mv)
     }
 
@@ -334,11 +334,11 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     /// the traps pick among them). A won one: the move that converts the win soonest (see
     /// [`CheckersKnowledge::converting_move`]). Lost ones are left to the search, whose
     /// evaluation knows them.
-    fn solve_exactly(&self, g: &Checkers, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<Move>> {
+    fn solve_exactly(&self, g: &Checkers, deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<Move>> {
         match self.probe(g)? {
             Value::Loss => return None,
             Value::Win => {
-                let mv = self.converting_move(g)?;
+                let mv = self.converting_move(g, deadline)?;
                 return Some(Proof { score: WIN_BOUND, moves: vec![mv] });
             }
             Value::Draw => {}

@@ -566,3 +566,38 @@ fn the_converting_move_wins_the_database_wins() {
     }
     assert!(long_games >= 30, "{long_games}");
 }
+
+/// The search for the converting move keeps to the solver's deadline (it was searched to its
+/// node budget whatever the time: 1,049 ms for a reply at 1 s a move on a loaded machine).
+#[test]
+fn the_converting_move_keeps_to_the_deadline() {
+    use crate::search::Knowledge;
+    use endgame::{Endgame, Value};
+    let know = knowledge::CheckersKnowledge::with_database(Rules::English, Endgame::build(Capturing::Complete, 4));
+    let db = know.database().unwrap();
+    let mut rng = crate::game::zobrist::SplitMix64::new(9);
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    let mut checked = 0;
+    while checked < 20 {
+        let b = random_board(&mut rng, 4);
+        let side = if rng.next_u64().is_multiple_of(2) { Side::First } else { Side::Second };
+        if db.probe(&b, side) != Some(Value::Win) || !b.has_move(side) {
+            continue;
+        }
+        let g = Checkers::from_board(Rules::English, b, side);
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        // Positions whose converting move needs the search (some winning move is not long).
+        let searched = moves.iter().any(|&m| {
+            let after = g.board_after(m);
+            db.probe(&after, side.other()) == Some(Value::Loss) && db.conversion(&after, side.other()).is_none()
+        });
+        if !searched {
+            continue;
+        }
+        assert!(know.solve_exactly(&g, far, None).is_some(), "{}", fen::write(&g));
+        let past = std::time::Instant::now();
+        assert!(know.solve_exactly(&g, past, None).is_none(), "{}", fen::write(&g));
+        checked += 1;
+    }
+}
