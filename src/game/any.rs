@@ -588,6 +588,18 @@ impl<G: Game, K: Knowledge<G>> Knowledge<G> for Shallow<'_, K> {
     fn searched_past_horizon(&self, g: &G, mv: G::Move) -> bool {
         self.0.searched_past_horizon(g, mv)
     }
+    fn known_value(&self, g: &G) -> Option<Score> {
+        self.0.known_value(g)
+    }
+    fn selectivity(&self) -> crate::search::Selectivity {
+        self.0.selectivity()
+    }
+    fn tactical(&self, g: &G, mv: G::Move) -> bool {
+        self.0.tactical(g, mv)
+    }
+    fn null_move(&self, g: &G) -> Option<G::Move> {
+        self.0.null_move(g)
+    }
 }
 
 /// A whole turn the engine played: its moves (more than one where the game gives extra

@@ -51,6 +51,56 @@ pub struct Proof<M> {
     pub moves: Vec<M>,
 }
 
+/// How selective the search is with a game whose move lists are exhaustive (see
+/// [`Knowledge::selectivity`]). The default is the search's own mild setting, which keeps every
+/// game's search as it was before games could choose.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Selectivity {
+    /// Late-move reductions in an exhaustive list: `None`, one ply for the fourth move on at
+    /// depth 3 and more (two from the ninth at depth 6); `Some(f)`, `f` x ln(depth) x ln(move
+    /// number) plies (at least one), one less at a principal-variation node.
+    pub reduction: Option<f32>,
+    /// Late-move pruning in an exhaustive list at non-PV nodes up to this depth (the moves
+    /// beyond the first 3 + depth^2 are not searched once one does not lose; the result is then
+    /// no proof). 0: none.
+    pub pruning_depth: i32,
+    /// Reverse futility pruning: at a quiet non-PV node up to depth 3 whose static evaluation
+    /// is at least beta + this x depth, the evaluation is the score. `None`: none.
+    pub static_margin: Option<Score>,
+    /// Futility pruning: at a quiet non-PV node up to depth 3 whose static evaluation plus this
+    /// x depth cannot reach alpha, only moves the game calls tactical are searched after the
+    /// first. `None`: none.
+    pub futility_margin: Option<Score>,
+    /// Null-move pruning (where [`Knowledge::null_move`] gives a pass): at a quiet non-PV node
+    /// of depth 2 and more whose evaluation is at least beta, the side to move passes and a
+    /// null-window search this many plies shallower (and one more every 6 plies of depth)
+    /// that still fails high ends the node. 0: none.
+    pub null_reduction: i32,
+    /// A null move's cutoff is trusted only if a normal search of the node, shallower by the
+    /// same reduction and without a null move, fails high too (zugzwang).
+    pub null_verify: bool,
+    /// On a cutoff, the quiet moves searched before the one that cut lose history.
+    pub history_malus: bool,
+    /// The moves of a node that is not quiet (see [`Knowledge::quiet`]: checkers' captures) do
+    /// not use up depth, as a forced move does not.
+    pub extend_unquiet: bool,
+}
+
+impl Default for Selectivity {
+    fn default() -> Selectivity {
+        Selectivity {
+            reduction: None,
+            pruning_depth: 0,
+            static_margin: None,
+            futility_margin: None,
+            null_reduction: 0,
+            null_verify: true,
+            history_malus: false,
+            extend_unquiet: false,
+        }
+    }
+}
+
 /// What the search needs to know about a game beyond its rules: evaluation, candidate moves,
 /// tactics (immediate wins, forced replies, whether a side can still win) and, at the root, the
 /// game's exact solvers and threat searches. It is kept apart from the game's struct, which
@@ -133,6 +183,38 @@ pub trait Knowledge<G: Game>: Sync {
     /// short is worth a few hundred.
     fn level_step(&self) -> Score {
         40
+    }
+
+    /// How selective the search may be with this game's moves (by default not more than the
+    /// search's own mild late-move reductions).
+    fn selectivity(&self) -> Selectivity {
+        Selectivity::default()
+    }
+
+    /// The move of the game's opening book in `g`, if it has one: played at once under a clock
+    /// (not in a search without one). None by default.
+    fn book_move(&self, _g: &G) -> Option<G::Move> {
+        None
+    }
+
+    /// The value of a position that the game knows without searching it (e.g. from an endgame
+    /// database), asked at every node below the root before its table probe: the search takes
+    /// it as a leaf's score (a heuristic score: no proof). None by default.
+    fn known_value(&self, _g: &G) -> Option<Score> {
+        None
+    }
+
+    /// A move that passes the turn, where the game allows the search to try one in `g` (for
+    /// null-move pruning, see [`Selectivity::null_reduction`]); never a legal move. None by
+    /// default.
+    fn null_move(&self, _g: &G) -> Option<G::Move> {
+        None
+    }
+
+    /// Whether `mv` (legal in `g`) changes the position so much that pruning must not skip it
+    /// (a promotion, a sacrifice); only asked where [`Selectivity`] prunes.
+    fn tactical(&self, _g: &G, _mv: G::Move) -> bool {
+        false
     }
 
     /// The evaluation's weights by name, if it has any a tuner can fit ([`Weights`]): their

@@ -37,6 +37,13 @@ impl Ordering {
         self.history[side * self.key_space + key as usize]
     }
 
+    /// A move searched before the one that caused a cutoff: its history decreases.
+    pub fn punish(&mut self, side: usize, key: u32, depth: i32) {
+        let d = depth.max(1) as i64;
+        let h = &mut self.history[side * self.key_space + key as usize];
+        *h = (*h - d * d).max(-(1 << 40));
+    }
+
     /// A move caused a beta cutoff at `ply` with `depth` left.
     pub fn reward(&mut self, side: usize, ply: usize, key: u32, depth: i32) {
         let k = &mut self.killers[ply];

@@ -7,7 +7,7 @@
 
 use super::ordering::Ordering;
 use super::tt::{Bound, Tt, NO_MOVE, PROVEN};
-use super::{Candidate, Game, Knowledge, Limits, Outcome, Proof, Score, Side, MAX_PLY, WIN, WIN_BOUND};
+use super::{Candidate, Game, Knowledge, Limits, Outcome, Proof, Score, Selectivity, Side, MAX_PLY, WIN, WIN_BOUND};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
@@ -165,6 +165,13 @@ struct Run<'a, G: Game, K: Knowledge<G>> {
     /// No new iteration after this (the limits' soft deadline, moved on if the exact solver
     /// took part of the budget).
     soft: Option<Duration>,
+    /// The game's reductions and pruning (see [`Selectivity`]).
+    sel: Selectivity,
+    /// The ply of the null move being searched (none: usize::MAX); a null move's child and a
+    /// null move's verification make none.
+    null_ply: usize,
+    /// Quiet moves searched at a node before a cutoff (for the history malus), one list per ply.
+    tried: Vec<Vec<u32>>,
 }
 
 impl<'a, G: Game, K: Knowledge<G>> Run<'a, G, K> {
@@ -194,6 +201,9 @@ impl<'a, G: Game, K: Knowledge<G>> Run<'a, G, K> {
             last_look: Duration::ZERO,
             stall: Duration::ZERO,
             soft: limits.soft,
+            sel: know.selectivity(),
+            null_ply: usize::MAX,
+            tried: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
         }
     }
 }
@@ -212,6 +222,14 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         };
         if let Some(mv) = self.know.winning_move(game) {
             return decided(mv, WIN - 1, true);
+        }
+        if self.limits.hard.is_some() {
+            if let Some(mv) = self.know.book_move(game) {
+                if self.thread == 0 {
+                    log::info!("book: {}", game.format_move(mv));
+                }
+                return decided(mv, 0, false);
+            }
         }
         let mut root = Vec::new();
         let exhaustive = self.know.candidates(game, &mut root);
@@ -731,6 +749,10 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         }
         let (alpha0, beta0) = (alpha, beta);
 
+        if let Some(v) = self.know.known_value(game) {
+            self.hit = true;
+            return v.clamp(lo, hi);
+        }
         let quiet = self.know.quiet(game);
         if depth <= 0 && quiet {
             if let Some(plies) = self.know.quiet_win(game) {
@@ -758,6 +780,48 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                 }
             }
         }
+        // Near the horizon at a quiet non-PV node, the static evaluation may settle the node
+        // (reverse futility) or rule out the quiet moves (futility), where the game allows it.
+        let mut futile = false;
+        let sel = self.sel;
+        let inside = alpha > -WIN_BOUND && beta < WIN_BOUND;
+        if !pv && quiet && depth <= 3 && inside && (sel.static_margin.is_some() || sel.futility_margin.is_some()) {
+            let stand = self.know.evaluate(game);
+            if sel.static_margin.is_some_and(|m| stand - m * depth >= beta) {
+                self.hit = true;
+                return stand;
+            }
+            futile = sel.futility_margin.is_some_and(|m| stand + m * depth <= alpha);
+        }
+        // Null move: if passing still fails high on a shallower search, so would a move
+        // (verified by a shallower normal search where the game asks, for zugzwang).
+        if sel.null_reduction > 0 && !pv && quiet && depth >= 2 && inside && self.null_ply.wrapping_add(1) != ply {
+            if let Some(pass) = self.know.null_move(game) {
+                if self.know.evaluate(game) >= beta {
+                    let r = sel.null_reduction + depth / 6;
+                    let (hit0, draw0) = (self.hit, self.path_draw);
+                    let outer_null = std::mem::replace(&mut self.null_ply, ply);
+                    game.play(pass);
+                    let mut s = self.child(game, me, depth - 1 - r, ply + 1, beta - 1, beta, false);
+                    game.undo();
+                    if s >= beta && sel.null_verify && depth - r > 0 && !self.stopped {
+                        // The verification searches this node without a null move (null_ply
+                        // is this ply's: its children may make one again).
+                        self.null_ply = ply.wrapping_sub(1);
+                        s = self.negamax(game, depth - r, ply, beta - 1, beta, false);
+                    }
+                    self.null_ply = outer_null;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s >= beta {
+                        self.hit = true;
+                        return if s >= WIN_BOUND { beta } else { s };
+                    }
+                    (self.hit, self.path_draw) = (hit0, draw0);
+                }
+            }
+        }
         let outer_hit = std::mem::replace(&mut self.hit, false);
         let outer_path_draw = std::mem::replace(&mut self.path_draw, false);
         let side = me.index();
@@ -781,6 +845,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
 
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
+        self.tried[ply].clear();
         let mut exhaustive = true;
         if best < beta && !self.stopped {
             exhaustive = self.know.candidates(game, &mut list);
@@ -819,16 +884,19 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             }
         }
         // A forced move does not use up depth.
-        let next = if list.len() + searched == 1 { depth } else { depth - 1 };
+        let next = if list.len() + searched == 1 || (sel.extend_unquiet && !quiet) { depth } else { depth - 1 };
         // Late-move pruning: where the list is a heuristic selection anyway (no proof possible),
         // a non-PV node near the horizon searches only its best-ordered moves, once one of them
         // does not lose (pruned moves must not make a lost score: a false mate).
-        let count = if !exhaustive && !pv && depth <= 4 { list.len().min(lmp_count(depth)) } else { list.len() };
+        // A game may allow it in its exhaustive lists too (see `Selectivity::pruning_depth`).
+        let prune_late = !pv && if exhaustive { quiet && depth <= sel.pruning_depth } else { depth <= 4 };
+        let count = if prune_late { list.len().min(lmp_count(depth)) } else { list.len() };
 
         // The moves best first: the first few picked one by one when their turn comes (most
         // cutoffs come that early, and spare sorting the rest), then the rest sorted.
         for j in 0..list.len() {
             if j >= count && best > -WIN_BOUND {
+                self.hit = true;
                 break;
             }
             if j < PICKED_ONE_BY_ONE {
@@ -841,13 +909,28 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             let i = j + searched;
             let key_mv = game.move_key(c.mv);
             let quiet_move = c.score < i64::MAX / 2;
+            // The game's own selectivity leaves its tactical moves alone.
+            let tame = quiet_move && (sel.reduction.is_none() && !futile || !self.know.tactical(game, c.mv));
+            if futile && i > 0 && tame && best > -WIN_BOUND {
+                self.hit = true;
+                continue;
+            }
+            if sel.history_malus && quiet_move && !game.move_key(c.mv).eq(&tt_move) {
+                self.tried[ply].push(key_mv);
+            }
             game.play(c.mv);
             let score = if i == 0 {
                 self.child(game, me, next, ply + 1, alpha, beta, pv)
             } else {
-                let r = if depth >= 3 && i >= 3 && quiet_move {
+                let r = if depth >= 3 && i >= 3 && tame {
                     if exhaustive {
-                        1 + (depth >= 6 && i >= 8) as i32
+                        match sel.reduction {
+                            None => 1 + (depth >= 6 && i >= 8) as i32,
+                            Some(f) => {
+                                let r = (depth as f32).ln() * (i as f32).ln() * f;
+                                (r as i32 - pv as i32).max(1)
+                            }
+                        }
                     } else {
                         // A heuristic selection (a large board's moves near the stones): most
                         // late moves are beside the point, reduced by log(depth) x log(i).
@@ -877,6 +960,13 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                     if score >= beta {
                         if quiet_move || key_mv != tt_move {
                             self.ordering.reward(side, ply, key_mv, depth);
+                        }
+                        if sel.history_malus {
+                            for &k in &self.tried[ply] {
+                                if k != key_mv {
+                                    self.ordering.punish(side, k, depth);
+                                }
+                            }
                         }
                         break;
                     }

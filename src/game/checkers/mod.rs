@@ -27,8 +27,11 @@
 //! - `past` holds the state before each move played, oldest first: `undo` pops it, and the
 //!   repetition rule reads the hashes in it.
 
+pub mod book;
+pub mod database;
 pub mod endgame;
 mod entry;
+pub mod eval;
 pub mod fen;
 pub mod knowledge;
 pub mod movegen;
@@ -283,6 +286,13 @@ impl Game for Checkers {
 
     fn play(&mut self, mv: Move) {
         self.past.push(Saved { board: self.board, side: self.side, hash: self.hash, quiet: self.quiet });
+        if mv.ord == Move::PASS.ord {
+            // The search's null move: the turn passes, nothing else changes.
+            self.hash ^= SIDE_KEY;
+            self.quiet = self.quiet.saturating_add(1);
+            self.side = self.side.other();
+            return;
+        }
         let (s, o) = (self.side.index(), 1 - self.side.index());
         let king = self.board.kings & (1 << mv.from) != 0;
         let mut h = self.hash ^ piece_key(s, king, mv.from as u32);

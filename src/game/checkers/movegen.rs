@@ -125,6 +125,10 @@ impl Move {
     /// the generator makes.
     pub const NULL: Move = Move { from: 0, to: 0, jumps: 0, ord: u8::MAX, captured: 0, path: 0 };
 
+    /// The search's null move: the side to move passes (never a legal move; see
+    /// `Checkers::play`).
+    pub const PASS: Move = Move { from: 0, to: 0, jumps: 0, ord: u8::MAX - 1, captured: 0, path: 0 };
+
     pub fn key(self) -> u32 {
         (self.from as u32) << 11 | (self.to as u32) << 6 | self.ord as u32
     }

@@ -275,10 +275,18 @@ fn endgame_database_known_values() {
 #[test]
 #[ignore]
 fn endgame_database_build_time() {
+    let pieces = std::env::var("PIECES").ok().and_then(|p| p.parse().ok()).unwrap_or(endgame::MAX_PIECES);
     for rules in [Rules::English, Rules::House] {
         let begin = std::time::Instant::now();
-        let db = endgame::Endgame::build(rules.capturing(), 4);
-        println!("{rules:?}: {} bytes in {:.2} s", db.bytes(), begin.elapsed().as_secs_f64());
+        let db = endgame::Endgame::build(rules.capturing(), pieces);
+        println!(
+            "{rules:?}, {pieces} pieces: {} bytes of values in {:.2} s; longest conversion {} plies, {} lost positions longer than {}",
+            endgame::Endgame::bytes_for(pieces),
+            begin.elapsed().as_secs_f64(),
+            db.longest_conversion(),
+            db.long_conversions(),
+            endgame::LONG_CONVERSION
+        );
     }
 }
 
@@ -362,7 +370,10 @@ fn play_undo_against_copy_make() {
 fn the_knowledge_uses_the_database_once_built() {
     use crate::game::registry::Resources;
     use crate::search::Knowledge;
-    let resources = Resources::new(64);
+    // A budget for four pieces (built in memory in seconds; five would be read from or written
+    // to the cache directory).
+    let resources = Resources::new(8);
+    assert_eq!(crate::game::checkers::database::pieces_for(8 << 20), Some(4));
     let know = knowledge::CheckersKnowledge::new(Rules::English, &resources);
     assert!(know.wait_for_database());
     // The same database for the next game of these rules.
@@ -413,4 +424,180 @@ fn house_rules_search_only_captures_past_the_horizon() {
     let r = Searcher::new(16).search(&mut g, &know, &Limits::depth(9));
     assert_eq!(r.depth, 9);
     assert!(r.nodes < 3_000_000, "{} nodes", r.nodes);
+}
+
+/// A directory of its own under the system's temporary one, for a test's files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("boardbot-checkers-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_endgame_database_files_round_trip_and_bad_ones_are_refused() {
+    use endgame::{DistanceWriter, Endgame, Keep, Value};
+    let dir = scratch("db");
+    let (path, distances) = (dir.join("v.db"), dir.join("v.dtc"));
+    let mut writer = DistanceWriter::create(&distances, Capturing::Complete, 4).unwrap();
+    let mut built = Endgame::build_keeping(Capturing::Complete, 4, Keep::File(&mut writer)).unwrap();
+    writer.finish(&mut built).unwrap();
+    built.save(&path).unwrap();
+    let memory = Endgame::build(Capturing::Complete, 4);
+    let read = Endgame::load(&path, Some(&distances), Capturing::Complete, 4).unwrap();
+    assert!(read.keeps_distances() && memory.keeps_distances());
+    assert_eq!(read.long_conversions(), memory.long_conversions());
+    assert!(memory.long_conversions() > 0);
+    assert_eq!(read.longest_conversion(), memory.longest_conversion());
+    // The same values and distances, read back, as built in memory.
+    let mut rng = crate::game::zobrist::SplitMix64::new(11);
+    let (mut long, mut checked) = (0, 0);
+    while checked < 50_000 {
+        let b = random_board(&mut rng, 4);
+        let side = if rng.next_u64().is_multiple_of(2) { Side::First } else { Side::Second };
+        let v = memory.probe(&b, side);
+        assert_eq!(read.probe(&b, side), v);
+        assert_eq!(built.probe(&b, side), v);
+        let d = memory.conversion(&b, side);
+        assert_eq!(read.conversion(&b, side), d);
+        assert_eq!(d.is_some(), v == Some(Value::Loss));
+        long += d.is_some_and(|d| d > endgame::LONG_CONVERSION) as u32;
+        checked += 1;
+    }
+    assert!(long > 0, "some long conversions among the positions checked");
+    // Without its distances file, or with another one, the values still read, with no distances.
+    let alone = Endgame::load(&path, None, Capturing::Complete, 4).unwrap();
+    assert!(!alone.keeps_distances());
+    let other = dir.join("other.dtc");
+    let mut w = DistanceWriter::create(&other, Capturing::Complete, 3).unwrap();
+    let mut three = Endgame::build_keeping(Capturing::Complete, 3, Keep::File(&mut w)).unwrap();
+    w.finish(&mut three).unwrap();
+    assert!(!Endgame::load(&path, Some(&other), Capturing::Complete, 4).unwrap().keeps_distances());
+    // Other rules or pieces, a flipped byte, a short file: refused.
+    assert!(Endgame::load(&path, None, Capturing::Optional, 4).is_err());
+    assert!(Endgame::load(&path, None, Capturing::Complete, 3).is_err());
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[1000] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(Endgame::load(&path, None, Capturing::Complete, 4).is_err());
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(Endgame::load(&path, None, Capturing::Complete, 4).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A random position of 2..=pieces pieces, each side with one (men never on their crowning row).
+fn random_board(rng: &mut crate::game::zobrist::SplitMix64, pieces: u32) -> Board {
+    let n = 2 + (rng.next_u64() % (pieces as u64 - 1)) as u32;
+    let mut b = Board { pieces: [0, 0], kings: 0 };
+    let mut i = 0;
+    while i < n {
+        let sq = (rng.next_u64() % 32) as u32;
+        let s = if i < 2 { i as usize } else { (rng.next_u64() % 2) as usize };
+        if (b.pieces[0] | b.pieces[1]) & (1 << sq) != 0 {
+            continue;
+        }
+        b.pieces[s] |= 1 << sq;
+        if rng.next_u64().is_multiple_of(2) || movegen::CROWN_ROW[s] & (1 << sq) != 0 {
+            b.kings |= 1 << sq;
+        }
+        i += 1;
+    }
+    b
+}
+
+/// Won positions of the database, played by the converting move against a random defence: the
+/// game is won, and where the database keeps the distance of the winner's best move (a long
+/// conversion), the conversion comes within it.
+#[test]
+fn the_converting_move_wins_the_database_wins() {
+    use crate::search::Knowledge;
+    use endgame::{Endgame, Value, LONG_CONVERSION};
+    let db = Endgame::build(Capturing::Complete, 4);
+    let know = knowledge::CheckersKnowledge::with_database(Rules::English, db);
+    let db = know.database().unwrap();
+    let mut rng = crate::game::zobrist::SplitMix64::new(5);
+    let (mut games, mut long_games) = (0, 0);
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    while games < 60 {
+        let b = random_board(&mut rng, 4);
+        let side = if rng.next_u64().is_multiple_of(2) { Side::First } else { Side::Second };
+        if db.probe(&b, side) != Some(Value::Win) || !b.has_move(side) {
+            continue;
+        }
+        let mut g = Checkers::from_board(Rules::English, b, side);
+        // The distance promised: the shortest stored among the winning moves, if all are long.
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let promised = moves
+            .iter()
+            .filter_map(|&m| db.conversion(&g.board_after(m), side.other()))
+            .min()
+            .filter(|&d| d > LONG_CONVERSION);
+        // Half the games from a long conversion: look further for one.
+        if promised.is_none() && games % 2 == 1 {
+            continue;
+        }
+        let (mut plies, mut first_conversion) = (0u32, None);
+        while g.outcome().is_none() {
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            let before = (g.board().pieces.map(u32::count_ones), g.board().kings.count_ones());
+            let mv = if g.to_move() == side {
+                assert_eq!(know.probe(&g), Some(Value::Win), "{}", fen::write(&g));
+                know.solve_exactly(&g, far, None).expect("a won position has a converting move").moves[0]
+            } else {
+                moves[(rng.next_u64() % moves.len() as u64) as usize]
+            };
+            g.play(mv);
+            plies += 1;
+            let after = (g.board().pieces.map(u32::count_ones), g.board().kings.count_ones());
+            if after != before && first_conversion.is_none() {
+                first_conversion = Some(plies);
+            }
+            assert!(plies < 400, "the win goes on: {}", fen::write(&g));
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Win(side)), "{}", fen::write(&g));
+        if let Some(d) = promised {
+            assert!(first_conversion.unwrap() <= d as u32 + 1, "{} > {d} + 1", first_conversion.unwrap());
+            long_games += 1;
+        }
+        games += 1;
+    }
+    assert!(long_games >= 30, "{long_games}");
+}
+
+/// The search for the converting move keeps to the solver's deadline (it was searched to its
+/// node budget whatever the time: 1,049 ms for a reply at 1 s a move on a loaded machine).
+#[test]
+fn the_converting_move_keeps_to_the_deadline() {
+    use crate::search::Knowledge;
+    use endgame::{Endgame, Value};
+    let know = knowledge::CheckersKnowledge::with_database(Rules::English, Endgame::build(Capturing::Complete, 4));
+    let db = know.database().unwrap();
+    let mut rng = crate::game::zobrist::SplitMix64::new(9);
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    let mut checked = 0;
+    while checked < 20 {
+        let b = random_board(&mut rng, 4);
+        let side = if rng.next_u64().is_multiple_of(2) { Side::First } else { Side::Second };
+        if db.probe(&b, side) != Some(Value::Win) || !b.has_move(side) {
+            continue;
+        }
+        let g = Checkers::from_board(Rules::English, b, side);
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        // Positions whose converting move needs the search (some winning move is not long).
+        let searched = moves.iter().any(|&m| {
+            let after = g.board_after(m);
+            db.probe(&after, side.other()) == Some(Value::Loss) && db.conversion(&after, side.other()).is_none()
+        });
+        if !searched {
+            continue;
+        }
+        assert!(know.solve_exactly(&g, far, None).is_some(), "{}", fen::write(&g));
+        let past = std::time::Instant::now();
+        assert!(know.solve_exactly(&g, past, None).is_none(), "{}", fen::write(&g));
+        checked += 1;
+    }
 }
