@@ -546,9 +546,9 @@ impl Render for Kalah {
         let margin = " ".repeat(7);
         let mut s = String::new();
         s.push_str(&format!("{margin}{top_numbers}\n"));
-        s.push_str(&format!("{margin}{top_row}   {}\n", names[top.index()]));
+        s.push_str(&format!("{margin}{top_row}  {}\n", names[top.index()]));
         s.push_str(&format!("{:>5}  {}  {}\n", self.store(top), " ".repeat(4 * p), self.store(bottom)));
-        s.push_str(&format!("{margin}{bottom_row}   {}\n", names[bottom.index()]));
+        s.push_str(&format!("{margin}{bottom_row}  {}\n", names[bottom.index()]));
         s.push_str(&format!("{margin}{numbers}\n"));
         s.push_str(&format!(
             "stores: {} {} (left), {} {} (right)\n",
