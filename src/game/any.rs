@@ -368,6 +368,11 @@ pub trait AnyGame: Send {
     /// search with its table, kept from move to move. The game must not be over.
     fn think(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> Turn;
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// The position's hash (the search's: it includes whatever decides who moves).
+    fn hash(&self) -> u64;
+    /// Checks the rules' contract ([`super::contract`]) by `playouts` random games from this
+    /// position, seeded by `seed`.
+    fn check_rules(&self, seed: u64, playouts: usize) -> Result<super::contract::RulesReport, String>;
     /// Searches the position (not over) to `depth` moves with `algorithm`, from scratch (a
     /// fresh table of `hash_mb` MiB for the full search); the game is left as it was.
     fn analyze(&self, algorithm: Algorithm, depth: u32, hash_mb: usize) -> Analysis;
@@ -754,6 +759,14 @@ where
 
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn hash(&self) -> u64 {
+        self.game.hash()
+    }
+
+    fn check_rules(&self, seed: u64, playouts: usize) -> Result<super::contract::RulesReport, String> {
+        super::contract::check_rules(&self.game, seed, playouts)
     }
 
     fn analyze(&self, algorithm: Algorithm, depth: u32, hash_mb: usize) -> Analysis {

@@ -12,6 +12,7 @@ mod ordering;
 pub mod plain;
 mod searcher;
 pub mod tt;
+pub mod zobrist;
 
 pub use clock::Limits;
 pub use game::{Alternating, Game, Outcome, Side};

@@ -21,6 +21,7 @@ pub static GAME_TYPE: GameType = GameType {
     size_words: 2,
     usage: "kalah P S [capture empty|standard] [pie]",
     about: "Kalah: P pits of S seeds a side, sow and capture, the most seeds in the store wins (Bantumi: kalah 6 3)",
+    title: "Kalah",
     points: [3, 3, 1],
     build,
     solve: Some(solve),
