@@ -8,7 +8,8 @@
 //! - `PIE=1`: the pie rule;
 //! - `TABLE_MIB`: the transposition table's size in MiB (default 64);
 //! - `DB_SEEDS`: the endgame database's seeds (default 0: none); `DB_DIR`: a folder where the
-//!   database is cached as a file (loaded if there, else built and saved);
+//!   database is cached as a file (mapped into memory if there, else built and saved;
+//!   `DB_READ=1`: read into memory instead of mapped);
 //! - `ETC=1`: enhanced transposition cutoffs (off by default); `TABLE_ABOVE_DB`: see
 //!   `Options::table_above_db`; `TRACE=1`: each MTD(f) test on stderr;
 //! - `ALPHABETA=D`: first the plain alpha-beta of `knowledge` on Kalah(6,3) to D plies, with and
@@ -92,8 +93,15 @@ fn main() {
         if db_seeds > 0 {
             let t = Instant::now();
             let file = db_dir.as_ref().map(|d| d.join(format!("kalah-db-{p}-{}-{db_seeds}.bin", capture.name())));
-            let loaded = file.as_ref().and_then(|f| Database::load(f, p, capture).ok());
-            let how = if loaded.is_some() { "loaded" } else { "built" };
+            let read = env("DB_READ", 0) != 0;
+            let loaded = file
+                .as_ref()
+                .and_then(|f| if read { Database::read(f, p, capture) } else { Database::load(f, p, capture) }.ok());
+            let how = match (&loaded, read) {
+                (None, _) => "built",
+                (Some(_), true) => "read into memory",
+                (Some(_), false) => "mapped from its file",
+            };
             let db = loaded.unwrap_or_else(|| {
                 let db = Database::build(p, capture, db_seeds);
                 if let Some(f) = &file {

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # The Kalah benchmark runs of docs/results/kalah.md, one after the other (one thread each).
 #
-# usage: [DB_DIR=DIR] scripts/kalah-bench.sh [quick|all|65]
+# usage: [DB_DIR=DIR] scripts/kalah-bench.sh [quick|all|65|goals]
 #   quick (default): Bantumi (6,3) and Kalah(6,4) both capture rules, the course's alpha-beta;
 #   all: also Kalah(6,4) over a 20-seed database cached in DB_DIR (default target/kalah-db;
 #        the first run builds it, about a minute here, and writes a 226 MB file);
-#   65: Kalah(6,5) over that database (hours: see docs/results/kalah.md).
+#   65: Kalah(6,5) over that database;
+#   goals: the issue's goals as a user meets them, `boardbot solve` from a fresh process on one
+#        core (taskset -c 0): Kalah(5,2), Bantumi, Kalah(6,4) three times each, then Kalah(6,5)
+#        once (at most LIMIT seconds, default 600); the database cache of boardbot
+#        (~/.cache/boardbot, or BOARDBOT_CACHE) is filled first with the 20-seed database of 6
+#        pits (built once: about a minute here).
 # Each run prints `uptime` first: the machine is shared, and its load disturbs the times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,8 +38,30 @@ quick | all)
 65)
     bench "6,5" TABLE_MIB=1024 DB_SEEDS=20 DB_DIR="$DB_DIR" TRACE=1
     ;;
+goals)
+    cargo build -q --release
+    bin=target/release/boardbot
+    # solve GAME...: one fresh process on core 0, with its wall time, CPU time and peak memory.
+    solve() {
+        printf '.\n' | /usr/bin/time -f '  %e s wall, %U s user, %M KB peak' taskset -c 0 "$bin" solve --game kalah "$@"
+    }
+    uptime
+    echo "== the cache: the 20-seed database of 6 pits (empty captures; built if missing)"
+    solve 6 4 --db 20 --hash 256 >/dev/null
+    for board in "5 2" "6 3" "6 4"; do
+        for _ in 1 2 3; do
+            echo "== kalah $board"
+            # shellcheck disable=SC2086 # the board is two words
+            solve $board
+        done
+    done
+    uptime
+    echo "== kalah 6 5 (limit ${LIMIT:-600} s)"
+    solve 6 5 --hash 1024 --limit "${LIMIT:-600}"
+    uptime
+    ;;
 *)
-    echo "usage: scripts/kalah-bench.sh [quick|all|65]" >&2
+    echo "usage: scripts/kalah-bench.sh [quick|all|65|goals]" >&2
     exit 2
     ;;
 esac

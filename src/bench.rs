@@ -57,6 +57,8 @@ fn run_one(
         max_depth: limits.max_depth,
         threads,
         limits: Limits { start: Instant::now(), ..limits.clone() },
+        algorithm: crate::game::any::Algorithm::Full,
+        evaluation: None,
     };
     let turn = game.think(&mut searcher, &mut SmallRng::seed_from_u64(0), &request);
     let info = turn.thought.ok_or("no search")?;

@@ -7,6 +7,8 @@
 //! - [`referee`]: `boardbot match`, an independent referee between engine processes.
 //! - [`analyze`]: `boardbot analyze`, the search algorithms compared on a position.
 //! - [`ui`]: the user interfaces: `boardbot play` (a terminal) and `boardbot serve` (a browser).
+//! - [`selfplay`] and [`tune`]: `boardbot selfplay` (positions of the engine's games) and
+//!   `boardbot tune` (an evaluation's weights fitted to them).
 
 pub mod analyze;
 pub mod bench;
@@ -16,5 +18,7 @@ pub mod memory;
 pub mod protocol;
 pub mod referee;
 pub mod search;
+pub mod selfplay;
 pub mod solve;
+pub mod tune;
 pub mod ui;

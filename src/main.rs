@@ -57,7 +57,13 @@ enum Mode {
     /// Referees a match between two engines (processes speaking the protocol) and prints the results.
     Match(boardbot::referee::MatchArgs),
     /// Play against the engine in the terminal (or watch it play itself): `boardbot play cx 6 7 4`.
-    Play(boardbot::ui::play::PlayArgs),
+    Play {
+        #[command(flatten)]
+        args: boardbot::ui::play::PlayArgs,
+        /// The evaluation's weights (a file from `boardbot tune`) instead of the compiled-in ones.
+        #[arg(long, value_name = "FILE")]
+        weights: Option<std::path::PathBuf>,
+    },
     /// Replays a match's game log (`match --log`) with the rules: checks every move and result, prints the boards.
     Replay(boardbot::referee::ReplayArgs),
     /// Exact values of positions, one a line, by the game's exact solver (Connect-X: Pons' format,
@@ -69,7 +75,20 @@ enum Mode {
     /// table, symmetric, full): nodes, time, score, principal variation; a table and an SVG chart.
     Analyze(boardbot::analyze::AnalyzeArgs),
     /// Serves a web page to play against the engine in a browser, and its JSON API (docs/api.md).
-    Serve(boardbot::ui::serve::ServeArgs),
+    Serve {
+        #[command(flatten)]
+        args: boardbot::ui::serve::ServeArgs,
+        /// The evaluation's weights (a file from `boardbot tune`) instead of the compiled-in ones.
+        #[arg(long, value_name = "FILE")]
+        weights: Option<std::path::PathBuf>,
+    },
+    /// The engine plays itself and writes its games' positions with their results and the
+    /// search's scores (for `boardbot tune`): `boardbot selfplay checkers english --games 100
+    /// --nodes 20000 --out data.txt`.
+    Selfplay(boardbot::selfplay::SelfplayArgs),
+    /// Fits a game's evaluation weights to self-play results (Texel's method) and writes them
+    /// as a weights file: `boardbot tune checkers english --data data.txt --out weights.txt`.
+    Tune(boardbot::tune::TuneArgs),
     /// Counts the leaf positions DEPTH moves deep (the move generator's check): `boardbot perft
     /// --game checkers english 8`, optionally from `--fen FEN`.
     Perft(boardbot::solve::PerftArgs),
@@ -114,12 +133,16 @@ struct EngineArgs {
     /// is beatable and varied: a shallow search and a move drawn among the near-best).
     #[arg(long, default_value = "max", value_parser = parse_level)]
     level: u32,
-    /// Seed of the random choices (random and l1 players, levels below max).
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// Seed of the random choices (random and l1 players, the levels); without it, drawn from
+    /// the operating system.
+    #[arg(long)]
+    seed: Option<u64>,
     /// The most nodes a search may take (0: no cap), besides the time per move.
     #[arg(long, default_value_t = 0)]
     nodes: u64,
+    /// The evaluation's weights (a file from `boardbot tune`) for the games of its game.
+    #[arg(long, value_name = "FILE")]
+    weights: Option<std::path::PathBuf>,
 }
 
 impl EngineArgs {
@@ -131,8 +154,20 @@ impl EngineArgs {
         }
         o.seed = self.seed;
         o.nodes = self.nodes;
+        if let Some(path) = &self.weights {
+            o.weights = Some(std::sync::Arc::new(boardbot::bot::read_weights(path).map_err(anyhow::Error::msg)?));
+        }
         Ok(o)
     }
+}
+
+/// Makes the weights file at `path`, if any, the weights of every engine of the process.
+fn process_weights(path: Option<&std::path::Path>) -> Result<()> {
+    if let Some(path) = path {
+        boardbot::bot::set_process_weights(boardbot::bot::read_weights(path).map_err(anyhow::Error::msg)?)
+            .map_err(anyhow::Error::msg)?;
+    }
+    Ok(())
 }
 
 fn main() -> std::process::ExitCode {
@@ -184,11 +219,19 @@ fn run() -> Result<()> {
     match cli.command {
         Some(Mode::Match(args)) => return boardbot::referee::cli::run(args, &std::env::current_exe()?),
         Some(Mode::Replay(args)) => return boardbot::referee::replay::run(args),
-        Some(Mode::Play(args)) => return boardbot::ui::play::run(args),
+        Some(Mode::Play { args, weights }) => {
+            process_weights(weights.as_deref())?;
+            return boardbot::ui::play::run(args);
+        }
         Some(Mode::Solve(args)) => return boardbot::solve::run(args),
         Some(Mode::Book(args)) => return boardbot::solve::run_book(args),
         Some(Mode::Perft(args)) => return boardbot::solve::run_perft(args),
-        Some(Mode::Serve(args)) => return boardbot::ui::serve::run(args),
+        Some(Mode::Serve { args, weights }) => {
+            process_weights(weights.as_deref())?;
+            return boardbot::ui::serve::run(args);
+        }
+        Some(Mode::Selfplay(args)) => return boardbot::selfplay::run(args),
+        Some(Mode::Tune(args)) => return boardbot::tune::run(args),
         Some(Mode::Analyze(args)) => return boardbot::analyze::run(args),
         Some(Mode::Bench { ms, hash, threads, depth, only }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));

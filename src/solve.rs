@@ -22,7 +22,8 @@ pub struct SolveArgs {
     /// The value of every move instead of the position's (Connect-X).
     #[arg(long)]
     analyze: bool,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (Kalah: the most the table and the endgame database each
+    /// take; both are sized by the board's seeds within it).
     #[arg(long, default_value_t = 256)]
     hash: usize,
     /// Solver threads sharing the table (Lazy SMP; Connect-X only, not with --analyze).
@@ -42,6 +43,11 @@ pub struct SolveArgs {
     /// MiB) instead of alpha-beta.
     #[arg(long, conflicts_with = "dfpn")]
     pn: bool,
+    /// Kalah: the endgame database's seeds (by default half the seeds in the pits less 10, or a
+    /// larger one cached in ~/.cache/boardbot; a database built is cached there: see
+    /// docs/results/kalah.md).
+    #[arg(long, value_name = "SEEDS")]
+    db: Option<u32>,
     /// Positions file ('-' or nothing: standard input).
     file: Option<PathBuf>,
 }
@@ -70,6 +76,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         fresh: args.fresh,
         limit: args.limit,
         method,
+        db_seeds: args.db,
     };
     solve(&spec, &request)
 }

@@ -6,7 +6,7 @@
 //! Take-away: a row of stones; each player in turn takes 1, 2 or 3; who takes the last stone
 //! wins. The player to move loses exactly when the stones left are a multiple of 4.
 
-use boardbot::game::any::{Player, Playing, Render, Request, View, ViewCell, ViewMove};
+use boardbot::game::any::{Algorithm, Player, Playing, Render, Request, View, ViewCell, ViewMove};
 use boardbot::game::registry::{GameSpec, GameType, Resources};
 use boardbot::search::zobrist::splitmix;
 use boardbot::search::{Candidate, Game, Knowledge, Limits, Outcome, Score, Searcher, Side};
@@ -89,13 +89,16 @@ impl Render for TakeAway {
         let cells = (0..self.left)
             .map(|i| {
                 let take = self.left - i;
-                ViewCell { content: "o".into(), key: self.is_legal(take).then(|| take.to_string()), marked: false }
+                ViewCell::new("o", self.is_legal(take).then(|| take.to_string()))
             })
             .collect();
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        let moves = moves.iter().map(|m| ViewMove { text: m.to_string(), keys: vec![m.to_string()] }).collect();
-        View { rows: 1, cols: self.left as usize, cells, moves }
+        let moves = moves
+            .iter()
+            .map(|m| ViewMove { text: m.to_string(), keys: vec![m.to_string()], human: m.to_string() })
+            .collect();
+        View::grid(1, self.left as usize, cells, moves)
     }
 }
 
@@ -128,6 +131,7 @@ static TAKE_AWAY: GameType = GameType {
     usage: "takeaway STONES",
     about: "Take-away: take 1 to 3 stones in turn, who takes the last one wins",
     title: "take-away",
+    names: &[("nim", "takeaway 21")],
     points: [1, 1, 0],
     build,
     ..GameType::DEFAULTS
@@ -152,7 +156,15 @@ fn new_game(stones: &str) -> Box<dyn boardbot::game::any::AnyGame> {
 
 /// A search to a fixed depth: what it plays does not depend on the machine's speed.
 fn request() -> Request {
-    Request { player: Player::Search, level: 10, max_depth: 30, threads: 1, limits: Limits::depth(30) }
+    Request {
+        player: Player::Search,
+        level: 10,
+        max_depth: 30,
+        threads: 1,
+        limits: Limits::depth(30),
+        algorithm: Algorithm::Full,
+        evaluation: None,
+    }
 }
 
 #[test]

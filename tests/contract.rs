@@ -1,7 +1,7 @@
 //! What every entry of the registry's `GAMES` gets without a line of its own: the texts that
 //! list the games name it, and (below) the rules' contract, checked by random playouts.
 
-use boardbot::game::registry::GAMES;
+use boardbot::game::registry::{GameSpec, GameType, Resources, GAMES};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -53,4 +53,90 @@ fn the_match_legend_gives_every_games_points() {
         };
         assert!(text.contains(&points), "the legend lacks '{points}': {text}");
     }
+}
+
+/// Every board an entry names ([`GameType::names`]: `tic-tac-toe`, `connect4`, `bantumi`, ...):
+/// the descriptions the contract is checked on.
+fn named_boards() -> Vec<(&'static GameType, GameSpec)> {
+    let mut boards = Vec::new();
+    for &t in GAMES {
+        assert!(!t.names.is_empty(), "the registry entry {} names no board", t.name);
+        for (name, description) in t.names {
+            let spec = GameSpec::parse(description).unwrap_or_else(|e| panic!("{name}: {description}: {e}"));
+            assert!(std::ptr::eq(spec.kind(), t), "{name} is not a board of {}", t.name);
+            boards.push((t, spec));
+        }
+    }
+    boards
+}
+
+#[test]
+fn every_game_keeps_the_rules_contract() {
+    for (seed, (_, spec)) in named_boards().into_iter().enumerate() {
+        let game = spec.new_game(&Resources::none()).unwrap();
+        let report = game.check_rules(seed as u64, 20).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        assert_eq!(report.playouts, 20, "{spec}");
+        assert!(report.positions > 20, "{spec}: {report:?}");
+    }
+}
+
+#[test]
+fn different_games_start_from_different_hashes() {
+    let boards = named_boards();
+    for (i, (a, x)) in boards.iter().enumerate() {
+        for (b, y) in &boards[i + 1..] {
+            if !std::ptr::eq(*a, *b) {
+                let (hx, hy) =
+                    (x.new_game(&Resources::none()).unwrap().hash(), y.new_game(&Resources::none()).unwrap().hash());
+                assert_ne!(hx, hy, "{x} and {y} start from one hash");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_game_plays_a_match_against_random_and_replays_it() {
+    let dir = std::env::temp_dir().join(format!("boardbot-contract-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for &t in GAMES {
+        let (_, description) = t.names[0];
+        let log = dir.join(format!("{}.log", t.name));
+        // The engine with a node cap (what it plays does not depend on the machine's speed)
+        // and a generous time per move (only a stall would reach it).
+        let out = bin()
+            .args(["match", "--game"])
+            .args(description.split_whitespace())
+            .args([
+                "--rounds",
+                "1",
+                "--timeout",
+                "20",
+                "--engine1",
+                "self --nodes 3000",
+                "--engine2",
+                "random",
+                "--quiet",
+            ])
+            .arg("--log")
+            .arg(&log)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{description}: {text}{}", String::from_utf8_lossy(&out.stderr));
+        let replay = bin().arg("replay").arg(&log).output().unwrap();
+        let replayed = String::from_utf8_lossy(&replay.stdout);
+        assert!(
+            replay.status.success(),
+            "{description}: replay: {replayed}{}",
+            String::from_utf8_lossy(&replay.stderr)
+        );
+        let games = std::fs::read_to_string(&log).unwrap().lines().filter(|l| !l.starts_with('#')).count();
+        assert_eq!(games, 2, "{description}: a round is two games");
+        // The engine, even capped, never loses to random play.
+        let total: Vec<&str> =
+            text.lines().find(|l| l.starts_with("TOTAL")).unwrap_or_default().split_whitespace().collect();
+        // TOTAL games W D L F oF ...
+        assert_eq!(total.get(1..6), Some(&["2", total[2], total[3], "0", "0"][..]), "{description}: {text}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -78,7 +78,8 @@ fn tic_tac_toe_against_the_engine_to_the_end() {
     let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], &input);
     assert!(out.contains("   a  b  c\n1  .  .  .\n2  .  .  .\n3  .  .  .\n"), "coordinates:\n{out}");
     assert!(out.contains("you (X) play a1"), "{out}");
-    assert!(out.contains("  thought: depth "), "the engine's thinking:\n{out}");
+    assert!(out.contains("  thought: "), "the engine's thinking:\n{out}");
+    assert!(!out.contains("depth 0") && !out.contains("depth 255"), "{out}");
     let result = the_result(&out);
     assert!(result == "Result: draw; the board is full." || result.starts_with("Result: boardbot (O) wins; "), "{out}");
 }
@@ -110,27 +111,40 @@ fn bantumi_by_pit_numbers_with_extra_turns() {
     // Pits 1..6 in turn: the empty ones are refused and skipped; an extra turn asks again.
     let input = "1\n2\n3\n4\n5\n6\n".repeat(30);
     let out = play(&["kalah", "6", "3", "--time", "0.1"], &input);
-    assert!(out.contains("       1  2  3  4  5  6\n"), "pit numbers under the person's row:\n{out}");
-    assert!(out.contains("you (X) play 1\n"), "{out}");
+    assert!(
+        out.contains("         1   2   3   4   5   6\nstores: North 0 (left), South 0 (right)\n"),
+        "pit numbers under the person's row:\n{out}"
+    );
+    assert!(out.contains("you (South) play 1\n"), "{out}");
     assert!(out.contains("  thought: "), "{out}");
-    // The engine proves the win and says it as a margin.
-    assert!(out.contains("wins by "), "{out}");
+    // A proved result is said as a margin in seeds, never as a number of moves.
+    for line in lines_starting(&out, "  thought: ") {
+        assert!(!line.contains(" in ") && !line.contains(" moves"), "{line}");
+    }
     let result = the_result(&out);
-    assert!(result.starts_with("Result: boardbot (O) wins; the second player has more seeds: "), "{out}");
+    assert!(result.starts_with("Result: boardbot (North) wins; North has more seeds: "), "{out}");
 }
 
 #[test]
 fn checkers_by_square_numbers_and_an_ending_to_the_end() {
     let out = play(&["checkers", "english", "--time", "0.1"], "11-15\n12-15\nquit\n");
-    assert!(out.contains(" 13      14      15      16           13  14  15  16\n"), "square numbers:\n{out}");
-    assert!(out.contains("you (X) play 11-15\n"), "{out}");
-    assert!(out.contains("boardbot (O) plays "), "{out}");
+    // Black (the person) at the bottom: the diagram turned half round.
+    assert!(out.contains("\n     16      15      14      13         16  15  14  13\n"), "square numbers:\n{out}");
+    assert!(out.contains("\n  b       b       b       b            4   3   2   1\nBlack to move"), "{out}");
+    assert!(out.contains("you (Black) play 11-15\n"), "{out}");
+    assert!(out.contains("boardbot (White) plays "), "{out}");
     assert!(out.contains("error: "), "12-15 is no move now:\n{out}");
     // From a position given as FEN, the engine against itself plays it out: Black's capture
     // (compulsory) takes White's last piece.
     let out = play(&["checkers", "english", "fen", "B:W18:B14,K1", "--you", "none", "--time", "0.05"], "");
-    assert!(out.contains("boardbot X plays 14x23\n"), "{out}");
-    assert_eq!(the_result(&out), "Result: boardbot X wins; White has no pieces left.", "{out}");
+    assert!(out.contains("boardbot Black plays 14x23\n"), "{out}");
+    assert_eq!(the_result(&out), "Result: boardbot Black wins; White has no pieces left.", "{out}");
+    // After the end, no side is to move.
+    let last_board = &out[out.rfind("boardbot Black plays").unwrap()..];
+    assert!(!last_board.contains("to move"), "{out}");
+    // Playing White: White at the bottom, as the diagram draws it.
+    let out = play(&["checkers", "--you", "second", "--time", "0.1"], "quit\n");
+    assert!(out.contains("\n 13      14      15      16           13  14  15  16\n"), "{out}");
 }
 
 #[test]
@@ -183,35 +197,46 @@ fn save_writes_a_log_that_replay_accepts() {
 }
 
 #[test]
-fn swap_makes_the_engine_move_and_new_restarts() {
-    let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], "swap\nnew\n");
+fn switch_makes_the_engine_move_and_new_restarts() {
+    let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], "swap\nswitch\nnew\n");
+    // `swap` is a move (Kalah's pie rule), no command.
+    assert_eq!(lines_starting(&out, "error: swap is a move only under Kalah's pie rule").len(), 1, "{out}");
     let swapped = out.find("Sides changed: X: boardbot, O: you.").expect(&out);
     let after = &out[swapped..];
     assert!(after.lines().nth(1).unwrap().starts_with("boardbot (X) plays "), "{out}");
     assert!(after.contains("move 2, you (O) to play> new"), "{out}");
     // The new game keeps the sides: the engine opens again.
     let restarted = &out[out.rfind("New game: mnk 3 3 3").unwrap()..];
-    assert!(restarted.lines().nth(6).unwrap().starts_with("boardbot (X) plays "), "{out}");
+    assert!(restarted.lines().nth(5).unwrap().starts_with("boardbot (X) plays "), "{out}");
     assert_eq!(out.matches("New game: ").count(), 2, "{out}");
 }
 
 #[test]
 fn the_setup_step_by_step_with_the_defaults() {
-    let out = play(&["--time", "0.1"], "\n\n\n\nb2\n");
-    for text in
-        ["mnk M N K", "cx M N X", "Game and board [mnk 3 3 3]: ", "Level: ", "New game: mnk 3 3 3;", "you (X) play b2"]
-    {
+    let out = play(&["--time", "0.1"], "\n\n\n\n\nb2\n");
+    for text in [
+        "mnk M N K",
+        "cx M N X",
+        "By name: tic-tac-toe (mnk 3 3 3), gomoku (mnk 15 15 5), connect4 (cx 6 7 4)",
+        "Game and board [mnk 3 3 3]: ",
+        "Level: easy, medium, hard, max or a number from 1 to 10 [max]: ",
+        "Algorithm: full, minimax, minimax-symmetric, alphabeta, ordered, table, symmetric [full]: ",
+        "New game: mnk 3 3 3;",
+        "you (X) play b2",
+    ] {
         assert!(out.contains(text), "'{text}' missing:\n{out}");
     }
     assert_eq!(lines_starting(&out, "boardbot (O) plays ").len(), 1, "{out}");
     // Cells out of play at random, from the seed; Connect-4 by its description.
-    let out = play(&["--time", "0.1", "--seed", "7"], "\n3\nnone\n\n");
+    // The list of games is wrapped at word boundaries.
+    assert!(out.lines().all(|l| l.len() <= 100 || l.starts_with("Who plays")), "{out}");
+    let out = play(&["--time", "0.1", "--seed", "7"], "\n3\nnone\n\n\n");
     let game = lines_starting(&out, "New game: mnk 3 3 3 blocked ")[0];
     assert_eq!(game.split(';').next().unwrap().split_whitespace().count(), 10, "{out}");
-    let again = play(&["--time", "0.1", "--seed", "7"], "\n3\nnone\n\n");
+    let again = play(&["--time", "0.1", "--seed", "7"], "\n3\nnone\n\n\n");
     assert_eq!(lines_starting(&again, "New game: ")[0], game);
-    let out = play(&[], "cx 6 7 4\n\n\n4\nquit\n");
-    assert!(out.contains("you (X) play 4\n"), "{out}");
+    let out = play(&[], "connect4\n\n\n\n4\nquit\n");
+    assert!(out.contains("New game: cx 6 7 4;") && out.contains("you (X) play 4\n"), "{out}");
 }
 
 #[test]
@@ -221,4 +246,106 @@ fn no_colour_when_piped() {
         assert!(ok && out.contains("Result: "), "{out}");
         assert!(!out.contains('\x1b'), "ANSI escapes in piped output:\n{out}");
     }
+}
+
+#[test]
+fn games_by_the_names_people_use() {
+    for (name, game) in [
+        ("tic-tac-toe", "mnk 3 3 3"),
+        ("connect4", "cx 6 7 4"),
+        ("gomoku", "mnk 15 15 5"),
+        ("bantumi", "kalah 6 3"),
+        ("kalah", "kalah 6 4"),
+        ("checkers", "checkers english"),
+    ] {
+        let out = play(&[name, "--time", "0.1"], "quit\n");
+        assert!(out.starts_with(&format!("New game: {game};")), "{name}:\n{out}");
+    }
+    // Options follow a name; a game's own words stay its own.
+    let out = play(&["kalah", "pie", "--time", "0.1"], "quit\n");
+    assert!(out.starts_with("New game: kalah 6 4 pie;"), "{out}");
+    let out = play(&["kalah", "6", "6", "--time", "0.1"], "quit\n");
+    assert!(out.starts_with("New game: kalah 6 6;"), "{out}");
+    // The referee takes them too.
+    let (out, ok) = run(
+        &[
+            "match",
+            "--game",
+            "connect4",
+            "--game",
+            "tic-tac-toe",
+            "--rounds",
+            "1",
+            "--timeout",
+            "0.2",
+            "--engine1",
+            "random",
+            "--engine2",
+            "random",
+        ],
+        "",
+        &[],
+    );
+    assert!(ok && out.contains("cx 6 7 4") && out.contains("mnk 3 3 3"), "{out}");
+}
+
+#[test]
+fn a_capture_written_as_a_step_is_taken_when_it_names_one_move() {
+    // Black's man on 14 must take White's on 18: `14-23` means `14x23`.
+    let out = play(&["checkers", "english", "fen", "B:W18,30:B14", "--time", "0.1"], "14-23\nquit\n");
+    assert!(out.contains("you (Black) play 14x23\n"), "{out}");
+    // A step is still a step.
+    let out = play(&["checkers", "--time", "0.1"], "11-15\nquit\n");
+    assert!(out.contains("you (Black) play 11-15\n"), "{out}");
+}
+
+#[test]
+fn under_the_pie_rule_swap_is_a_move_in_the_log() {
+    let out = play(&["kalah", "6", "3", "pie", "--you", "second", "--time", "0.1"], "swap\nmoves\nquit\n");
+    assert!(out.contains("you (North) play swap\n"), "{out}");
+    assert!(out.contains("Swap: North took over the first move's position."), "{out}");
+    let list = &out[out.find("> moves\n").expect(&out)..];
+    assert!(list.lines().nth(1).unwrap().contains("North swap (you)"), "{out}");
+}
+
+#[test]
+fn the_algorithm_evaluation_and_depth_chosen() {
+    // Minimax to depth 2 from the empty 3x3 board: 1 + 9 + 72 positions.
+    let args = ["mnk", "3", "3", "3", "--you", "second", "--algorithm", "minimax", "--depth", "2", "--time", "5"];
+    let out = play(&args, "quit\n");
+    assert!(out.contains("New game: mnk 3 3 3; X: boardbot, O: you, algorithm minimax"), "{out}");
+    assert!(out.contains("(minimax to depth 2, 82 nodes, "), "{out}");
+    let args = ["mnk", "3", "3", "3", "--you", "second", "--algorithm", "alphabeta", "--depth", "2", "--time", "5"];
+    let out = play(&args, "quit\n");
+    let nodes: u64 =
+        out.split("(alphabeta to depth 2, ").nth(1).expect(&out).split(' ').next().unwrap().parse().unwrap();
+    assert!(nodes < 82, "alpha-beta prunes: {out}");
+    // Step by step, with the open windows counted.
+    let out = play(&["--time", "5"], "mnk 3 3 3\n\nsecond\n\nminimax-symmetric\nwindows\n3\nquit\n");
+    for text in ["Evaluation [threats]: ", "Depth at most, 1 to 64, or none", "(minimax-symmetric to depth 3, "] {
+        assert!(out.contains(text), "'{text}' missing:\n{out}");
+    }
+    // An evaluation the game does not have: one clear error.
+    let args = ["play", "kalah", "6", "3", "--algorithm", "minimax", "--evaluation", "windows"];
+    let out = Command::new(BIN).args(args).stdin(Stdio::null()).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("has no evaluation 'windows' (standard, stores)"), "{err}");
+}
+
+/// The engine's reply to b2 at tic-tac-toe, easy, in a new process (with `seed` if any).
+fn easy_reply(seed: Option<&str>) -> String {
+    let mut args = vec!["mnk", "3", "3", "3", "--level", "easy", "--time", "1"];
+    if let Some(seed) = seed {
+        args.extend(["--seed", seed]);
+    }
+    let out = play(&args, "b2\nquit\n");
+    lines_starting(&out, "boardbot (O) plays ")[0].to_string()
+}
+
+#[test]
+fn below_max_each_process_plays_its_own_game_unless_seeded() {
+    let replies: std::collections::HashSet<String> = (0..10).map(|_| easy_reply(None)).collect();
+    assert!(replies.len() > 1, "10 sessions, the same reply: {replies:?}");
+    let seeded: std::collections::HashSet<String> = (0..4).map(|_| easy_reply(Some("11"))).collect();
+    assert_eq!(seeded.len(), 1, "a seed fixes the game: {seeded:?}");
 }

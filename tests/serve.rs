@@ -156,6 +156,87 @@ fn api_bad_requests_get_4xx_json_errors_and_change_nothing() {
     assert_error(server.post("/api/move", &json!({"session": id, "move": "0"})), 409, "over");
 }
 
+#[test]
+fn api_names_notation_review_hints_and_choices() {
+    let server = Server::start(&[]);
+    let (_, info) = server.call("GET", "/api/games", None);
+    let games = info["games"].as_array().unwrap();
+    let names: Vec<&str> =
+        games.iter().flat_map(|g| g["names"].as_array().unwrap().iter().map(|n| n["name"].as_str().unwrap())).collect();
+    for name in ["tic-tac-toe", "gomoku", "connect4", "kalah", "bantumi", "checkers"] {
+        assert!(names.contains(&name), "{name}: {names:?}");
+    }
+    let kalah = games.iter().find(|g| g["name"] == "kalah").unwrap();
+    for size in ["kalah 6 4", "kalah 6 6", "kalah 7 7 pie", "kalah 6 3"] {
+        assert!(kalah["examples"].as_array().unwrap().contains(&json!(size)), "{kalah}");
+    }
+    assert_eq!(kalah["sides"], json!(["South", "North"]));
+    let algorithms: Vec<&str> =
+        info["algorithms"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap()).collect();
+    assert_eq!(algorithms, ["full", "minimax", "minimax-symmetric", "alphabeta", "ordered", "table", "symmetric"]);
+
+    // A game by its name; the moves as people write them, with who played them.
+    let (status, state) = server.post("/api/new", &json!({"game": "tic-tac-toe", "time": 0.2}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["game"], "mnk 3 3 3");
+    let id = state["session"].as_str().unwrap().to_string();
+    assert_eq!(state["view"]["col_labels"], json!(["a", "b", "c"]));
+    assert!(state["view"]["moves"].as_array().unwrap().iter().any(|m| m["text"] == "1 1" && m["human"] == "b2"));
+    let (_, state) = server.post("/api/move", &json!({"session": id, "move": "1 1"}));
+    assert_eq!(state["played"][0], json!({"text": "1 1", "human": "b2", "side": "first"}));
+    assert_eq!(state["played"][1]["side"], "second");
+    let line = state["thinking"]["line"].as_str().unwrap();
+    assert!(!line.is_empty() && !line.contains("depth 0"), "{line}");
+    assert_eq!(state["thinking"]["human"][0], state["played"][1]["human"]);
+
+    // Review: the board after any number of the moves.
+    let (status, start) = server.call("GET", &format!("/api/view?session={id}&ply=0"), None);
+    assert_eq!(status, 200, "{start}");
+    assert!(start["view"]["cells"].as_array().unwrap().iter().all(|c| c["content"] == ""));
+    let (_, first) = server.call("GET", &format!("/api/view?session={id}&ply=1"), None);
+    assert_eq!(first["view"]["cells"][4]["content"], "X");
+    assert_eq!(first["view"]["cells"].as_array().unwrap().iter().filter(|c| c["content"] != "").count(), 1);
+    assert_error(server.call("GET", &format!("/api/view?session={id}&ply=3"), None), 400, "ply");
+    assert_error(server.call("GET", "/api/view", None), 400, "session");
+    let (_, empty) = server.call("GET", "/api/view?game=mnk%204%204%203", None);
+    assert_eq!(empty["view"]["cells"].as_array().unwrap().len(), 16);
+
+    // A hint: a legal move for the person, not played.
+    let (status, hint) = server.post("/api/hint", &json!({"session": id}));
+    assert_eq!(status, 200, "{hint}");
+    let mv = hint["moves"][0].as_str().unwrap();
+    assert!(state["view"]["moves"].as_array().unwrap().iter().any(|m| m["text"] == mv), "{hint}");
+    assert_eq!(hint["keys"], json!([mv]));
+    assert_eq!(server.state(&id)["history"], state["history"], "the hint was not played");
+    // The engine still answers the person's move after a hint.
+    let (status, after) = server.post("/api/move", &json!({"session": id, "move": mv}));
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["history"].as_array().unwrap().len(), 4, "{after}");
+
+    // Cells out of play at random, reproducible with a seed.
+    let new = |body: Value| server.post("/api/new", &body);
+    let (_, a) = new(json!({"game": "mnk 5 5 4", "blocked": 3, "seed": 5, "session": id}));
+    let (_, b) = new(json!({"game": "mnk 5 5 4", "blocked": 3, "seed": 5, "session": id}));
+    assert!(a["game"].as_str().unwrap().starts_with("mnk 5 5 4 blocked "), "{a}");
+    assert_eq!(a["game"].as_str().unwrap().split_whitespace().count(), 8, "{a}");
+    assert_eq!(a["game"], b["game"]);
+    assert_error(new(json!({"game": "kalah 6 3", "blocked": 2})), 400, "out of play");
+    assert_error(new(json!({"game": "mnk 3 3 3", "blocked": 9})), 400, "at most 8");
+
+    // The algorithm, its evaluation and depth: minimax to depth 2 visits 1 + 9 + 72 positions.
+    let body = json!({"game": "mnk 3 3 3", "you": "second", "algorithm": "minimax", "depth": 2, "evaluation": "windows", "time": 5});
+    let (status, state) = new(body);
+    assert_eq!(status, 200, "{state}");
+    assert!(state["thinking"]["line"].as_str().unwrap().contains("(minimax to depth 2, 82 nodes, "), "{state}");
+    assert_eq!(
+        (state["algorithm"].clone(), state["evaluation"].clone(), state["depth"].clone()),
+        (json!("minimax"), json!("windows"), json!(2))
+    );
+    assert_error(new(json!({"game": "mnk 3 3 3", "algorithm": "quantum"})), 400, "unknown algorithm");
+    assert_error(new(json!({"game": "kalah 6 3", "evaluation": "windows"})), 400, "no evaluation");
+    assert_error(new(json!({"game": "mnk 3 3 3", "depth": 0})), 400, "depth");
+}
+
 /// Polls the session's state until its status is `status` (within 10 s); that state.
 fn wait_for_status(server: &Server, session: &str, status: &str) -> Value {
     let start = Instant::now();
@@ -254,6 +335,16 @@ fn js(tab: &Tab, expr: &str) -> Value {
     }
 }
 
+/// Waits (within 60 s) until `expr` is true in the page.
+fn wait_until(tab: &Tab, expr: &str, what: &str) {
+    let start = Instant::now();
+    while js(tab, expr) != json!(true) {
+        let message = js(tab, "document.getElementById('message').textContent");
+        assert!(start.elapsed() < Duration::from_secs(60), "{what}: not so after 60 s ({message})");
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
 /// Waits until the page rests (the person to move, or the game over) and returns its state.
 fn settled(tab: &Tab) -> Value {
     let start = Instant::now();
@@ -272,8 +363,9 @@ fn new_game(tab: &Tab, game: &str) -> Value {
     new_game_as(tab, game, "first")
 }
 
-/// Starts `game` from the page's form, the person playing `you`, at 0.2 s per move; returns the
-/// state once the person is to move.
+/// Starts `game` from the page's form (a board of the menu, or another description), the
+/// person playing `you`, at 0.2 s per move at the maximum level; returns the state once the
+/// person is to move.
 fn new_game_as(tab: &Tab, game: &str, you: &str) -> Value {
     let name = game.split_whitespace().next().unwrap();
     js(
@@ -281,11 +373,11 @@ fn new_game_as(tab: &Tab, game: &str, you: &str) -> Value {
         &format!(
             r#"(() => {{
                 const set = (id, v) => {{ const el = document.getElementById(id); el.value = v; el.dispatchEvent(new Event("change")); }};
-                set("game", "{name}");
-                const choice = document.getElementById("board-choice");
-                if ([...choice.options].some((o) => o.value === "{game}")) set("board-choice", "{game}");
-                else {{ set("board-choice", ""); set("custom", "{game}"); }}
+                const choice = document.getElementById("game");
+                if ([...choice.options].some((o) => o.value === "{game}")) set("game", "{game}");
+                else {{ set("game", "other:{name}"); set("custom", "{game}"); }}
                 set("you", "{you}"); set("level", "max"); set("time", "0.2");
+                set("algorithm", "full"); set("depth", ""); set("blocked", "0");
                 return true; }})()"#
         ),
     );
@@ -293,7 +385,8 @@ fn new_game_as(tab: &Tab, game: &str, you: &str) -> Value {
     let start = Instant::now();
     loop {
         let s = settled(tab);
-        if s["game"] == game && (s["history"] == json!([]) || you != "first") && s["status"] == "your_turn" {
+        let fresh = s["history"] == json!([]) || you != "first";
+        if s["game"].as_str().unwrap().starts_with(game) && fresh && s["status"] == "your_turn" {
             return s;
         }
         assert!(start.elapsed() < Duration::from_secs(30), "no new game: {s}");
@@ -301,11 +394,11 @@ fn new_game_as(tab: &Tab, game: &str, you: &str) -> Value {
     }
 }
 
-/// Clicks the board's cell `i`: with the mouse, through DevTools (about a second a click here),
-/// or by the element's `click()` in the page (the same handler, without the mouse's wait for a
-/// stable layout), for the long games.
+/// Clicks the board's cell `i` (its index in the view): with the mouse, through DevTools
+/// (about a second a click here), or by the element's `click()` in the page (the same handler,
+/// without the mouse's wait for a stable layout), for the long games.
 fn click_cell(tab: &Tab, i: usize, mouse: bool) {
-    let selector = format!(".cell[data-index='{i}']");
+    let selector = format!("#board .cell[data-index='{i}']");
     if mouse {
         tab.find_element(&selector).unwrap().click().unwrap();
     } else {
@@ -316,13 +409,40 @@ fn click_cell(tab: &Tab, i: usize, mouse: bool) {
     }
 }
 
+/// The index of the cell whose key is `key`.
+fn cell_of(state: &Value, key: &str) -> usize {
+    let cells = state["view"]["cells"].as_array().unwrap();
+    cells.iter().position(|c| c["key"].as_str() == Some(key)).unwrap_or_else(|| panic!("no cell with key {key}"))
+}
+
+/// Clicks the cells of `keys` in turn and waits for the game to move on; the state then.
+fn play_keys(tab: &Tab, state: &Value, keys: &[&str], mouse: bool) -> Value {
+    let before = state["history"].as_array().unwrap().len();
+    for key in keys {
+        click_cell(tab, cell_of(state, key), mouse);
+    }
+    let start = Instant::now();
+    loop {
+        let s = settled(tab);
+        if s["history"].as_array().unwrap().len() > before {
+            return s;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "the clicks {keys:?} played nothing");
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
 /// Plays a whole game by clicks: each turn the first legal move that no other move extends (a
 /// whole capture path), its cells clicked in order (with the mouse if `mouse`). Returns the
-/// final state; `illegal` also clicks a cell that takes no click once, which must change nothing.
-fn play_by_clicks(tab: &Tab, mut state: Value, mut illegal: bool, mouse: bool) -> Value {
+/// final state and every thinking line the page showed; `illegal` also clicks a cell that
+/// takes no click once, which must change nothing.
+fn play_by_clicks(tab: &Tab, mut state: Value, mut illegal: bool, mouse: bool) -> (Value, Vec<String>) {
+    let mut lines = Vec::new();
     for _ in 0..400 {
+        let line = js(tab, "document.getElementById('thinking').textContent");
+        lines.push(line.as_str().unwrap_or("").to_string());
         if state["status"] == "over" {
-            return state;
+            return (state, lines);
         }
         let view = &state["view"];
         let keys = |m: &Value| -> Vec<String> {
@@ -333,7 +453,11 @@ fn play_by_clicks(tab: &Tab, mut state: Value, mut illegal: bool, mouse: bool) -
         if illegal && state["history"].as_array().unwrap().len() >= 2 {
             let dead = cells
                 .iter()
-                .position(|c| c["content"] != "" && !moves.iter().any(|m| c["key"].as_str() == Some(m[0].as_str())))
+                .position(|c| {
+                    c["content"] != ""
+                        && c["content"] != "#"
+                        && !moves.iter().any(|m| c["key"].as_str() == m.first().map(String::as_str))
+                })
                 .expect("an occupied cell that starts no move");
             click_cell(tab, dead, mouse);
             std::thread::sleep(Duration::from_millis(400));
@@ -343,54 +467,49 @@ fn play_by_clicks(tab: &Tab, mut state: Value, mut illegal: bool, mouse: bool) -
         }
         let whole = moves
             .iter()
-            .find(|m| !moves.iter().any(|o| o.len() > m.len() && o.starts_with(m)))
+            .find(|m| !m.is_empty() && !moves.iter().any(|o| o.len() > m.len() && o.starts_with(m)))
             .expect("a legal move")
             .clone();
-        let before = state["history"].as_array().unwrap().len();
-        for key in &whole {
-            let i = cells.iter().position(|c| c["key"].as_str() == Some(key.as_str())).expect("a cell to click");
-            click_cell(tab, i, mouse);
-        }
-        let start = Instant::now();
-        loop {
-            state = settled(tab);
-            if state["history"].as_array().unwrap().len() > before {
-                break;
-            }
-            assert!(start.elapsed() < Duration::from_secs(30), "the clicks {whole:?} played nothing");
-            std::thread::sleep(Duration::from_millis(30));
-        }
+        let whole: Vec<&str> = whole.iter().map(String::as_str).collect();
+        state = play_keys(tab, &state, &whole, mouse);
     }
     panic!("the game did not end: {state}");
 }
 
 /// Waits for the page's first board (it starts a game by itself).
 fn wait_for_board(tab: &Tab) {
-    let start = Instant::now();
-    while js(tab, "document.querySelectorAll('#board .cell').length") == json!(0) {
-        let message = js(tab, "document.getElementById('message').textContent");
-        assert!(start.elapsed() < Duration::from_secs(30), "no board on the page: {message}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(tab, "document.querySelectorAll('#board .cell').length > 0", "a board on the page");
 }
 
+/// Saves a screenshot of the page as target/NAME.
 fn screenshot(tab: &Tab, name: &str) {
+    js(tab, "(window.scrollTo(0, 0), true)");
     let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
     std::fs::write(target_dir().join(name), png).unwrap();
+}
+
+fn text(tab: &Tab, id: &str) -> String {
+    js(tab, &format!("document.getElementById('{id}').textContent")).as_str().unwrap_or("").to_string()
 }
 
 /// Checks the page's game-over text and, after a win, that at least `marked` cells are
 /// highlighted (a winning line; in Kalah the pit of the last move).
 fn check_result(tab: &Tab, state: &Value, marked: u64) {
     let result = state["result"].as_str().unwrap();
-    let shown = js(tab, "document.getElementById('result').textContent");
-    assert!(shown.as_str().unwrap().starts_with(result), "shown {shown}, state {state}");
-    assert_eq!(js(tab, "document.getElementById('message').textContent"), json!(format!("Game over: {result}.")));
+    let shown = text(tab, "result");
+    assert!(shown.starts_with(result), "shown {shown}, state {state}");
+    assert_eq!(text(tab, "message"), format!("Game over: {result}."));
     if result != "Draw" {
         assert!(state["end_reason"].is_string(), "{state}");
         let shown = js(tab, "document.querySelectorAll('#board .cell.marked').length");
         assert!(shown.as_u64().unwrap() >= marked, "the winning line is highlighted: {shown}");
     }
+}
+
+/// The contents of the cells as drawn, top row first, left to right (the board may be turned).
+fn drawn(tab: &Tab) -> Vec<String> {
+    let v = js(tab, "[...document.querySelectorAll('#board .cell')].map((c) => c.dataset.content)");
+    v.as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect()
 }
 
 #[test]
@@ -404,87 +523,260 @@ fn browser_plays_whole_games_by_clicks() {
 
     // Tic-tac-toe: the engine never loses it.
     let state = new_game(&tab, "mnk 3 3 3");
-    let end = play_by_clicks(&tab, state, true, true);
+    let (end, _) = play_by_clicks(&tab, state, true, true);
     assert_ne!(end["result"], "You win", "{end}");
     check_result(&tab, &end, 3);
     screenshot(&tab, "serve-mnk.png");
 
     // Connect-4: the person drops into the leftmost open column every turn and loses.
     let state = new_game(&tab, "cx 6 7 4");
-    let end = play_by_clicks(&tab, state, false, true);
+    let (end, lines) = play_by_clicks(&tab, state, false, true);
     assert_eq!(end["result"], "boardbot wins", "{end}");
     check_result(&tab, &end, 3);
-    let thinking = js(&tab, "document.getElementById('thinking').textContent");
-    assert!(thinking.as_str().unwrap().contains("depth"), "{thinking}");
+    for line in lines.iter().filter(|l| !l.is_empty()) {
+        assert!(line.starts_with("boardbot played "), "{line}");
+        assert!(!line.contains("depth 0") && !line.contains("depth 255"), "{line}");
+    }
+    // The moves in the list as people write them: columns from 1.
+    let listed = js(&tab, "[...document.querySelectorAll('#moves .mv')].map((b) => b.textContent)");
+    let human: Vec<Value> = end["played"].as_array().unwrap().iter().map(|m| m["human"].clone()).collect();
+    assert_eq!(listed, json!(human));
+    assert!(end["played"].as_array().unwrap().iter().all(|m| m["human"] != m["text"]), "{end}");
     screenshot(&tab, "serve-cx.png");
 
     // Bantumi: the person sows the leftmost pit that has seeds (moving again after an extra
-    // turn) and loses; the store of the second player (top left) takes no click.
+    // turn) and loses; the store of the second player takes no click. Whoever proved the
+    // result, search or solver, says it as a margin in seeds, never as a number of moves.
     let state = new_game(&tab, "kalah 6 3");
-    let end = play_by_clicks(&tab, state, true, false);
+    let (end, lines) = play_by_clicks(&tab, state, true, false);
     assert_eq!(end["result"], "boardbot wins", "{end}");
     check_result(&tab, &end, 0);
     assert!(end["end_reason"].as_str().unwrap().contains("more seeds"), "{end}");
-    // The solver proves the win: its score is the margin, in seeds.
-    let thinking = js(&tab, "document.getElementById('thinking').textContent");
-    assert!(thinking.as_str().unwrap().contains("wins by"), "{thinking}");
+    for line in &lines {
+        assert!(!line.contains("wins in") && !line.contains("loses in") && !line.contains(" moves"), "{line}");
+    }
+    assert!(lines.iter().any(|l| l.contains("boardbot played ")), "{lines:?}");
     screenshot(&tab, "serve-kalah.png");
 
     // Under the pie rule, the second player's first move may be the swap: a button, no cell.
     let state = new_game_as(&tab, "kalah 6 3 pie", "second");
     assert_eq!(state["history"].as_array().unwrap().len(), 1, "{state}");
     tab.find_element("#no-cell-moves button").unwrap().click().unwrap();
-    let start = Instant::now();
-    loop {
-        let s = settled(&tab);
-        if s["history"].as_array().unwrap().len() >= 2 {
-            assert_eq!(s["history"][1], "swap", "{s}");
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "the swap button played nothing: {s}");
-        std::thread::sleep(Duration::from_millis(30));
-    }
+    wait_until(&tab, "window.boardbot.state.history.length >= 2 && !window.boardbot.pending", "the swap played");
+    assert_eq!(js(&tab, "window.boardbot.state.history[1]"), "swap");
 
     // Checkers: a piece, then each landing square; the person plays the first legal move (a
     // whole capture path when it must capture) and loses.
     let t0 = Instant::now();
     let state = new_game(&tab, "checkers english");
-    let end = play_by_clicks(&tab, state, true, false);
+    let (end, _) = play_by_clicks(&tab, state, true, false);
     eprintln!("checkers game by clicks: {:?}, {} moves", t0.elapsed(), end["history"].as_array().unwrap().len());
     assert_eq!(end["result"], "boardbot wins", "{end}");
     check_result(&tab, &end, 0);
-    screenshot(&tab, "serve-checkers.png");
 
     // Undo takes back the person's last move and the reply.
     let before = end["history"].as_array().unwrap().len();
     tab.find_element("#undo").unwrap().click().unwrap();
-    let start = Instant::now();
-    loop {
-        let s = js(&tab, "window.boardbot.state");
-        if s["history"].as_array().unwrap().len() < before && js(&tab, "document.body.dataset.status") == "your_turn" {
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(10), "undo did nothing: {s}");
-        std::thread::sleep(Duration::from_millis(30));
-    }
+    wait_until(
+        &tab,
+        &format!("window.boardbot.state.history.length < {before} && document.body.dataset.status === 'your_turn'"),
+        "undo",
+    );
 
     // A phone-sized window: the board fits its width.
     let phone = self::browser((390, 800));
     let tab = phone.new_tab().unwrap();
     tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
     wait_for_board(&tab);
-    let state = new_game(&tab, "cx 6 7 4");
+    let mut state = new_game(&tab, "cx 6 7 4");
     let width = js(&tab, "document.getElementById('board').getBoundingClientRect().right <= window.innerWidth");
     assert_eq!(width, json!(true));
-    let mut state = state;
     for _ in 0..3 {
         // The top cell of the middle column: a click anywhere in a column plays it.
-        tab.find_element(".cell[data-index='3']").unwrap().click().unwrap();
-        let before = state["history"].as_array().unwrap().len();
-        while state["history"].as_array().unwrap().len() <= before {
-            std::thread::sleep(Duration::from_millis(30));
-            state = settled(&tab);
-        }
+        let key = state["view"]["cells"][3]["key"].as_str().unwrap().to_string();
+        state = play_keys(&tab, &state, &[&key], true);
     }
     screenshot(&tab, "serve-phone.png");
+}
+
+/// Each game's board as people expect it, asserted on the page's DOM; a screenshot of each
+/// under target/ (docs/ shows them).
+#[test]
+fn browser_draws_each_games_board() {
+    let server = Server::start(&[]);
+    let browser = browser((1100, 900));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+
+    // ---- checkers ----
+    // Black (the person) at the bottom: the board turned half round from the diagram, the pieces
+    // on the dark squares, each numbered.
+    let state = new_game(&tab, "checkers english");
+    assert_eq!(js(&tab, "document.getElementById('board').dataset.turned"), "yes");
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .cell.dark').length"), 32);
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .cell.light .piece').length"), 0);
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .cell.dark .piece').length"), 24);
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .cell.dark .sq').length"), 32);
+    let rows = drawn(&tab);
+    assert!(rows[56..].iter().all(|c| c == "X" || c == "#"), "Black's men at the bottom: {rows:?}");
+    assert!(text(&tab, "player-bottom").contains("You") && text(&tab, "player-bottom").contains("Black"));
+    assert!(text(&tab, "player-top").contains("boardbot") && text(&tab, "player-top").contains("White"));
+    // A click on a man: the squares it may go to get a dot.
+    click_cell(&tab, cell_of(&state, "11"), true);
+    let dots = js(&tab, "[...document.querySelectorAll('#board .cell.dest')].map((c) => c.dataset.key).sort()");
+    assert_eq!(dots, json!(["15", "16"]));
+    assert_eq!(js(&tab, "document.querySelector('#board .cell.selected').dataset.key"), "11");
+    let state = play_keys(&tab, &state, &["15"], true);
+    assert_eq!(state["played"][0]["human"], "11-15");
+    // The last move's path is shown.
+    let path = js(&tab, "[...document.querySelectorAll('#board .cell.m-path, #board .cell.m-from')].length");
+    assert!(path.as_u64().unwrap() >= 2, "{path}");
+
+    // Playing White: the board as the diagram draws it (White at the bottom).
+    new_game_as(&tab, "checkers english", "second");
+    assert_eq!(js(&tab, "document.getElementById('board').dataset.turned"), "no");
+    let rows = drawn(&tab);
+    assert!(rows[56..].iter().all(|c| c == "O" || c == "#"), "White's men at the bottom: {rows:?}");
+    assert!(text(&tab, "player-bottom").contains("White"));
+
+    // A forced capture is marked, and a double jump is played by clicks, square by square.
+    let state = new_game(&tab, "checkers english fen B:W18,27,30:B1,14");
+    let must = js(&tab, "[...document.querySelectorAll('#board .cell.m-must')].map((c) => c.dataset.key)");
+    assert_eq!(must, json!(["14"]), "the man that must capture");
+    assert!(text(&tab, "notes").contains("Black must capture"), "{}", text(&tab, "notes"));
+    click_cell(&tab, cell_of(&state, "14"), true);
+    click_cell(&tab, cell_of(&state, "23"), true);
+    assert!(js(&tab, "document.getElementById('stop').hidden") == json!(true), "English rules: no stopping");
+    let state = play_keys(&tab, &state, &["32"], true);
+    assert_eq!(state["played"][0]["human"], "14x23x32");
+    let jumped = js(&tab, "[...document.querySelectorAll('#board .cell.m-jumped')].map((c) => c.dataset.key).sort()");
+    assert!(jumped == json!(["18", "27"]) || state["history"].as_array().unwrap().len() > 1, "{jumped}");
+    // A king is crowned on the far row, and the captured pieces are counted.
+    assert!(js(&tab, "document.querySelectorAll('#board .piece.king').length").as_u64().unwrap() >= 1);
+    assert!(text(&tab, "player-bottom").contains("2 captured"), "{}", text(&tab, "player-bottom"));
+    screenshot(&tab, "serve-checkers-jump.png");
+
+    // House rules: a multiple jump may stop after any jump ("Stop here").
+    let state = new_game(&tab, "checkers house fen B:W18,27,30:B1,14");
+    click_cell(&tab, cell_of(&state, "14"), true);
+    click_cell(&tab, cell_of(&state, "23"), true);
+    assert_eq!(js(&tab, "document.getElementById('stop').hidden"), json!(false));
+    tab.find_element("#stop").unwrap().click().unwrap();
+    wait_until(&tab, "window.boardbot.state.played.length >= 1 && !window.boardbot.pending", "stop here");
+    assert_eq!(js(&tab, "window.boardbot.state.played[0].human"), "14x23");
+
+    // A game in progress, for the picture: a few moves of the usual start.
+    let mut state = new_game(&tab, "checkers english");
+    for _ in 0..4 {
+        let whole: Vec<String> = state["view"]["moves"][0]["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap().to_string())
+            .collect();
+        let whole: Vec<&str> = whole.iter().map(String::as_str).collect();
+        state = play_keys(&tab, &state, &whole, false);
+    }
+    click_cell(&tab, cell_of(&state, state["view"]["moves"][0]["keys"][0].as_str().unwrap()), true);
+    screenshot(&tab, "serve-checkers.png");
+
+    // ---- Kalah ----
+    // As the first player (South): its row at the bottom, the stores labelled, seeds drawn and
+    // counted; pit 3 of 4 seeds ends in the store: an extra turn, said.
+    let state = new_game(&tab, "kalah 6 4");
+    assert_eq!(js(&tab, "document.getElementById('board').dataset.turned"), "no");
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .store').length"), 2);
+    let stores = js(&tab, "[...document.querySelectorAll('#board .store')].map((s) => s.textContent)");
+    assert!(stores[0].as_str().unwrap().contains("boardbot's store"), "{stores}");
+    assert!(stores[1].as_str().unwrap().contains("your store"), "{stores}");
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .pit .seed').length"), 48);
+    let counts = js(&tab, "[...document.querySelectorAll('#board .pit .count')].map((c) => c.textContent)");
+    assert_eq!(counts, json!(vec!["4"; 12]));
+    let bottom =
+        js(&tab, "[...document.querySelectorAll('#board .pit.side-first')].every((p) => p.style.gridRow === '3')");
+    assert_eq!(bottom, json!(true), "South's row at the bottom");
+    let state = play_keys(&tab, &state, &["3"], true);
+    assert_eq!(state["status"], "your_turn");
+    assert!(text(&tab, "notes").contains("Extra turn"), "{}", text(&tab, "notes"));
+    assert!(js(&tab, "document.querySelectorAll('#board .m-sown').length").as_u64().unwrap() >= 4);
+    let state = play_keys(&tab, &state, &["6"], true);
+    let _ = state;
+    screenshot(&tab, "serve-kalah-move.png");
+    // As the second player (North): the board turned, North's row at the bottom.
+    new_game_as(&tab, "kalah 6 4", "second");
+    assert_eq!(js(&tab, "document.getElementById('board').dataset.turned"), "yes");
+    let bottom =
+        js(&tab, "[...document.querySelectorAll('#board .pit.side-second')].every((p) => p.style.gridRow === '3')");
+    assert_eq!(bottom, json!(true), "North's row at the bottom");
+    let stores = js(&tab, "[...document.querySelectorAll('#board .store')].map((s) => s.dataset.side)");
+    assert_eq!(stores, json!(["first", "second"]), "your store on your right");
+
+    // ---- gomoku ----
+    // Stones on the intersections: a click on a crossing plays it; coordinates on the edges.
+    let state = new_game(&tab, "mnk 15 15 5");
+    assert_eq!(js(&tab, "document.getElementById('board').className.split(' ')[0]"), "style-stones");
+    let cols = js(&tab, "[...document.querySelectorAll('#board .coord.col')].map((c) => c.textContent).join('')");
+    assert_eq!(cols, "abcdefghijklmno");
+    let state = play_keys(&tab, &state, &["7 7"], true);
+    assert_eq!(state["played"][0]["human"], "h8");
+    assert_eq!(js(&tab, "document.querySelector('#board .cell[data-key]') !== null"), json!(true));
+    // Two more stones near the centre, on points still free.
+    let mut state = state;
+    for _ in 0..2 {
+        let free: Vec<&str> = ["6 8", "8 6", "6 6", "8 8", "7 9", "9 7"]
+            .into_iter()
+            .filter(|k| state["view"]["moves"].as_array().unwrap().iter().any(|m| m["text"] == *k))
+            .collect();
+        state = play_keys(&tab, &state, &[free[0]], false);
+    }
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .stone').length"), 6);
+    // Move numbers on request.
+    tab.find_element("#numbers").unwrap().click().unwrap();
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .stone .number').length"), 6);
+    screenshot(&tab, "serve-gomoku.png");
+
+    // ---- review: a click on a move of the list shows the board as it was ----
+    let first = "document.querySelector('#moves .mv[data-ply=\"1\"]')";
+    js(&tab, &format!("({first}.click(), true)"));
+    wait_until(&tab, "window.boardbot.review !== null && window.boardbot.review.ply === 1", "review");
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .stone').length"), 1);
+    assert_eq!(js(&tab, "document.body.dataset.reviewing"), "yes");
+    assert!(text(&tab, "review-text").contains("After move 1"), "{}", text(&tab, "review-text"));
+    // No move is played from a past position.
+    click_cell(&tab, cell_of(&state, "0 0"), false);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(js(&tab, "window.boardbot.state.history.length"), json!(state["history"].as_array().unwrap().len()));
+    screenshot(&tab, "serve-review.png");
+    tab.find_element("#review-end").unwrap().click().unwrap();
+    wait_until(&tab, "window.boardbot.review === null", "back to the game");
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .stone').length"), 6);
+
+    // ---- a hint: a legal move, shown, not played ----
+    tab.find_element("#hint").unwrap().click().unwrap();
+    wait_until(&tab, "window.boardbot.hint !== null && !window.boardbot.pending", "a hint");
+    let hint = text(&tab, "hint-text");
+    assert!(hint.starts_with("Hint: "), "{hint}");
+    assert_eq!(js(&tab, "window.boardbot.state.history.length"), json!(state["history"].as_array().unwrap().len()));
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .cell.hinted').length"), 1);
+
+    // ---- tic-tac-toe with cells out of play clicked in before the game ----
+    js(
+        &tab,
+        r#"(() => { const g = document.getElementById("game"); g.value = "mnk 4 4 3"; if (g.value !== "mnk 4 4 3") { g.value = "other:mnk"; g.dispatchEvent(new Event("change")); document.getElementById("custom").value = "mnk 4 4 3"; } else g.dispatchEvent(new Event("change")); return true; })()"#,
+    );
+    js(&tab, "(document.getElementById('advanced').open = true, true)");
+    tab.find_element("#lock").unwrap().click().unwrap();
+    wait_until(
+        &tab,
+        "document.querySelectorAll('#board .cell.lockable').length === 16",
+        "the empty board to lock cells in",
+    );
+    click_cell(&tab, 0, true);
+    click_cell(&tab, 5, true);
+    tab.find_element("#lock-done").unwrap().click().unwrap();
+    tab.find_element("#new").unwrap().click().unwrap();
+    wait_until(&tab, "window.boardbot.state.game === 'mnk 4 4 3 blocked 0,0 1,1'", "the locked cells in the game");
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .cell.blocked').length"), 2);
 }

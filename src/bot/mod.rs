@@ -2,13 +2,13 @@
 //! search and the memory that pick its moves. The protocols drive an [`Engine`] through move
 //! text; they know nothing of game types or search internals.
 
-use crate::game::any::{AnyGame, Player, Request, Turn};
+use crate::game::any::{Algorithm, AnyGame, Player, Request, Turn};
 use crate::game::registry::{GameSpec, Resources};
-use crate::search::{Limits, Outcome, Searcher, Side};
+use crate::search::{Limits, Outcome, Searcher, Side, WeightFile};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Engine options, settable from the command line and with `set KEY VALUE`.
@@ -23,11 +23,41 @@ pub struct Options {
     /// 1..=10; 10 is full strength, below that the engine is beatable and varied (see
     /// [`crate::game::any::MAX_LEVEL`]).
     pub level: u32,
-    pub seed: u64,
+    /// The seed of the random choices (the levels', the random and l1 players'); None: drawn
+    /// from the operating system, so that every process plays its own games.
+    pub seed: Option<u64>,
     pub player: Player,
+    /// The search algorithm: the engine's own, or a textbook one (see [`Algorithm`]).
+    pub algorithm: Algorithm,
+    /// The search's depth cap, in plies; None: the clock decides.
+    pub max_depth: Option<u32>,
+    /// The evaluation of the textbook algorithms, by its name in the game's list
+    /// (`Render::evaluations`); None: the engine's own.
+    pub evaluation: Option<String>,
     /// The most nodes a search may take (0: no cap), besides the time: a search capped so
     /// plays the same moves however fast the machine is (within the time).
     pub nodes: u64,
+    /// The evaluation's weights from a weights file (`boardbot tune`), for the games of its
+    /// game; None: the compiled-in ones.
+    pub weights: Option<Arc<WeightFile>>,
+}
+
+/// The weights every engine of this process starts with (`play --weights`, `serve --weights`),
+/// set once at start-up.
+static PROCESS_WEIGHTS: OnceLock<Arc<WeightFile>> = OnceLock::new();
+
+/// Sets the weights every engine of this process starts with (see [`Options::weights`]); once.
+pub fn set_process_weights(file: WeightFile) -> Result<(), String> {
+    PROCESS_WEIGHTS.set(Arc::new(file)).map_err(|_| "the process's weights are set already".to_string())
+}
+
+/// Reads a weights file for a game of the registry.
+pub fn read_weights(path: &std::path::Path) -> Result<WeightFile, String> {
+    let file = WeightFile::read(path)?;
+    if crate::game::registry::game_type(&file.game).is_none() {
+        return Err(format!("{}: unknown game '{}' ({})", path.display(), file.game, crate::game::registry::names()));
+    }
+    Ok(file)
 }
 
 /// Default safety margin: protocol.md ("Time") gives the measurements behind it.
@@ -45,9 +75,13 @@ impl Default for Options {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             level: 10,
-            seed: 0,
+            seed: None,
             player: Player::Search,
+            algorithm: Algorithm::Full,
+            max_depth: None,
+            evaluation: None,
             nodes: 0,
+            weights: PROCESS_WEIGHTS.get().cloned(),
         }
     }
 }
@@ -67,7 +101,7 @@ pub fn parse_level(v: &str) -> Result<u32, String> {
     }
     match whole_number(v) {
         Ok(l) if (1..=10).contains(&l) => Ok(l as u32),
-        _ => Err(format!("level must be 1..=10 or easy, medium, hard, max; got '{v}'")),
+        _ => Err(format!("level must be easy, medium, hard, max or a number from 1 to 10; got '{v}'")),
     }
 }
 
@@ -91,10 +125,34 @@ impl Options {
                 self.threads = t as usize;
             }
             "level" => self.level = parse_level(value)?,
-            "seed" => self.seed = whole_number(value)?,
+            "seed" => self.seed = Some(whole_number(value)?),
             "player" => self.player = value.parse()?,
+            "algorithm" => self.algorithm = value.parse()?,
+            "depth" => {
+                self.max_depth = match value.to_ascii_lowercase().as_str() {
+                    "none" | "0" => None,
+                    _ => match whole_number(value) {
+                        Ok(d) if (1..=64).contains(&d) => Some(d as u32),
+                        _ => return Err(format!("depth must be a number from 1 to 64, or none; got '{value}'")),
+                    },
+                }
+            }
+            "evaluation" | "eval" => {
+                self.evaluation =
+                    (!value.is_empty() && !value.eq_ignore_ascii_case("standard")).then(|| value.to_ascii_lowercase())
+            }
             "nodes" => self.nodes = whole_number(value)?,
-            _ => return Err(format!("unknown option '{key}' (margin, hash, threads, level, seed, player, nodes)")),
+            "weights" => {
+                self.weights = match value {
+                    "default" => None,
+                    path => Some(Arc::new(read_weights(std::path::Path::new(path))?)),
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "unknown option '{key}' (margin, hash, threads, level, seed, player, nodes, weights, algorithm, depth, evaluation)"
+                ))
+            }
         }
         Ok(())
     }
@@ -114,6 +172,16 @@ impl Memory {
     }
 }
 
+/// A new game of `spec` with the games' tables of `resources`, its evaluation's weights set from
+/// `weights` if they are for its game.
+fn make_game(spec: &GameSpec, resources: &Resources, weights: Option<&WeightFile>) -> Result<Box<dyn AnyGame>, String> {
+    let mut game = spec.new_game(resources)?;
+    if let Some(file) = weights.filter(|f| f.game == spec.name()) {
+        game.set_weights(file).map_err(|e| format!("weights: {e}"))?;
+    }
+    Ok(game)
+}
+
 /// The engine behind the protocols: options, memory (kept across games), and the game.
 pub struct Engine {
     options: Options,
@@ -127,6 +195,11 @@ pub struct Engine {
     side: Side,
 }
 
+/// The random choices' generator: from `seed`, or from the operating system.
+fn rng_of(seed: Option<u64>) -> SmallRng {
+    seed.map_or_else(SmallRng::from_entropy, SmallRng::seed_from_u64)
+}
+
 pub const NAME: &str = "boardbot";
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -134,7 +207,7 @@ impl Engine {
     pub fn new(options: Options) -> Engine {
         Engine {
             memory: Memory::new(options.hash_mb),
-            rng: SmallRng::seed_from_u64(options.seed),
+            rng: rng_of(options.seed),
             options,
             game: None,
             timeout: Duration::from_secs(10),
@@ -156,13 +229,20 @@ impl Engine {
             self.memory = Memory::new(options.hash_mb);
             if let Some(game) = &self.game {
                 // The game's knowledge takes its tables from the new memory.
-                let mut fresh = game.spec().new_game(&self.memory.resources)?;
+                let mut fresh = make_game(game.spec(), &self.memory.resources, options.weights.as_deref())?;
+                fresh.set_moves(&game.history())?;
+                self.game = Some(fresh);
+            }
+        } else if options.weights != self.options.weights {
+            if let Some(game) = &self.game {
+                // The game in progress goes on with the new weights.
+                let mut fresh = make_game(game.spec(), &self.memory.resources, options.weights.as_deref())?;
                 fresh.set_moves(&game.history())?;
                 self.game = Some(fresh);
             }
         }
         if options.seed != self.options.seed {
-            self.rng = SmallRng::seed_from_u64(options.seed);
+            self.rng = rng_of(options.seed);
         }
         self.options = options;
         Ok(())
@@ -170,7 +250,7 @@ impl Engine {
 
     /// Starts a new game; the engine plays first if `first`.
     pub fn new_game(&mut self, spec: &GameSpec, first: bool, timeout: Duration) -> Result<(), String> {
-        self.game = Some(spec.new_game(&self.memory.resources)?);
+        self.game = Some(make_game(spec, &self.memory.resources, self.options.weights.as_deref())?);
         self.timeout = timeout;
         self.from_clock = false;
         self.side = if first { Side::First } else { Side::Second };
@@ -234,7 +314,7 @@ impl Engine {
                 }
                 description.extend(["fen", fen]);
                 let spec = GameSpec::from_words(&description)?;
-                let mut fresh = spec.new_game(&self.memory.resources)?;
+                let mut fresh = make_game(&spec, &self.memory.resources, self.options.weights.as_deref())?;
                 let moves = fresh.split_moves(rest)?;
                 fresh.set_moves(&moves)?;
                 self.game = Some(fresh);
@@ -259,13 +339,22 @@ impl Engine {
         let request = Request {
             player: self.options.player,
             level: self.options.level,
-            max_depth: u32::MAX,
+            max_depth: self.options.max_depth.unwrap_or(u32::MAX),
             threads: self.options.threads,
             limits,
+            algorithm: self.options.algorithm,
+            evaluation: self.options.evaluation.clone(),
         };
         let game = self.game.as_mut().ok_or("no game: send init first")?;
         if game.outcome().is_some() {
             return Err("the game is over".into());
+        }
+        if let Some(name) = &request.evaluation {
+            let known = game.evaluations();
+            if !known.iter().any(|(n, _)| n == name) {
+                let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
+                return Err(format!("this game has no evaluation '{name}' ({})", names.join(", ")));
+            }
         }
         self.side = game.to_move();
         Ok(game.think(&mut self.memory.searcher, &mut self.rng, &request))
@@ -282,7 +371,7 @@ mod tests {
 
     /// The engine's reply at `level` with `seed`, after `moves` of `spec`.
     fn reply(spec: &str, moves: &[&str], level: &str, seed: u64) -> String {
-        let mut e = Engine::new(Options { seed, ..Options::default() });
+        let mut e = Engine::new(Options { seed: Some(seed), ..Options::default() });
         e.set_option("level", level).unwrap();
         e.new_game(&GameSpec::parse(spec).unwrap(), false, Duration::from_millis(200)).unwrap();
         e.set_position(moves).unwrap();
@@ -319,6 +408,40 @@ mod tests {
         assert_eq!(think("3000"), (moves, nodes), "the same search again");
         assert!(think("30000").1 >= 30000, "a higher cap, more nodes");
         assert!(Options::default().set("nodes", "-1").is_err());
+    }
+
+    #[test]
+    fn weights_files_set_the_evaluation_in_a_game_and_across_games() {
+        let dir = std::env::temp_dir();
+        let path = |name: &str| dir.join(format!("boardbot-bot-{}-{name}", std::process::id()));
+        let (heavy, bad) = (path("heavy.txt"), path("bad.txt"));
+        std::fs::write(&heavy, "game checkers\nking 400\n").unwrap();
+        std::fs::write(&bad, "game checkers\nqueen 9\n").unwrap();
+        let mut e = Engine::new(Options::default());
+        let checkers = GameSpec::parse("checkers english").unwrap();
+        e.new_game(&checkers, true, Duration::from_secs(1)).unwrap();
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(130));
+        e.set_option("weights", heavy.to_str().unwrap()).unwrap();
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(400), "the game in progress");
+        e.new_game(&checkers, true, Duration::from_secs(1)).unwrap();
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(400), "the next game");
+        // Another game's weights do not touch a game of Connect-4, which has none.
+        e.new_game(&GameSpec::parse("cx 6 7 4").unwrap(), true, Duration::from_secs(1)).unwrap();
+        assert!(e.game().unwrap().weights().is_none());
+        // A weight checkers does not have: refused when the game is made, nothing changed.
+        e.new_game(&checkers, false, Duration::from_secs(1)).unwrap();
+        e.opponent_move("11-15").unwrap();
+        let err = e.set_option("weights", bad.to_str().unwrap()).unwrap_err();
+        assert!(err.contains("unknown weight 'queen'"), "{err}");
+        assert_eq!(e.options().weights.as_ref().unwrap().values, [("king".to_string(), 400)]);
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(400));
+        assert!(e.set_option("weights", path("missing.txt").to_str().unwrap()).is_err());
+        e.set_option("weights", "default").unwrap();
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(130));
+        assert_eq!(e.game().unwrap().history(), ["11-15"], "the game goes on");
+        for f in [heavy, bad] {
+            let _ = std::fs::remove_file(f);
+        }
     }
 
     #[test]

@@ -118,7 +118,7 @@ fn check_position<G: Render>(game: &G, moves: &mut Vec<G::Move>) -> Result<(), S
 }
 
 /// Everything a position shows, to compare before a move and after its undo.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 struct Snapshot {
     hash: u64,
     symmetric: u64,
@@ -254,9 +254,9 @@ mod tests {
             format!("{} left, {:?} to move", self.left, self.to_move())
         }
         fn view(&self) -> super::super::any::View {
-            let cell = ViewCell { content: self.left.to_string(), key: None, marked: false };
-            let moves = vec![ViewMove { text: "1".into(), keys: vec![] }];
-            super::super::any::View { rows: 1, cols: 1, cells: vec![cell], moves }
+            let cell = ViewCell::new(self.left.to_string(), None);
+            let moves = vec![ViewMove { text: "1".into(), keys: vec![], human: "1".into() }];
+            super::super::any::View::grid(1, 1, vec![cell], moves)
         }
     }
 

@@ -27,6 +27,9 @@ pub struct GameType {
     pub about: &'static str,
     /// What the game is called in a list of games (`Connect-X`), for help texts.
     pub title: &'static str,
+    /// Boards people know by a name, as (name, description): the name typed alone stands for the
+    /// description (`connect4`: `cx 6 7 4`), options may follow it (`gomoku blocked 7,7`).
+    pub names: &'static [(&'static str, &'static str)],
     /// Points as the courses count them: a win by the first player, by the second, a draw.
     pub points: [u32; 3],
     /// Builds the game from the words after its name; the built game's [`AnyGame::spec`] is its
@@ -58,6 +61,7 @@ impl GameType {
         usage: "",
         about: "",
         title: "",
+        names: &[],
         points: [3, 3, 1],
         build: |_, _| Err("this game type has no builder".to_string()),
         solve: None,
@@ -119,10 +123,22 @@ pub fn opening_set(game: &str, name: &str) -> Option<&'static str> {
     OPENING_SETS.iter().find(|(g, n, _)| *g == game && n.eq_ignore_ascii_case(name)).map(|(_, _, text)| *text)
 }
 
-/// The game type called `name` (or an alias), in any case.
+/// The game type called `name` (or an alias, or the name of one of its boards: `gomoku`), in
+/// any case.
 pub fn game_type(name: &str) -> Option<&'static GameType> {
     let name = name.to_ascii_lowercase();
-    GAMES.iter().copied().find(|t| t.name == name || t.aliases.contains(&name.as_str()))
+    GAMES.iter().copied().find(|t| t.name == name || t.aliases.contains(&name.as_str())).or_else(|| {
+        let (kind, _) = named_board(&name)?;
+        Some(kind)
+    })
+}
+
+/// The board people call `name` (`tic-tac-toe`, `connect4`; in any case, hyphens and
+/// underscores left out): its game type and description.
+pub fn named_board(name: &str) -> Option<(&'static GameType, &'static str)> {
+    let plain = |s: &str| s.to_ascii_lowercase().replace(['-', '_'], "");
+    let name = plain(name);
+    GAMES.iter().find_map(|&t| t.names.iter().find(|(n, _)| plain(n) == name).map(|&(_, desc)| (t, desc)))
 }
 
 /// A game's description, checked and canonical: the type, its size words and its options.
@@ -139,11 +155,31 @@ impl GameSpec {
         GameSpec::from_words(&words)
     }
 
-    /// As [`GameSpec::parse`], from words.
+    /// As [`GameSpec::parse`], from words. A board's name ([`GameType::names`]) stands for its
+    /// description, options may follow it; a game's own name does so only where its size words
+    /// are missing (`kalah` alone is `kalah 6 4`, `kalah pie` is `kalah 6 4 pie`).
     pub fn from_words(words: &[&str]) -> Result<GameSpec, String> {
         let Some((name, rest)) = words.split_first() else { return Err(no_game()) };
         let kind = game_type(name).ok_or_else(|| format!("unknown game '{name}' ({})", names()))?;
-        let game = (kind.build)(rest, &Resources::none()).map_err(|e| format!("{e} (usage: {})", kind.usage))?;
+        let lower = name.to_ascii_lowercase();
+        let own = kind.name == lower || kind.aliases.contains(&lower.as_str());
+        let build = |words: &[&str]| (kind.build)(words, &Resources::none());
+        let named = named_board(name)
+            .filter(|_| !own || !rest.first().is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit())));
+        let game = match (own.then(|| build(rest)), named) {
+            (Some(Ok(game)), _) => game,
+            (first, Some((_, description))) => {
+                let mut words: Vec<&str> = description.split_whitespace().skip(1).collect();
+                words.extend_from_slice(rest);
+                match (build(&words), first) {
+                    (Ok(game), _) => game,
+                    (Err(_), Some(Err(own_error))) => return Err(format!("{own_error} (usage: {})", kind.usage)),
+                    (Err(e), _) => return Err(format!("{e} ('{name}' is {description}; usage: {})", kind.usage)),
+                }
+            }
+            (Some(Err(e)), None) => return Err(format!("{e} (usage: {})", kind.usage)),
+            (None, None) => return Err(format!("unknown game '{name}' ({})", names())),
+        };
         Ok(game.spec().clone())
     }
 
@@ -221,9 +257,10 @@ fn no_game() -> String {
     format!("no game given ({})", names())
 }
 
-/// The games' usages, for error messages.
+/// The games' usages and the boards' names, for error messages.
 pub fn names() -> String {
-    format!("games: {}", usages())
+    let boards: Vec<&str> = GAMES.iter().flat_map(|t| t.names.iter().map(|(n, _)| *n)).collect();
+    format!("games: {}; or by name: {}", usages(), boards.join(", "))
 }
 
 /// Every game's description grammar, in [`GAMES`]' order: `mnk M N K [blocked ROW,COL ...] | cx
@@ -317,6 +354,8 @@ pub struct SolveRequest {
     pub limit: Option<f64>,
     /// The solver's method, where a game has several (m,n,k: `ab`, `pn`, `dfpn`).
     pub method: Option<String>,
+    /// The seeds of the endgame database (Kalah), instead of the game's own choice.
+    pub db_seeds: Option<u32>,
 }
 
 #[cfg(test)]

@@ -167,7 +167,7 @@ fn handle(engine: &mut Engine, line: &str, start: Instant, stop: &Arc<AtomicBool
 fn help() -> String {
     format!(
         "help: init [GAME] SIZE... FIRST TIMEOUT [OPTIONS] | go | move MV | position [MV ...] | \
-set KEY VALUE (margin, hash, threads, level, seed, player, nodes) | name | about | help | quit; \
+set KEY VALUE (margin, hash, threads, level, seed, player, nodes, weights, algorithm, depth, evaluation) | name | about | help | quit; \
 games: {}; see protocol.md",
         crate::game::registry::usages()
     )

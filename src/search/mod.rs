@@ -12,11 +12,13 @@ mod ordering;
 pub mod plain;
 mod searcher;
 pub mod tt;
+pub mod weights;
 pub mod zobrist;
 
 pub use clock::Limits;
 pub use game::{Alternating, Game, Outcome, Side};
 pub use searcher::{score_text, SearchInfo, SearchResult, Searcher};
+pub use weights::{WeightFile, Weights};
 
 use rand::seq::SliceRandom;
 use rand::RngCore;
@@ -133,6 +135,28 @@ pub trait Knowledge<G: Game>: Sync {
     fn level_step(&self) -> Score {
         40
     }
+
+    /// The evaluation's weights by name, if it has any a tuner can fit ([`Weights`]): their
+    /// defaults compiled in, or those [`Knowledge::set_weights`] gave. None by default.
+    fn weights(&self) -> Option<&Weights> {
+        None
+    }
+
+    /// Sets the evaluation's weights (the names of [`Knowledge::weights`]).
+    fn set_weights(&mut self, _weights: &Weights) -> Result<(), String> {
+        Err("this game's evaluation has no weights".into())
+    }
+
+    /// [`Knowledge::evaluate`] with `weights` in place of the knowledge's own: what a tuner fits.
+    /// `weights` has the names of [`Knowledge::weights`] (a game may panic otherwise). By default
+    /// the evaluation.
+    fn evaluate_with(&self, g: &G, _weights: &Weights) -> Score {
+        self.evaluate(g)
+    }
+
+    /// Returns once the tables the knowledge builds in the background are ready (a
+    /// reproducible run waits for them; play does not). By default there are none.
+    fn wait_until_ready(&self) {}
 
     /// The move of the game's reference player of the courses, the one a bot is first measured
     /// against; by default L1 (see [`l1_move`]). Games where it means something else (greedy

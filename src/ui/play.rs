@@ -4,11 +4,12 @@
 //! [`AnyGame`]: this file never names a game.
 
 use crate::bot::{parse_level, Engine, Options};
-use crate::game::any::{AnyGame, MoveError, Thought};
+use crate::game::any::{Algorithm, AnyGame, MoveError};
 use crate::game::registry::{GameSpec, Resources, GAMES};
 use crate::referee::report::{log_line, LOG_HEADER};
 use crate::referee::{GameEnd, GameRecord};
 use crate::search::{Outcome, Side};
+use crate::ui::words::{opinion_words, thought_line};
 use anyhow::{bail, Result};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -24,7 +25,8 @@ const DEFAULT_GAME: &str = "mnk 3 3 3";
 /// `boardbot play`: you against the engine in the terminal.
 #[derive(clap::Args, Clone, Debug)]
 pub struct PlayArgs {
-    /// The game as the registry writes it (`mnk 3 3 3`, `cx 6 7 4`, `mnk 7 7 5 blocked 0,0`);
+    /// The game as the registry writes it (`mnk 3 3 3`, `cx 6 7 4`, `mnk 7 7 5 blocked 0,0`)
+    /// or by its name (`tic-tac-toe`, `gomoku`, `connect4`, `kalah`, `bantumi`, `checkers`);
     /// without it, the setup is asked step by step.
     #[arg(value_name = "GAME")]
     pub game: Vec<String>,
@@ -32,15 +34,27 @@ pub struct PlayArgs {
     /// against itself, a demonstration).
     #[arg(long, value_enum)]
     pub you: Option<You>,
-    /// The engine's strength: easy, medium, hard, max, or 1..=10.
+    /// The engine's strength: easy, medium, hard, max, or a number from 1 to 10.
     #[arg(long, default_value = "max", value_parser = level_text)]
     pub level: String,
     /// The engine's time per move, in seconds.
     #[arg(long, default_value_t = 1.0, value_parser = seconds)]
     pub time: f64,
-    /// Seed of the random choices (the cells placed out of play, the engine's).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Seed of the random choices (the cells placed out of play, the engine's); without it,
+    /// drawn from the operating system: every session plays its own games.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The engine's algorithm: full (its own search) or a textbook one: minimax,
+    /// minimax-symmetric, alphabeta, ordered, table, symmetric (alpha-beta with symmetries).
+    #[arg(long, default_value = "full")]
+    pub algorithm: Algorithm,
+    /// The evaluation of a textbook algorithm, by its name (m,n,k and Connect-X: threats, the
+    /// engine's, or windows, the open windows counted); the game's own by default.
+    #[arg(long)]
+    pub evaluation: Option<String>,
+    /// The engine's search depth at most, in plies (1 to 64); the time decides without it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
 }
 
 /// Who the person plays.
@@ -69,7 +83,7 @@ impl You {
             "2" | "second" => Ok(You::Second),
             "3" | "both" => Ok(You::Both),
             "4" | "none" => Ok(You::Nobody),
-            _ => Err(format!("'{text}' is none of first, second, both, none (or 1..4)")),
+            _ => Err(format!("'{text}' is none of first, second, both, none (or 1 to 4)")),
         }
     }
 }
@@ -147,21 +161,38 @@ impl Input for Editor {
 /// program cleanly.
 pub fn play(args: PlayArgs, input: impl Input, out: impl Write, colour: bool, echo: bool) -> Result<()> {
     let mut console = Console { input, out, echo };
-    let Some((spec, you, level)) = setup(&args, &mut console)? else { return Ok(()) };
+    let mut rng = args.seed.map_or_else(SmallRng::from_entropy, SmallRng::seed_from_u64);
+    let Some(setup) = setup(&args, &mut console, &mut rng)? else { return Ok(()) };
     let mut engine = Engine::new(Options { seed: args.seed, ..Options::default() });
-    engine.set_option("level", &level).map_err(anyhow::Error::msg)?;
+    engine.set_option("level", &setup.level).map_err(anyhow::Error::msg)?;
+    engine.set_option("algorithm", setup.algorithm.name()).map_err(anyhow::Error::msg)?;
+    if let Some(depth) = setup.depth {
+        engine.set_option("depth", &depth.to_string()).map_err(anyhow::Error::msg)?;
+    }
+    if let Some(name) = &setup.evaluation {
+        let game = setup.spec.new_game(&Resources::none()).map_err(anyhow::Error::msg)?;
+        if !game.evaluations().iter().any(|(n, _)| n == name) {
+            bail!("{} has no evaluation '{name}' ({})", setup.spec, evaluation_names(game.as_ref()));
+        }
+        engine.set_option("evaluation", name).map_err(anyhow::Error::msg)?;
+    }
     let mut session = Session {
         console,
         colour,
         engine,
-        spec,
-        humans: you.humans(),
+        spec: setup.spec,
+        humans: setup.you.humans(),
         timeout: Duration::from_secs_f64(args.time),
-        level,
-        movers: Vec::new(),
+        level: setup.level,
+        algorithm: setup.algorithm,
         announced: false,
     };
     session.run()
+}
+
+/// The names of a game's evaluations, for messages.
+fn evaluation_names(game: &dyn AnyGame) -> String {
+    game.evaluations().iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
 }
 
 /// Lines in, text out.
@@ -188,18 +219,63 @@ impl<R: Input, W: Write> Console<R, W> {
     }
 }
 
-/// The game, who plays and the level: from the command line, or asked step by step (Enter
-/// takes the default in brackets). None at the end of input.
-fn setup<R: Input, W: Write>(args: &PlayArgs, c: &mut Console<R, W>) -> Result<Option<(GameSpec, You, String)>> {
-    let you = args.you.unwrap_or(You::First);
-    if !args.game.is_empty() {
-        let text = args.game.join(" ");
-        let spec = GameSpec::parse(&text).map_err(anyhow::Error::msg)?;
-        return Ok(Some((spec, you, args.level.clone())));
+/// What the setup settled.
+struct Setup {
+    spec: GameSpec,
+    you: You,
+    level: String,
+    algorithm: Algorithm,
+    evaluation: Option<String>,
+    depth: Option<u32>,
+}
+
+/// `text` wrapped at word boundaries to lines of at most `width` characters, each after `indent`.
+fn wrap(text: &str, width: usize, indent: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && indent.len() + line.len() + 1 + word.len() > width {
+            lines.push(format!("{indent}{line}"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
     }
-    c.say("boardbot play: the games (type one as its usage shows; Enter takes the default in brackets)")?;
+    if !line.is_empty() {
+        lines.push(format!("{indent}{line}"));
+    }
+    lines
+}
+
+/// The game, who plays, the level and the algorithm: from the command line, or asked step by
+/// step (Enter takes the default in brackets). None at the end of input.
+fn setup<R: Input, W: Write>(args: &PlayArgs, c: &mut Console<R, W>, rng: &mut SmallRng) -> Result<Option<Setup>> {
+    let you = args.you.unwrap_or(You::First);
+    let mut chosen = Setup {
+        spec: GameSpec::parse(DEFAULT_GAME).map_err(anyhow::Error::msg)?,
+        you,
+        level: args.level.clone(),
+        algorithm: args.algorithm,
+        evaluation: args.evaluation.clone(),
+        depth: args.depth,
+    };
+    if !args.game.is_empty() {
+        chosen.spec = GameSpec::parse(&args.game.join(" ")).map_err(anyhow::Error::msg)?;
+        return Ok(Some(chosen));
+    }
+    c.say("boardbot play: the games (type a usage or a name; Enter takes the default in brackets)")?;
     for kind in GAMES {
-        c.say(&format!("  {:<32} {}", kind.usage, kind.about))?;
+        c.say(&format!("  {}", kind.usage))?;
+        for line in wrap(kind.about, 78, "      ") {
+            c.say(&line)?;
+        }
+    }
+    let named: Vec<String> =
+        GAMES.iter().flat_map(|k| k.names.iter().map(|(name, desc)| format!("{name} ({desc})"))).collect();
+    for line in wrap(&format!("By name: {}.", named.join(", ")), 78, "  ") {
+        c.say(&line)?;
     }
     let mut spec = loop {
         let Some(text) = c.ask(&format!("Game and board [{DEFAULT_GAME}]: "))? else { return Ok(None) };
@@ -214,21 +290,23 @@ fn setup<R: Input, W: Write>(args: &PlayArgs, c: &mut Console<R, W>) -> Result<O
     if spec.kind().usage.contains("blocked ROW,COL") && spec.options().is_empty() {
         let free = free_cells(&spec)?;
         loop {
-            let question = format!("Cells out of play, placed at random (0..{}) [0]: ", free.len().saturating_sub(1));
+            let most = free.len().saturating_sub(1);
+            let question = format!("Cells out of play, placed at random (0 to {most}) [0]: ");
             let Some(text) = c.ask(&question)? else { return Ok(None) };
             let n = if text.is_empty() { Ok(0) } else { crate::bot::whole_number(&text) };
             match n {
                 Ok(n) if (n as usize) < free.len().max(1) => {
-                    spec = with_blocked(&spec, &free, n as usize, args.seed)?;
+                    spec = with_blocked(&spec, n as usize, rng)?;
                     break;
                 }
-                Ok(_) => c.say(&format!("error: at most {} cells", free.len().saturating_sub(1)))?,
+                Ok(_) => c.say(&format!("error: at most {most} cells"))?,
                 Err(e) => c.say(&format!("error: {e}"))?,
             }
         }
     }
+    chosen.spec = spec;
     let default_you = format!("{you:?}").to_ascii_lowercase().replace("nobody", "none");
-    let you = loop {
+    chosen.you = loop {
         let question = format!(
             "Who plays: first (you move first), second (the engine moves first), both (two people), none (the engine against itself) [{default_you}]: "
         );
@@ -238,24 +316,67 @@ fn setup<R: Input, W: Write>(args: &PlayArgs, c: &mut Console<R, W>) -> Result<O
             Err(e) => c.say(&format!("error: {e}"))?,
         }
     };
-    let mut level = args.level.clone();
-    if you != You::Both {
-        level = loop {
-            let Some(text) = c.ask(&format!("Level: easy, medium, hard, max or 1..10 [{}]: ", args.level))? else {
-                return Ok(None);
-            };
-            let text = if text.is_empty() { args.level.clone() } else { text };
-            match parse_level(&text) {
-                Ok(_) => break text,
-                Err(e) => c.say(&format!("error: {e}"))?,
+    if chosen.you == You::Both {
+        return Ok(Some(chosen));
+    }
+    chosen.level = loop {
+        let question = format!("Level: easy, medium, hard, max or a number from 1 to 10 [{}]: ", args.level);
+        let Some(text) = c.ask(&question)? else { return Ok(None) };
+        let text = if text.is_empty() { args.level.clone() } else { text };
+        match parse_level(&text) {
+            Ok(_) => break text,
+            Err(e) => c.say(&format!("error: {e}"))?,
+        }
+    };
+    let names: Vec<&str> = Algorithm::PLAY.iter().map(|a| a.name()).collect();
+    chosen.algorithm = loop {
+        let question = format!("Algorithm: {} [{}]: ", names.join(", "), args.algorithm.name());
+        let Some(text) = c.ask(&question)? else { return Ok(None) };
+        if text.is_empty() {
+            break args.algorithm;
+        }
+        match text.parse::<Algorithm>() {
+            Ok(a) => break a,
+            Err(e) => c.say(&format!("error: {e}"))?,
+        }
+    };
+    if chosen.algorithm == Algorithm::Full {
+        return Ok(Some(chosen));
+    }
+    let game = chosen.spec.new_game(&Resources::none()).map_err(anyhow::Error::msg)?;
+    let evaluations = game.evaluations();
+    if evaluations.len() > 1 {
+        for (name, what) in evaluations {
+            c.say(&format!("  {name:<10} {what}"))?;
+        }
+        let default = args.evaluation.clone().unwrap_or_else(|| evaluations[0].0.to_string());
+        chosen.evaluation = loop {
+            let Some(text) = c.ask(&format!("Evaluation [{default}]: "))? else { return Ok(None) };
+            let text = if text.is_empty() { default.clone() } else { text.to_ascii_lowercase() };
+            if evaluations.iter().any(|(n, _)| *n == text) {
+                break (text != evaluations[0].0).then_some(text);
             }
+            c.say(&format!("error: no evaluation '{text}' ({})", evaluation_names(game.as_ref())))?;
         };
     }
-    Ok(Some((spec, you, level)))
+    let default = args.depth.map_or("none".to_string(), |d| d.to_string());
+    chosen.depth = loop {
+        let question = format!("Depth at most, 1 to 64, or none (the time decides) [{default}]: ");
+        let Some(text) = c.ask(&question)? else { return Ok(None) };
+        let text = if text.is_empty() { default.clone() } else { text };
+        if text.eq_ignore_ascii_case("none") {
+            break None;
+        }
+        match crate::bot::whole_number(&text) {
+            Ok(d) if (1..=64).contains(&d) => break Some(d as u32),
+            _ => c.say(&format!("error: '{text}' is not a depth from 1 to 64 (or none)"))?,
+        }
+    };
+    Ok(Some(chosen))
 }
 
 /// The empty cells of a game's start, as `ROW,COL` (from its view).
-fn free_cells(spec: &GameSpec) -> Result<Vec<String>> {
+pub fn free_cells(spec: &GameSpec) -> Result<Vec<String>> {
     let game = spec.new_game(&Resources::none()).map_err(anyhow::Error::msg)?;
     let view = game.view();
     Ok(view
@@ -267,13 +388,14 @@ fn free_cells(spec: &GameSpec) -> Result<Vec<String>> {
         .collect())
 }
 
-/// `spec` with `n` of the `free` cells out of play, chosen from `seed`.
-fn with_blocked(spec: &GameSpec, free: &[String], n: usize, seed: u64) -> Result<GameSpec> {
+/// `spec` with `n` of its empty cells out of play (a game whose description takes `blocked
+/// ROW,COL ...`), drawn with `rng`.
+pub fn with_blocked(spec: &GameSpec, n: usize, rng: &mut SmallRng) -> Result<GameSpec> {
     if n == 0 {
         return Ok(spec.clone());
     }
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut cells: Vec<&String> = free.choose_multiple(&mut rng, n).collect();
+    let free = free_cells(spec)?;
+    let mut cells: Vec<&String> = free.choose_multiple(rng, n).collect();
     cells.sort();
     let text = format!("{spec} blocked {}", cells.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(" "));
     GameSpec::parse(&text).map_err(anyhow::Error::msg)
@@ -289,8 +411,7 @@ struct Session<R, W> {
     humans: [bool; 2],
     timeout: Duration,
     level: String,
-    /// The side that played each move so far.
-    movers: Vec<Side>,
+    algorithm: Algorithm,
     /// The result has been written.
     announced: bool,
 }
@@ -306,6 +427,11 @@ impl<R: Input, W: Write> Session<R, W> {
         self.engine.game().expect("a game is set up")
     }
 
+    /// The moves played so far.
+    fn played(&self) -> usize {
+        self.game().history().len()
+    }
+
     fn run(&mut self) -> Result<()> {
         self.new_game()?;
         loop {
@@ -319,12 +445,12 @@ impl<R: Input, W: Write> Session<R, W> {
                 self.announced = true;
                 let result = self.result_line();
                 self.console.say(&result)?;
-                self.console.say("The game is over: new, undo, save FILE or quit.")?;
+                self.console.say("The game is over: new, undo, moves, save FILE or quit.")?;
             }
             let prompt = if self.game().outcome().is_some() {
                 "> ".to_string()
             } else {
-                format!("move {}, {} to play> ", self.movers.len() + 1, self.label(side))
+                format!("move {}, {} to play> ", self.played() + 1, self.label(side))
             };
             let Some(line) = self.console.ask(&prompt)? else { return Ok(()) };
             if let Next::Quit = self.command(&line)? {
@@ -335,13 +461,19 @@ impl<R: Input, W: Write> Session<R, W> {
 
     fn new_game(&mut self) -> Result<()> {
         self.engine.new_game(&self.spec, true, self.timeout).map_err(anyhow::Error::msg)?;
-        self.movers.clear();
         self.announced = false;
-        let level = if self.humans == [true, true] { String::new() } else { format!(", level {}", self.level) };
+        let level = match (self.humans, self.algorithm) {
+            ([true, true], _) => String::new(),
+            (_, Algorithm::Full) => format!(", level {}", self.level),
+            (_, a) => format!(", algorithm {}", a.name()),
+        };
+        let names = self.game().side_names();
         let text = format!(
-            "New game: {}; X: {}, O: {}{level}, {} s a move. Type help for the commands.",
+            "New game: {}; {}: {}, {}: {}{level}, {} s a move. Type help for the commands.",
             self.spec,
+            names[0],
             self.who(Side::First),
+            names[1],
             self.who(Side::Second),
             self.timeout.as_secs_f64()
         );
@@ -349,9 +481,9 @@ impl<R: Input, W: Write> Session<R, W> {
         self.draw()
     }
 
-    /// Who plays `side`, with its piece.
+    /// Who plays `side`, with its name in the game ("you (Black)", "boardbot (O)").
     fn label(&self, side: Side) -> String {
-        let piece = ["X", "O"][side.index()];
+        let piece = self.game().side_names()[side.index()];
         match self.humans {
             [true, true] => format!("{piece} ({} player)", ["first", "second"][side.index()]),
             [false, false] => format!("boardbot {piece}"),
@@ -369,6 +501,15 @@ impl<R: Input, W: Write> Session<R, W> {
         }
     }
 
+    /// A player's name in an opinion: "you", "boardbot", or the side's name when both sides
+    /// are people or both the engine.
+    fn named(&self, side: Side) -> String {
+        match self.humans {
+            [true, false] | [false, true] => self.who(side).to_string(),
+            _ => self.game().side_names()[side.index()].to_string(),
+        }
+    }
+
     /// "you (X) play" or "boardbot (O) plays".
     fn plays(&self, side: Side) -> String {
         let who = self.label(side);
@@ -379,9 +520,23 @@ impl<R: Input, W: Write> Session<R, W> {
         }
     }
 
+    /// The side drawn nearest the reader: the person's (the first player's if both or none).
+    fn bottom(&self) -> Side {
+        if self.humans == [false, true] {
+            Side::Second
+        } else {
+            Side::First
+        }
+    }
+
+    /// The board, then what the last move did and what the rules ask now, in words.
     fn draw(&mut self) -> Result<()> {
-        let picture = self.game().board_picture(self.colour);
-        self.console.say(&picture)
+        let picture = self.game().board_picture(self.colour, self.bottom());
+        self.console.say(picture.trim_end())?;
+        for note in self.game().view().notes {
+            self.console.say(&note)?;
+        }
+        Ok(())
     }
 
     fn result_line(&self) -> String {
@@ -404,14 +559,13 @@ impl<R: Input, W: Write> Session<R, W> {
     /// The engine plays the side to move.
     fn engine_turn(&mut self) -> Result<()> {
         let side = self.game().to_move();
-        let before = self.movers.len();
+        let before = self.played();
         let turn = self.engine.think(Instant::now(), Arc::new(AtomicBool::new(false))).map_err(anyhow::Error::msg)?;
-        self.movers.extend(turn.moves.iter().map(|_| side));
         let played = self.game().human_history()[before..].join(", ");
         let text = format!("{} {played}", self.plays(side));
         self.console.say(&text)?;
         if let Some(t) = &turn.thought {
-            let text = format!("  thought: {}", thought_words(t));
+            let text = format!("  thought: {}", thought_line(t, &self.named(side), &self.named(side.other())));
             self.console.say(&text)?;
         }
         self.draw()
@@ -423,7 +577,6 @@ impl<R: Input, W: Write> Session<R, W> {
         let text = history[..n].join(" ");
         let words: Vec<&str> = text.split_whitespace().collect();
         self.engine.set_position(&words).map_err(anyhow::Error::msg)?;
-        self.movers.truncate(n);
         self.announced = false;
         Ok(())
     }
@@ -431,6 +584,47 @@ impl<R: Input, W: Write> Session<R, W> {
     fn error(&mut self, text: &str) -> Result<Next> {
         self.console.say(&format!("error: {text}"))?;
         Ok(Next::Go)
+    }
+
+    /// The moves so far, a line per turn: its number, then each side's moves with who played
+    /// them.
+    fn move_list(&self) -> String {
+        let game = self.game();
+        let (moves, movers) = (game.human_history(), game.movers());
+        if moves.is_empty() {
+            return "No moves yet.".to_string();
+        }
+        let names = game.side_names();
+        let mut turns: Vec<(Side, Vec<String>)> = Vec::new();
+        for (mv, side) in moves.into_iter().zip(movers) {
+            match turns.last_mut() {
+                Some((s, list)) if *s == side => list.push(mv),
+                _ => turns.push((side, vec![mv])),
+            }
+        }
+        let mut lines = Vec::new();
+        let mut number = 0;
+        let mut line = String::new();
+        for (side, list) in turns {
+            if side == Side::First || line.is_empty() {
+                if !line.is_empty() {
+                    lines.push(std::mem::take(&mut line));
+                }
+                number += 1;
+                line = format!("{number:>3}.");
+                if side == Side::Second {
+                    line.push_str(&format!(" {:<24}", "..."));
+                }
+            }
+            let entry = format!("{} {} ({})", names[side.index()], list.join(" "), self.who(side));
+            if side == Side::First {
+                line.push_str(&format!(" {entry:<24}"));
+            } else {
+                line.push_str(&format!(" {entry}"));
+            }
+        }
+        lines.push(line);
+        lines.iter().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n")
     }
 
     /// One line typed at the prompt: a command or a move.
@@ -449,11 +643,17 @@ impl<R: Input, W: Write> Session<R, W> {
                 self.new_game()?;
                 Ok(Next::Go)
             }
+            ["moves"] => {
+                let text = self.move_list();
+                self.console.say(&text)?;
+                Ok(Next::Go)
+            }
             ["undo"] => {
-                let Some(i) = self.movers.iter().rposition(|s| self.humans[s.index()]) else {
+                let movers = self.game().movers();
+                let Some(i) = movers.iter().rposition(|s| self.humans[s.index()]) else {
                     return self.error("undo: no move of yours to take back");
                 };
-                let taken = self.movers.len() - i;
+                let taken = movers.len() - i;
                 self.back_to(i)?;
                 self.console.say(&format!("Took back {taken} move{}.", if taken == 1 { "" } else { "s" }))?;
                 self.draw()?;
@@ -461,21 +661,34 @@ impl<R: Input, W: Write> Session<R, W> {
             }
             ["hint"] if over => self.error("hint: the game is over"),
             ["hint"] => {
-                let n = self.movers.len();
+                let n = self.played();
+                let side = self.game().to_move();
                 let turn =
                     self.engine.think(Instant::now(), Arc::new(AtomicBool::new(false))).map_err(anyhow::Error::msg)?;
                 let suggestion = self.game().human_history()[n..].join(", ");
                 self.back_to(n)?;
-                let thought = turn.thought.as_ref().map(|t| format!(" ({})", thought_words(t))).unwrap_or_default();
-                self.console.say(&format!("hint: {suggestion}{thought}"))?;
+                let opinion = turn
+                    .thought
+                    .as_ref()
+                    .and_then(|t| t.opinion.as_ref())
+                    .map(|op| format!(" ({})", opinion_words(op, &self.named(side), &self.named(side.other()))))
+                    .unwrap_or_default();
+                self.console.say(&format!("hint: {suggestion}{opinion}"))?;
                 Ok(Next::Go)
             }
-            ["swap"] if over => self.error("swap: the game is over (type new)"),
-            ["swap"] => {
+            ["switch"] if over => self.error("switch: the game is over (type new)"),
+            ["switch"] => {
                 let side = self.game().to_move();
                 self.humans[side.index()] = false;
                 self.humans[side.other().index()] = true;
-                let text = format!("Sides changed: X: {}, O: {}.", self.who(Side::First), self.who(Side::Second));
+                let names = self.game().side_names();
+                let text = format!(
+                    "Sides changed: {}: {}, {}: {}.",
+                    names[0],
+                    self.who(Side::First),
+                    names[1],
+                    self.who(Side::Second)
+                );
                 self.console.say(&text)?;
                 Ok(Next::Go)
             }
@@ -487,7 +700,7 @@ impl<R: Input, W: Write> Session<R, W> {
                 }
                 Err(e) => self.error(&e),
             },
-            ["level", ..] => self.error("level takes one value: easy, medium, hard, max or 1..10"),
+            ["level", ..] => self.error("level takes one value: easy, medium, hard, max or a number from 1 to 10"),
             ["save", file] => match self.save(file) {
                 Ok(()) => {
                     self.console.say(&format!("Saved to {file} (boardbot replay {file} checks it)."))?;
@@ -496,7 +709,7 @@ impl<R: Input, W: Write> Session<R, W> {
                 Err(e) => self.error(&format!("save: {e:#}")),
             },
             ["save", ..] => self.error("save takes one file name: save FILE"),
-            _ if over => self.error("the game is over: type new, undo, save FILE or quit"),
+            _ if over => self.error("the game is over: type new, undo, moves, save FILE or quit"),
             _ => self.human_move(line),
         }
     }
@@ -506,6 +719,11 @@ impl<R: Input, W: Write> Session<R, W> {
         let side = game.to_move();
         let text = match game.parse_human(line) {
             Ok(text) => text,
+            Err(MoveError::Unreadable(_)) if line.trim().eq_ignore_ascii_case("swap") => {
+                return self.error(
+                    "swap is a move only under Kalah's pie rule (the second player's first move); to change sides, type switch",
+                )
+            }
             Err(MoveError::Unreadable(e)) => return self.error(&format!("{e}; or type help")),
             Err(MoveError::Illegal(e)) => {
                 let legal: Vec<String> = game.legal_moves().iter().map(|m| game.human_move(m)).collect();
@@ -518,9 +736,8 @@ impl<R: Input, W: Write> Session<R, W> {
         moves.push(text);
         let joined = moves.join(" ");
         let words: Vec<&str> = joined.split_whitespace().collect();
+        let n = self.played();
         self.engine.set_position(&words).map_err(anyhow::Error::msg)?;
-        let n = self.movers.len();
-        self.movers.push(side);
         let played = self.game().human_history()[n..].join(", ");
         let text = format!("{} {played}", self.plays(side));
         self.console.say(&text)?;
@@ -552,28 +769,23 @@ impl<R: Input, W: Write> Session<R, W> {
     }
 }
 
-/// What the engine thought, in words: depth, score, nodes, time.
-fn thought_words(t: &Thought) -> String {
-    if t.nodes == 0 && !t.proved {
-        return "a forced move, no search".to_string();
-    }
-    format!("depth {}, {}, {} nodes, {:.2} s", t.depth, t.words, t.nodes, t.elapsed.as_secs_f64())
-}
-
 /// The commands and the notation of `game`.
 fn help(game: &dyn AnyGame) -> String {
+    let names = game.side_names();
     format!(
         "Type a move: {}.\n\
          Commands:\n  \
            help         this text\n  \
            undo         take back your last move (and the engine's reply)\n  \
            hint         the engine's suggestion, not played\n  \
+           moves        the moves so far, by turn\n  \
            new          a new game, the same sides\n  \
-           swap         change sides: the engine takes the side to move\n  \
-           level L      the engine's strength: easy, medium, hard, max or 1..10\n  \
+           switch       change sides: the engine takes the side to move\n  \
+           level L      the engine's strength: easy, medium, hard, max or a number from 1 to 10\n  \
            save FILE    the finished game as a match log (boardbot replay FILE reads it)\n  \
            quit         leave (so does the end of input)\n\
-         The board: X moves first; [X] is the last move, (X) the winning line, # a cell out of play.",
-        game.notation_help()
+         The board: {} moves first; the last move is marked with brackets.",
+        game.notation_help(),
+        names[0]
     )
 }

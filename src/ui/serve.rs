@@ -21,9 +21,10 @@
 //!   is bounded (docs/api.md gives the ceiling).
 
 use crate::bot::{parse_level, Engine, Options};
-use crate::game::any::{AnyGame, Thought, View};
-use crate::game::registry::{GameSpec, GameType, GAMES};
+use crate::game::any::{Algorithm, AnyGame, Source, Thought, View};
+use crate::game::registry::{GameSpec, GameType, Resources, GAMES};
 use crate::search::{Outcome, Side};
+use crate::ui::words::{opinion_words, thought_line};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Query, State};
@@ -32,6 +33,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use clap::Args;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -172,6 +175,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/move", post(play_move))
         .route("/api/undo", post(undo))
         .route("/api/go", post(go))
+        .route("/api/hint", post(hint))
+        .route("/api/view", get(view))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or endpoint") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method not allowed here (see docs/api.md)")
@@ -351,6 +356,9 @@ struct Play {
     time: f64,
     /// What the engine thought of its last move.
     thinking: Option<ThinkingOut>,
+    algorithm: Algorithm,
+    evaluation: Option<String>,
+    depth: Option<u32>,
 }
 
 impl Play {
@@ -372,11 +380,19 @@ impl Play {
             Outcome::Win(s) if s == self.you => "You win".to_string(),
             Outcome::Win(_) => "boardbot wins".to_string(),
         });
+        let played = game
+            .history()
+            .into_iter()
+            .zip(game.human_history())
+            .zip(game.movers())
+            .map(|((text, human), s)| PlayedOut { text, human, side: side(s) })
+            .collect();
         StateOut {
             session: id.to_string(),
             game: game.spec().to_string(),
             view: game.view(),
             history: game.history(),
+            played,
             to_move: outcome.is_none().then(|| side(game.to_move())),
             your_side: side(self.you),
             level: self.level.clone(),
@@ -386,9 +402,12 @@ impl Play {
                 Outcome::Win(s) => side(s),
             }),
             result,
-            end_reason: game.end_reason(),
+            end_reason: game.human_end_reason(),
             thinking: self.thinking.clone(),
             status,
+            algorithm: self.algorithm.name(),
+            evaluation: self.evaluation.clone(),
+            depth: self.depth,
         }
     }
 
@@ -411,6 +430,8 @@ pub struct StateOut {
     pub game: String,
     pub view: View,
     pub history: Vec<String>,
+    /// The moves since the start: each as move text, as people write it, and who played it.
+    pub played: Vec<PlayedOut>,
     /// "first" or "second"; null once the game is over.
     pub to_move: Option<&'static str>,
     pub your_side: &'static str,
@@ -424,12 +445,28 @@ pub struct StateOut {
     pub thinking: Option<ThinkingOut>,
     /// your_turn, queued, thinking, engine_to_move (no search running: POST /api/go), over.
     pub status: &'static str,
+    /// The engine's algorithm ("full": its own search), the textbook algorithms' evaluation
+    /// (null: the game's own) and the depth cap (null: none).
+    pub algorithm: &'static str,
+    pub evaluation: Option<String>,
+    pub depth: Option<u32>,
+}
+
+/// A move played.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayedOut {
+    pub text: String,
+    pub human: String,
+    /// "first" or "second".
+    pub side: &'static str,
 }
 
 /// What the engine thought of its last move.
 #[derive(Clone, Debug, Serialize)]
 pub struct ThinkingOut {
     pub moves: Vec<String>,
+    /// The moves as people write them.
+    pub human: Vec<String>,
     pub depth: u32,
     pub score: i32,
     /// The score in words, from the engine's side: "wins in 7", "draw", "evaluation +12".
@@ -437,18 +474,35 @@ pub struct ThinkingOut {
     pub proved: bool,
     pub nodes: u64,
     pub time_ms: u64,
+    /// Where the move came from: search, only_move, book, solver, wins_at_once.
+    pub source: Source,
+    /// The thinking in one line for people, naming "boardbot" and "you": "boardbot wins in 4
+    /// moves (depth 12, 1,234 nodes, 0.50 s)", "only move", "book move: ...".
+    pub line: String,
+    /// The opinion alone ("better for you"), if the move says one.
+    pub opinion: Option<String>,
+    /// For an evaluation bar, from the person's view: -1 (boardbot wins) to 1 (the person wins);
+    /// null if the move says nothing of the position.
+    pub bar: Option<f64>,
 }
 
 impl ThinkingOut {
-    fn new(moves: Vec<String>, t: &Thought) -> ThinkingOut {
+    /// The engine's thought `t` of its moves `moves` (as people write them: `human`), `me`
+    /// ("boardbot") against `other` ("you").
+    fn new(moves: Vec<String>, human: Vec<String>, t: &Thought, me: &str, other: &str) -> ThinkingOut {
         ThinkingOut {
             moves,
+            human,
             depth: t.depth,
             score: t.score,
             words: t.words.clone(),
             proved: t.proved,
             nodes: t.nodes,
             time_ms: t.elapsed.as_millis() as u64,
+            source: t.source,
+            line: thought_line(t, me, other),
+            opinion: t.opinion.as_ref().map(|op| opinion_words(op, me, other)),
+            bar: t.opinion.as_ref().map(|op| -op.bar()),
         }
     }
 }
@@ -494,10 +548,18 @@ struct GameOut {
     usage: &'static str,
     about: &'static str,
     examples: Vec<String>,
+    /// The boards people know by a name: {"name": "connect4", "game": "cx 6 7 4"}.
+    names: Vec<serde_json::Value>,
+    /// The players' names (the first player's first), from the first example.
+    sides: [&'static str; 2],
+    /// The evaluations of the textbook algorithms: {"name", "about"}, the engine's first.
+    evaluations: Vec<serde_json::Value>,
+    /// Whether the description takes cells out of play (`blocked ROW,COL ...`).
+    blocked: bool,
 }
 
 /// The descriptions a game's `about` line gives as examples (`tic-tac-toe: mnk 3 3 3`): its
-/// name followed by its size words, each checked by the registry.
+/// name followed by its size words and the options after them, each checked by the registry.
 pub fn examples(kind: &'static GameType) -> Vec<String> {
     let words: Vec<&str> = kind
         .about
@@ -510,12 +572,19 @@ pub fn examples(kind: &'static GameType) -> Vec<String> {
             continue;
         }
         let Some(size) = words.get(i + 1..i + 1 + kind.size_words) else { continue };
-        let text = format!("{} {}", kind.name, size.join(" "));
-        if let Ok(spec) = GameSpec::parse(&text) {
-            let text = spec.to_string();
-            if !out.contains(&text) {
-                out.push(text);
+        let mut text = format!("{} {}", kind.name, size.join(" "));
+        let Ok(mut spec) = GameSpec::parse(&text) else { continue };
+        // Options, as long as the description still reads.
+        for word in &words[i + 1 + kind.size_words..] {
+            text = format!("{text} {word}");
+            match GameSpec::parse(&text) {
+                Ok(longer) => spec = longer,
+                Err(_) => break,
             }
+        }
+        let text = spec.to_string();
+        if !out.contains(&text) {
+            out.push(text);
         }
     }
     out
@@ -530,16 +599,37 @@ async fn games() -> Result<Json<serde_json::Value>, ApiError> {
     let out = off(|| {
         let games: Vec<GameOut> = GAMES
             .iter()
-            .map(|&k| GameOut {
-                name: k.name,
-                aliases: k.aliases,
-                usage: k.usage,
-                about: k.about,
-                examples: examples(k),
+            .map(|&k| {
+                let first = k.names.first().map(|(_, d)| d.to_string()).or_else(|| examples(k).into_iter().next());
+                let game =
+                    first.and_then(|d| GameSpec::parse(&d).ok()).and_then(|s| s.new_game(&Resources::none()).ok());
+                GameOut {
+                    name: k.name,
+                    aliases: k.aliases,
+                    usage: k.usage,
+                    about: k.about,
+                    examples: examples(k),
+                    names: k
+                        .names
+                        .iter()
+                        .map(|(name, game)| serde_json::json!({ "name": name, "game": game }))
+                        .collect(),
+                    sides: game.as_ref().map_or(["first", "second"], |g| g.side_names()),
+                    evaluations: game
+                        .as_ref()
+                        .map(|g| g.evaluations())
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|(name, about)| serde_json::json!({ "name": name, "about": about }))
+                        .collect(),
+                    blocked: k.usage.contains("blocked ROW,COL"),
+                }
             })
             .collect();
         let levels: Vec<&str> = crate::bot::LEVELS.iter().map(|(name, _)| *name).collect();
-        serde_json::json!({ "games": games, "levels": levels, "time": TIME_RANGE })
+        let algorithms: Vec<serde_json::Value> =
+            Algorithm::PLAY.iter().map(|a| serde_json::json!({ "name": a.name(), "about": a.about() })).collect();
+        serde_json::json!({ "games": games, "levels": levels, "time": TIME_RANGE, "algorithms": algorithms })
     })
     .await?;
     Ok(Json(GAMES_OUT.get_or_init(|| out).clone()))
@@ -556,6 +646,18 @@ struct NewIn {
     time: f64,
     /// A session to play the new game in (its engine and memory kept); none: a new session.
     session: Option<String>,
+    /// The engine's algorithm (see [`Algorithm`]); "full" by default.
+    algorithm: Option<String>,
+    /// The textbook algorithms' evaluation, by name; the game's own by default.
+    evaluation: Option<String>,
+    /// The search's depth cap, 1 to 64.
+    depth: Option<u32>,
+    /// Cells out of play placed at random (games that take `blocked ROW,COL ...`).
+    #[serde(default)]
+    blocked: usize,
+    /// The seed of the random choices (the cells out of play, the engine's); from the
+    /// operating system by default.
+    seed: Option<u64>,
 }
 
 fn default_you() -> String {
@@ -594,20 +696,60 @@ async fn new_game(
     let level = parse_level(&req.level).map_err(ApiError::bad)?;
     if !(TIME_RANGE.0..=TIME_RANGE.1).contains(&req.time) {
         return Err(ApiError::bad(format!(
-            "time must be {}..={} seconds per move, got {}",
+            "time must be {} to {} seconds per move, got {}",
             TIME_RANGE.0, TIME_RANGE.1, req.time
         )));
     }
+    let algorithm: Algorithm = req.algorithm.as_deref().unwrap_or("full").parse().map_err(ApiError::bad)?;
+    if req.depth.is_some_and(|d| !(1..=64).contains(&d)) {
+        return Err(ApiError::bad("depth must be a number from 1 to 64"));
+    }
+    let evaluation = req.evaluation.as_deref().map(str::to_ascii_lowercase).filter(|e| !e.is_empty());
+    // The game as described, its evaluation checked, its cells out of play drawn: it is built,
+    // so this runs off the async workers (see `off`).
+    let (blocked, seed, wanted) = (req.blocked, req.seed, evaluation.clone());
+    let prepare = move |text: &str| -> Result<GameSpec, ApiError> {
+        let mut spec = GameSpec::parse(text).map_err(ApiError::bad)?;
+        if let Some(name) = &wanted {
+            let game = spec.new_game(&Resources::none()).map_err(ApiError::bad)?;
+            if !game.evaluations().iter().any(|(n, _)| n == name) {
+                let names: Vec<&str> = game.evaluations().iter().map(|(n, _)| *n).collect();
+                return Err(ApiError::bad(format!("{spec} has no evaluation '{name}' ({})", names.join(", "))));
+            }
+        }
+        if blocked > 0 {
+            if !spec.kind().usage.contains("blocked ROW,COL") || !spec.options().is_empty() {
+                return Err(ApiError::bad(format!("{spec} takes no cells out of play at random")));
+            }
+            let free = crate::ui::play::free_cells(&spec).map_err(|e| ApiError::bad(e.to_string()))?;
+            if blocked >= free.len() {
+                return Err(ApiError::bad(format!("at most {} cells out of play", free.len().saturating_sub(1))));
+            }
+            let mut rng = seed.map_or_else(SmallRng::from_entropy, SmallRng::seed_from_u64);
+            spec = crate::ui::play::with_blocked(&spec, blocked, &mut rng).map_err(|e| ApiError::bad(e.to_string()))?;
+        }
+        Ok(spec)
+    };
     let timeout = Duration::from_secs_f64(req.time);
     let level_name = req.level.to_ascii_lowercase();
     let setup = move |play: &mut Play, spec: &GameSpec| -> Result<(), ApiError> {
         let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
         play.engine.set_option("level", &level.to_string()).map_err(internal)?;
+        play.engine.set_option("algorithm", algorithm.name()).map_err(internal)?;
+        let depth = req.depth.map_or("none".to_string(), |d| d.to_string());
+        play.engine.set_option("depth", &depth).map_err(internal)?;
+        play.engine.set_option("evaluation", evaluation.as_deref().unwrap_or("")).map_err(internal)?;
+        if let Some(seed) = req.seed {
+            play.engine.set_option("seed", &seed.to_string()).map_err(internal)?;
+        }
         play.engine.new_game(spec, you == Side::Second, timeout).map_err(internal)?;
         play.you = you;
         play.level = level_name;
         play.time = req.time;
         play.thinking = None;
+        play.algorithm = algorithm;
+        play.evaluation = evaluation.clone();
+        play.depth = req.depth;
         Ok(())
     };
     let text = req.game;
@@ -617,7 +759,7 @@ async fn new_game(
             let mut play = slot.take().await?;
             // The game is read and built off the async workers; a bad description changes nothing.
             play = off(move || {
-                let spec = GameSpec::parse(&text).map_err(ApiError::bad)?;
+                let spec = prepare(&text)?;
                 setup(&mut play, &spec)?;
                 Ok::<_, ApiError>(play)
             })
@@ -631,9 +773,18 @@ async fn new_game(
             // The engine's tables are made and touched here, and the game built: off the async
             // workers.
             let play = off(move || {
-                let spec = GameSpec::parse(&text).map_err(ApiError::bad)?;
+                let spec = prepare(&text)?;
                 let engine = Engine::new(Options { hash_mb, ..Options::default() });
-                let mut play = Play { engine, you, level: String::new(), time: 0.0, thinking: None };
+                let mut play = Play {
+                    engine,
+                    you,
+                    level: String::new(),
+                    time: 0.0,
+                    thinking: None,
+                    algorithm: Algorithm::Full,
+                    evaluation: None,
+                    depth: None,
+                };
                 setup(&mut play, &spec)?;
                 Ok::<_, ApiError>(play)
             })
@@ -676,9 +827,12 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
         let search = tokio::task::spawn_blocking(move || {
+            let before = play.game().history().len();
             let turn = play.engine.think(Instant::now(), stop);
             if let Ok(turn) = &turn {
-                play.thinking = turn.thought.as_ref().map(|t| ThinkingOut::new(turn.moves.clone(), t));
+                let human = play.game().human_history()[before..].to_vec();
+                play.thinking =
+                    turn.thought.as_ref().map(|t| ThinkingOut::new(turn.moves.clone(), human, t, "boardbot", "you"));
             }
             // The slot and the game are free again even if the request went away.
             drop((busy, permit));
@@ -775,6 +929,118 @@ async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
     Ok(Json(state))
 }
 
+/// The engine's suggestion for the person's move, not played.
+#[derive(Clone, Debug, Serialize)]
+pub struct HintOut {
+    /// The moves of the turn suggested (several where the game gives extra turns), in move text
+    /// and as people write them.
+    pub moves: Vec<String>,
+    pub human: Vec<String>,
+    /// The cells to click for the first move, in order (none for a move no cell stands for).
+    pub keys: Vec<String>,
+    /// The thinking behind it, naming "you" (the person) and "boardbot".
+    pub line: String,
+}
+
+/// A hint: the session's engine (its level, algorithm and time) searches the person's move
+/// through a search slot as for its own moves, and the game is set back as it was.
+async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<HintOut>, ApiError> {
+    let req: SessionIn = read_body(body)?;
+    let slot = app.slot(&req.session)?;
+    let play = slot.take().await?;
+    if play.game().outcome().is_some() {
+        return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
+    }
+    if play.engine_to_move() {
+        return Err(ApiError::new(StatusCode::CONFLICT, "it is the engine's turn (POST /api/go)"));
+    }
+    // The state (the board's view, O(cells)) is made off the async workers.
+    let id = slot.id.clone();
+    let (mut play, queued) = off(move || {
+        let queued = play.state(&id, "queued");
+        (play, queued)
+    })
+    .await?;
+    let mut thinking = queued.clone();
+    slot.set_busy(Some(queued));
+    let busy = Busy(slot.clone());
+    let permit = app.searches.clone().acquire_owned().await.expect("the semaphore is never closed");
+    thinking.status = "thinking";
+    slot.set_busy(Some(thinking));
+    let stop = Arc::new(AtomicBool::new(false));
+    let _stop_on_drop = StopOnDrop(stop.clone());
+    let search = tokio::task::spawn_blocking(move || {
+        let history = play.game().history();
+        let spec = play.game().spec().clone();
+        let view = play.game().view();
+        let turn = play.engine.think(Instant::now(), stop);
+        let hint = turn.map(|turn| {
+            let human = play.game().human_history()[history.len()..].to_vec();
+            let keys = view.moves.iter().find(|m| Some(&m.text) == turn.moves.first()).map(|m| m.keys.clone());
+            let line = turn.thought.as_ref().map_or_else(String::new, |t| thought_line(t, "you", "boardbot"));
+            HintOut { moves: turn.moves, human, keys: keys.unwrap_or_default(), line }
+        });
+        // Back as it was: the position, and the engine on its own side (it searched the person's).
+        let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
+        let (timeout, engine_first) = (Duration::from_secs_f64(play.time), play.you == Side::Second);
+        let restored =
+            play.engine.new_game(&spec, engine_first, timeout).and_then(|()| play.engine.set_position(&words));
+        drop((busy, permit));
+        (play, hint.and_then(|h| restored.map(|()| h)))
+    });
+    let (_play, hint) = search.await.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    Ok(Json(hint.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?))
+}
+
+#[derive(Deserialize)]
+struct ViewQuery {
+    session: Option<String>,
+    ply: Option<usize>,
+    game: Option<String>,
+}
+
+/// A view for the page: a session's position after its first `ply` moves (review; all of them
+/// by default), or the start of the game `game` describes (to click cells out of play in).
+async fn view(
+    State(app): State<Arc<App>>,
+    query: Result<Query<ViewQuery>, QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    match (q.session, q.game) {
+        (Some(id), None) => {
+            let slot = app.slot(&id)?;
+            loop {
+                if slot.busy.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+                    return Err(ApiError::new(StatusCode::CONFLICT, "the engine is thinking: wait for its move"));
+                }
+                if let Ok(play) = slot.play.clone().try_lock_owned() {
+                    // Replaying the moves builds boards: off the async workers.
+                    return off(move || {
+                        let game = play.game();
+                        let ply = q.ply.unwrap_or(game.history().len());
+                        let view = game.view_at(ply).ok_or_else(|| {
+                            ApiError::bad(format!("ply must be 0 to {} (the moves played)", game.history().len()))
+                        })?;
+                        Ok(Json(serde_json::json!({ "ply": ply, "view": view })))
+                    })
+                    .await?;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            }
+        }
+        (None, Some(text)) => {
+            check_size(&text)?;
+            off(move || {
+                let spec = GameSpec::parse(&text).map_err(ApiError::bad)?;
+                let game = spec.new_game(&Resources::none()).map_err(ApiError::bad)?;
+                Ok(Json(serde_json::json!({ "game": spec.to_string(), "ply": 0, "view": game.view() })))
+            })
+            .await?
+        }
+        _ => Err(ApiError::bad("give a session (and a ply) or a game")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -794,7 +1060,16 @@ mod tests {
         let mut engine = Engine::new(Options { hash_mb: app.hash_mb, ..Options::default() });
         let spec = GameSpec::parse(&examples(GAMES[0])[0]).unwrap();
         engine.new_game(&spec, false, Duration::from_millis(100)).unwrap();
-        let play = Play { engine, you: Side::First, level: "max".into(), time: 0.1, thinking: None };
+        let play = Play {
+            engine,
+            you: Side::First,
+            level: "max".into(),
+            time: 0.1,
+            thinking: None,
+            algorithm: Algorithm::Full,
+            evaluation: None,
+            depth: None,
+        };
         let slot = Arc::new(Slot {
             id: id.into(),
             play: Arc::new(tokio::sync::Mutex::new(play)),

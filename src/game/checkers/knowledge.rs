@@ -2,35 +2,54 @@
 //! position is quiet (no capture to make), the greedy reference player, and the endgame
 //! database's verdicts at the root and at the leaves.
 //!
-//! Evaluations are in hundredths of a man, from the side to move's view.
+//! Evaluations are in hundredths of a man, from the side to move's view. The evaluation's
+//! weights have names ([`WEIGHT_NAMES`]), their defaults compiled in ([`DEFAULT_WEIGHTS`]); a
+//! weights file may set them (`--weights`, `boardbot tune`).
 
 use super::endgame::{Endgame, Value, MAX_PIECES};
 use super::movegen::{forward, step, Board, Capturing, CROWN_ROW, DL, DR, NEIGHBOUR, NONE, UL, UR};
 use super::{reference, Checkers, Move, Rules};
 use crate::game::registry::Resources;
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, Score, EVAL_LIMIT};
+use crate::search::{Candidate, Knowledge, Proof, Score, Weights, EVAL_LIMIT};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-/// A man, and a king (worth more: it moves both ways).
-pub const MAN: i32 = 100;
-pub const KING: i32 = 130;
+/// The evaluation's weights by name, in the order of [`DEFAULT_WEIGHTS`] (and of the indices
+/// below, which [`evaluate`] reads them by).
+pub const WEIGHT_NAMES: &[&str] =
+    &["man", "king", "back_rank", "advance", "centre", "runaway", "runaway_row", "mobility", "exchange"];
+/// The compiled-in weights.
+pub const DEFAULT_WEIGHTS: [i32; WEIGHTS] = [100, 130, 8, 2, 6, 60, 7, 2, 3];
+const WEIGHTS: usize = 9;
+/// A man (the unit: a tuner keeps it), and a king (worth more: it moves both ways).
+const MAN: usize = 0;
+const KING: usize = 1;
 /// A man on its own back rank while the opponent still has men to crown (it guards the
 /// crowning squares).
-const BACK_RANK: i32 = 8;
+const BACK_RANK: usize = 2;
 /// A man's advance, a row (more as the board empties: see [`evaluate`]).
-const ADVANCE: i32 = 2;
+const ADVANCE: usize = 3;
 /// A piece on one of the eight central squares.
-const CENTRE: i32 = 6;
+const CENTRE: usize = 4;
 /// A man no enemy piece can reach before it crowns (a "runaway"): this, less `RUNAWAY_ROW` per
 /// row it has still to go.
-const RUNAWAY: i32 = 60;
-const RUNAWAY_ROW: i32 = 7;
+const RUNAWAY: usize = 5;
+const RUNAWAY_ROW: usize = 6;
 /// A step the side could make (mobility).
-const MOBILITY: i32 = 2;
+const MOBILITY: usize = 7;
+/// A side ahead gains from exchanges: its material lead times this, over the pieces left.
+const EXCHANGE: usize = 8;
+
+/// The weights of the evaluation, as [`evaluate`] reads them.
+type EvalWeights = [i32; WEIGHTS];
+
+/// The compiled-in weights by name; the tuner keeps the unit, a man.
+pub fn default_weights() -> Weights {
+    Weights::new(WEIGHT_NAMES, &DEFAULT_WEIGHTS, &["man"])
+}
 
 /// The back rank of each side: Black's 1..=4, White's 29..=32.
 const BACK: [u32; 2] = [CROWN_ROW[1], CROWN_ROW[0]];
@@ -74,19 +93,19 @@ fn rows_to_go(side: Side, sq: u32) -> i32 {
 }
 
 /// One side's score (not counting the other's): material and position.
-fn side_score(b: &Board, side: Side, total: i32) -> i32 {
+fn side_score(b: &Board, side: Side, total: i32, w: &EvalWeights) -> i32 {
     let s = side.index();
     let own = b.pieces[s];
     let opp = b.pieces[1 - s];
     let men = own & !b.kings;
     let kings = own & b.kings;
-    let mut score = MAN * men.count_ones() as i32 + KING * kings.count_ones() as i32;
+    let mut score = w[MAN] * men.count_ones() as i32 + w[KING] * kings.count_ones() as i32;
     if opp & !b.kings != 0 {
-        score += BACK_RANK * (men & BACK[s]).count_ones() as i32;
+        score += w[BACK_RANK] * (men & BACK[s]).count_ones() as i32;
     }
-    score += CENTRE * (own & CENTRE_SQUARES).count_ones() as i32;
+    score += w[CENTRE] * (own & CENTRE_SQUARES).count_ones() as i32;
     // Advance matters more as pieces come off.
-    let advance = ADVANCE + (24 - total).max(0) / 6;
+    let advance = w[ADVANCE] + (24 - total).max(0) / 6;
     let mut m = men;
     while m != 0 {
         let sq = m.trailing_zeros();
@@ -95,24 +114,26 @@ fn side_score(b: &Board, side: Side, total: i32) -> i32 {
         score += advance * (7 - to_go);
         // A runaway: no enemy piece in the cone in front of it.
         if CONES[s][sq as usize] & opp == 0 {
-            score += RUNAWAY - RUNAWAY_ROW * to_go;
+            score += w[RUNAWAY] - w[RUNAWAY_ROW] * to_go;
         }
     }
     score
 }
 
-/// The static evaluation of `g` for the side to move (see the constants); a side ahead gains
-/// from exchanges: its lead counts more as the board empties.
-pub fn evaluate(g: &Checkers) -> i32 {
+/// The static evaluation of `g` for the side to move with weights `w` (in the order of
+/// [`WEIGHT_NAMES`]); a side ahead gains from exchanges: its lead counts more as the board
+/// empties.
+pub fn evaluate(g: &Checkers, w: &[i32]) -> i32 {
+    let w: &EvalWeights = w.try_into().expect("checkers' weights");
     let b = g.board();
     let me = g.to_move();
     let total = (b.pieces[0] | b.pieces[1]).count_ones() as i32;
     let material = |s: usize| {
-        MAN * (b.pieces[s] & !b.kings).count_ones() as i32 + KING * (b.pieces[s] & b.kings).count_ones() as i32
+        w[MAN] * (b.pieces[s] & !b.kings).count_ones() as i32 + w[KING] * (b.pieces[s] & b.kings).count_ones() as i32
     };
     let lead = material(me.index()) - material(1 - me.index());
-    let mobility = (b.steppers(me).count_ones() as i32 - b.steppers(me.other()).count_ones() as i32) * MOBILITY;
-    side_score(b, me, total) - side_score(b, me.other(), total) + lead * 3 / total.max(1) + mobility
+    let mobility = (b.steppers(me).count_ones() as i32 - b.steppers(me.other()).count_ones() as i32) * w[MOBILITY];
+    side_score(b, me, total, w) - side_score(b, me.other(), total, w) + lead * w[EXCHANGE] / total.max(1) + mobility
 }
 
 /// Whether the piece on `sq` (bit index) could be taken at once by `by` on board `b`.
@@ -204,11 +225,14 @@ type Pending = Arc<OnceLock<Endgame>>;
 /// The endgame database of this process: one set of rules at a time (another replaces it).
 type DbCache = Mutex<Option<(Capturing, Pending)>>;
 
-/// What the engine knows of checkers: [`evaluate`], [`order_key`], and the endgame database of
-/// up to four pieces (when the games' memory budget holds it: see [`CheckersKnowledge::new`]).
+/// What the engine knows of checkers: [`evaluate`] with its weights, [`order_key`], and the
+/// endgame database of up to four pieces (when the games' memory budget holds it: see
+/// [`CheckersKnowledge::new`]).
 pub struct CheckersKnowledge {
     rules: Rules,
     db: Option<Pending>,
+    /// The evaluation's weights by name ([`WEIGHT_NAMES`]).
+    weights: Weights,
 }
 
 impl CheckersKnowledge {
@@ -221,7 +245,7 @@ impl CheckersKnowledge {
     pub fn new(rules: Rules, resources: &Resources) -> CheckersKnowledge {
         let budget = (resources.budget_mib() << 20) / 2;
         let Some(pieces) = (2..=MAX_PIECES).rev().find(|&p| Endgame::bytes_for(p) <= budget) else {
-            return CheckersKnowledge { rules, db: None };
+            return CheckersKnowledge { db: None, ..CheckersKnowledge::without_tables(rules) };
         };
         let db = resources.shared("checkers endgame", |_| DbCache::default()).map(|cache| {
             let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -239,7 +263,12 @@ impl CheckersKnowledge {
                 }
             }
         });
-        CheckersKnowledge { rules, db }
+        CheckersKnowledge { db, ..CheckersKnowledge::without_tables(rules) }
+    }
+
+    /// The knowledge with the compiled-in weights and no endgame database.
+    fn without_tables(rules: Rules) -> CheckersKnowledge {
+        CheckersKnowledge { rules, db: None, weights: default_weights() }
     }
 
     /// Waits until the endgame database (if there is one) is built; for tests and measurements.
@@ -257,6 +286,20 @@ impl CheckersKnowledge {
 
     pub fn rules(&self) -> Rules {
         self.rules
+    }
+
+    /// [`evaluate`] with weights `w`; in a position of the endgame database, a draw is 0, and a
+    /// win [`KNOWN_WIN`] plus the evaluation and [`closing_in`] (a loss the negation of the
+    /// winner's).
+    fn evaluate_weighted(&self, g: &Checkers, w: &[i32]) -> Score {
+        let me = g.to_move();
+        let score = match self.probe(g) {
+            None => evaluate(g, w),
+            Some(Value::Draw) => 0,
+            Some(Value::Win) => KNOWN_WIN + evaluate(g, w).max(0) + closing_in(g.board(), me),
+            Some(Value::Loss) => -KNOWN_WIN + evaluate(g, w).min(0) - closing_in(g.board(), me.other()),
+        };
+        score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// The database's value of `g`, if it covers it.
@@ -285,14 +328,27 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     /// [`evaluate`]; in a position of the endgame database, a draw is 0, and a win
     /// [`KNOWN_WIN`] plus the evaluation and [`closing_in`] (a loss the negation of the winner's).
     fn evaluate(&self, g: &Checkers) -> Score {
-        let me = g.to_move();
-        let score = match self.probe(g) {
-            None => evaluate(g),
-            Some(Value::Draw) => 0,
-            Some(Value::Win) => KNOWN_WIN + evaluate(g).max(0) + closing_in(g.board(), me),
-            Some(Value::Loss) => -KNOWN_WIN + evaluate(g).min(0) - closing_in(g.board(), me.other()),
-        };
-        score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        self.evaluate_weighted(g, self.weights.values())
+    }
+
+    fn weights(&self) -> Option<&Weights> {
+        Some(&self.weights)
+    }
+
+    fn set_weights(&mut self, weights: &Weights) -> Result<(), String> {
+        if weights.names() != self.weights.names() {
+            return Err("not checkers' weights".into());
+        }
+        self.weights = weights.clone();
+        Ok(())
+    }
+
+    fn evaluate_with(&self, g: &Checkers, weights: &Weights) -> Score {
+        self.evaluate_weighted(g, weights.values())
+    }
+
+    fn wait_until_ready(&self) {
+        self.wait_for_database();
     }
 
     fn winning_move(&self, _g: &Checkers) -> Option<Move> {

@@ -34,7 +34,7 @@ fn squares(text: &str) -> Result<(Vec<u8>, bool), String> {
             .parse()
             .ok()
             .filter(|n| (1..=32).contains(n) && p.bytes().all(|b| b.is_ascii_digit()))
-            .ok_or_else(|| format!("'{p}' in move '{text}' is not a square 1..32"))?;
+            .ok_or_else(|| format!("'{p}' in move '{text}' is not a square from 1 to 32"))?;
         out.push(n - 1);
     }
     Ok((out, capture))

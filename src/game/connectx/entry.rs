@@ -9,7 +9,8 @@ use crate::game::kinarow;
 use crate::game::kinarow::parse_index;
 use crate::game::registry::{GameSpec, GameType, Resources, SolveRequest};
 use crate::game::solving::{checked, deadline, drive, Solved};
-use crate::game::{proof, Game};
+use crate::game::{proof, Game, Side};
+use crate::search::Score;
 use anyhow::{anyhow, bail, Context, Result};
 use std::path::Path;
 use std::time::Instant;
@@ -21,6 +22,7 @@ pub static GAME_TYPE: GameType = GameType {
     usage: "cx M N X",
     about: "Connect-X: pieces drop down N columns of M rows, X in a row wins (Connect-4: cx 6 7 4)",
     title: "Connect-X",
+    names: &[("connect4", "cx 6 7 4")],
     points: [3, 3, 1],
     build,
     solve: Some(solve),
@@ -66,11 +68,26 @@ impl Render for ConnectX {
         kinarow::board_picture(&self.lines)
     }
 
-    /// A click anywhere in a column plays it.
+    /// A click anywhere in a column plays it; the column numbers above.
     fn view(&self) -> View {
         // The last piece is the top one of its column.
         let last = self.history.last().map(|&c| (self.rows() - self.height(c as usize)) * self.cols() + c as usize);
-        kinarow::grid_view(&self.lines, last, |cell| {
+        let mut heights = vec![0; self.cols()];
+        let placed: Vec<usize> = self
+            .history
+            .iter()
+            .map(|&c| {
+                let c = c as usize;
+                heights[c] += 1;
+                (self.rows() - heights[c]) * self.cols() + c
+            })
+            .collect();
+        let look = kinarow::GridLook {
+            style: "columns",
+            col_labels: (1..=self.cols()).map(|c| c.to_string()).collect(),
+            row_labels: Vec::new(),
+        };
+        kinarow::grid_view(&self.lines, last, &placed, look, |cell| {
             let col = (cell % self.cols()) as u32;
             self.is_legal(col).then(|| self.format_move(col))
         })
@@ -90,15 +107,15 @@ impl Render for ConnectX {
         let t = text.trim();
         match parse_index(t) {
             Some(c) if (1..=self.cols()).contains(&c) => Ok(c as u32 - 1),
-            _ => Err(format!("'{t}' is not a column: type a column number 1..{}", self.cols())),
+            _ => Err(format!("'{t}' is not a column: type a column number from 1 to {}", self.cols())),
         }
     }
 
     fn notation_help(&self) -> String {
-        format!("a column number 1..{}, left to right (the numbers above the board)", self.cols())
+        format!("a column number from 1 to {}, left to right (the numbers above the board)", self.cols())
     }
 
-    fn board_picture(&self, colour: bool) -> String {
+    fn board_picture(&self, colour: bool, _bottom: Side) -> String {
         let last = self.history.last().map(|&c| (self.rows() - self.height(c as usize)) * self.cols() + c as usize);
         kinarow::human_picture(&self.lines, last, |c| (c + 1).to_string(), None, colour)
     }
@@ -108,7 +125,23 @@ impl Render for ConnectX {
     fn human_end_reason(&self) -> Option<String> {
         let cols = self.cols();
         let rows = self.rows();
-        kinarow::end_reason_in(&self.lines, |c| format!("{}/{}", c % cols + 1, rows - c / cols))
+        kinarow::end_reason_in(&self.lines, self.side_names(), |c| format!("{}/{}", c % cols + 1, rows - c / cols))
+    }
+
+    fn evaluations(&self) -> &'static [(&'static str, &'static str)] {
+        kinarow::EVALUATIONS
+    }
+
+    fn evaluate_as(&self, name: &str) -> Option<Score> {
+        (name == "windows").then(|| kinarow::open_windows(&self.lines, self.to_move()))
+    }
+
+    /// The built-in opening book answers (the engine's knowledge has a solver's table in play).
+    fn in_book(&self) -> bool {
+        let Ok(shape) = Shape::new(self.rows(), self.cols(), self.lines.k()) else { return false };
+        let moves: Vec<usize> = self.history.iter().map(|&c| c as usize).collect();
+        let Ok(p) = Position::from_moves(shape, &moves) else { return false };
+        Book::built_in(&shape).is_some_and(|b| b.lookup(&p).is_some())
     }
 }
 

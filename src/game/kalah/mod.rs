@@ -80,6 +80,7 @@
 //! Measurements: docs/results/kalah.md.
 
 mod entry;
+pub mod fen;
 pub mod knowledge;
 pub mod reference;
 pub mod solver;
@@ -168,6 +169,10 @@ pub struct Kalah {
     total: usize,
     capture: Capture,
     pie: bool,
+    /// Plies played before `history` began: 0 for a game from the start; for a position given
+    /// by [`fen`](mod@fen), 0 if the pie rule's first move is still to come, 1 if the swap is,
+    /// 2 if the pie rule no longer matters.
+    opening: usize,
     /// See the module's board layout; slots from 2P + 2 on stay 0.
     board: [u16; SLOTS],
     side: Side,
@@ -192,6 +197,7 @@ impl Kalah {
         let mut k = Kalah::from_rows(capture, &row, 0, &row, 0, Side::First)?;
         k.start_seeds = seeds;
         k.pie = pie;
+        k.opening = 0;
         k.hash = k.compute_hash();
         Ok(k)
     }
@@ -231,6 +237,7 @@ impl Kalah {
             total,
             capture,
             pie: false,
+            opening: 2,
             board,
             side: to_move,
             hash: 0,
@@ -305,11 +312,11 @@ impl Kalah {
     }
     /// Whether the next move is the first move of a game under the pie rule (no extra turn).
     pub fn pie_first_move(&self) -> bool {
-        self.pie && self.history.is_empty()
+        self.pie && self.opening + self.history.len() == 0
     }
     /// Whether `swap` is legal now: the second player's first move under the pie rule.
     pub fn can_swap(&self) -> bool {
-        self.pie && self.history.len() == 1 && !self.is_over()
+        self.pie && self.opening + self.history.len() == 1 && !self.is_over()
     }
 
     fn pit_index(&self, side: Side, i: usize) -> usize {

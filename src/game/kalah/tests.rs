@@ -326,6 +326,8 @@ fn under_the_pie_rule_the_engine_swaps_exactly_when_swapping_is_worth_more() {
                 max_depth: u32::MAX,
                 threads: 1,
                 limits: Limits::per_move(Instant::now(), Duration::from_secs(2), Duration::ZERO),
+                algorithm: crate::game::any::Algorithm::Full,
+                evaluation: None,
             };
             let turn = g.think(&mut Searcher::new(4), &mut SmallRng::seed_from_u64(1), &request);
             let swaps = turn.moves[0] == "swap";

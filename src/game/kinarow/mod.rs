@@ -12,7 +12,10 @@ mod cellset;
 mod picture;
 
 pub use cellset::CellSet;
-pub use picture::{board_picture, column_letters, end_reason, end_reason_in, grid_view, human_picture, letters_column};
+pub use picture::{
+    board_picture, column_letters, end_reason, end_reason_in, grid_view, human_picture, letters_column, open_windows,
+    GridLook, EVALUATIONS,
+};
 
 use super::zobrist;
 use super::{Outcome, Side};

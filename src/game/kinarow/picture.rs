@@ -2,7 +2,8 @@
 //! in words.
 
 use super::{Lines, BLOCKED, EMPTY};
-use crate::game::any::{View, ViewCell, ViewMove};
+use crate::game::any::{View, ViewCell, ViewMove, ViewPlayer};
+use crate::search::{Score, Side};
 
 /// The board as text, a line per row (row 0 first): `.` empty, `X` first, `O` second, `#`
 /// blocked.
@@ -22,11 +23,33 @@ pub fn board_picture(lines: &Lines) -> String {
     text
 }
 
-/// The board as a web page's view: each cell's stone, the key a click on it sends (`key_of`:
-/// the move it stands for, if that move is legal now), the last move and the winning line marked.
-pub fn grid_view(lines: &Lines, last: Option<usize>, key_of: impl Fn(usize) -> Option<String>) -> View {
+/// How a page draws a K-in-a-row board, with its edges' labels.
+pub struct GridLook {
+    /// `grid`, `stones` or `columns` (see [`View::style`]).
+    pub style: &'static str,
+    pub col_labels: Vec<String>,
+    pub row_labels: Vec<String>,
+}
+
+/// The board as a web page's view: each cell's stone and the number of the move that put it
+/// there (`placed`: the cell of each move, in order), the key a click on it sends (`key_of`: the
+/// move it stands for, if that move is legal now), the last move and the winning line marked.
+pub fn grid_view(
+    lines: &Lines,
+    last: Option<usize>,
+    placed: &[usize],
+    look: GridLook,
+    key_of: impl Fn(usize) -> Option<String>,
+) -> View {
     let won = lines.winning_line().unwrap_or_default();
     let mut moves: Vec<ViewMove> = Vec::new();
+    // The move texts already listed (a set: a scan of `moves` per cell was quadratic, 0.78 s
+    // for a 100 x 100 board's state).
+    let mut listed = ahash::AHashSet::new();
+    let mut numbers = vec![None; lines.cell_count()];
+    for (i, &cell) in placed.iter().enumerate() {
+        numbers[cell] = Some(i as u32 + 1);
+    }
     let cells = (0..lines.cell_count())
         .map(|cell| {
             let content = match lines.cell(cell) {
@@ -37,30 +60,88 @@ pub fn grid_view(lines: &Lines, last: Option<usize>, key_of: impl Fn(usize) -> O
             };
             let key = key_of(cell);
             if let Some(k) = &key {
-                if !moves.iter().any(|m| &m.text == k) {
-                    moves.push(ViewMove { text: k.clone(), keys: vec![k.clone()] });
+                if listed.insert(k.clone()) {
+                    moves.push(ViewMove { text: k.clone(), keys: vec![k.clone()], human: String::new() });
                 }
             }
-            ViewCell { content: content.to_string(), key, marked: Some(cell) == last || won.contains(&cell) }
+            let mut c = ViewCell::new(content, key);
+            c.marked = Some(cell) == last || won.contains(&cell);
+            if Some(cell) == last {
+                c.marks.push("last");
+            }
+            if won.contains(&cell) {
+                c.marks.push("win");
+            }
+            c.number = numbers[cell];
+            c
         })
         .collect();
-    View { rows: lines.rows(), cols: lines.cols(), cells, moves }
+    View {
+        rows: lines.rows(),
+        cols: lines.cols(),
+        cells,
+        moves,
+        style: look.style,
+        col_labels: look.col_labels,
+        row_labels: look.row_labels,
+        bottom: None,
+        players: ViewPlayer::named(["X", "O"]),
+        notes: Vec::new(),
+    }
+}
+
+/// The evaluations a person may choose for the textbook algorithms (see
+/// `Render::evaluations`): the engine's, and [`open_windows`].
+pub const EVALUATIONS: &[(&str, &str)] = &[
+    ("threats", "the engine's: each side's windows weighted by their stones, threats counted"),
+    ("windows", "the open windows counted: lines of K cells the opponent has not entered"),
+];
+
+/// Seed 003's simpler evaluation: the windows (K cells in a row, none out of play) `side` can
+/// still fill, less those the opponent can; a window holding stones of both counts for neither.
+pub fn open_windows(lines: &Lines, side: Side) -> Score {
+    let (rows, cols, k) = (lines.rows() as isize, lines.cols() as isize, lines.k() as isize);
+    let me = side.index() as u8 + 1;
+    let mut score = 0;
+    for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        for r in 0..rows {
+            for c in 0..cols {
+                let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
+                if !(0..rows).contains(&er) || !(0..cols).contains(&ec) {
+                    continue;
+                }
+                let (mut mine, mut theirs, mut blocked) = (false, false, false);
+                for i in 0..k {
+                    match lines.cell(((r + dr * i) * cols + c + dc * i) as usize) {
+                        EMPTY => {}
+                        BLOCKED => blocked = true,
+                        s if s == me => mine = true,
+                        _ => theirs = true,
+                    }
+                }
+                if !blocked {
+                    score += i32::from(!theirs) - i32::from(!mine);
+                }
+            }
+        }
+    }
+    score
 }
 
 /// Why the game ended: the winner's line (0-based `ROW,COL` cells), or a full board.
 pub fn end_reason(lines: &Lines) -> Option<String> {
-    end_reason_in(lines, |c| format!("{},{}", c / lines.cols(), c % lines.cols()))
+    end_reason_in(lines, ["first player", "second player"], |c| format!("{},{}", c / lines.cols(), c % lines.cols()))
 }
 
-/// As [`end_reason`], the cells of the winning line named by `name`.
-pub fn end_reason_in(lines: &Lines, name: impl Fn(usize) -> String) -> Option<String> {
+/// As [`end_reason`], the players called `players` and the cells of the winning line named by
+/// `name`.
+pub fn end_reason_in(lines: &Lines, players: [&str; 2], name: impl Fn(usize) -> String) -> Option<String> {
     let side = match lines.winner() {
         Some(side) => side,
         None => return (lines.empty_cells() == 0).then(|| "the board is full".to_string()),
     };
     let cells: Vec<String> = lines.winning_line().unwrap_or_default().iter().map(|&c| name(c)).collect();
-    let who = if side.index() == 0 { "first" } else { "second" };
-    Some(format!("{who} player has {} in a row: {}", lines.k(), cells.join(" ")))
+    Some(format!("{} has {} in a row: {}", players[side.index()], lines.k(), cells.join(" ")))
 }
 
 /// Column names for people, as gomoku GUIs write them: a, b, ..., z, aa, ab, ...

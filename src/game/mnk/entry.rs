@@ -8,8 +8,9 @@ use crate::game::kinarow;
 use crate::game::kinarow::parse_index;
 use crate::game::registry::{GameSpec, GameType, Resources, SolveRequest};
 use crate::game::solving::{checked, deadline, drive, Solved};
-use crate::game::{proof, Game};
+use crate::game::{proof, Game, Side};
 use crate::search::dfpn;
+use crate::search::Score;
 use anyhow::{anyhow, bail, Result};
 use std::time::Instant;
 
@@ -21,6 +22,7 @@ pub static GAME_TYPE: GameType = GameType {
     about: "m,n,k-games: K or more in a row on M rows and N columns (tic-tac-toe: mnk 3 3 3, gomoku: mnk 15 15 5)",
     // The courses' m,n,k tournament: a win as second player is worth more.
     title: "m,n,k-games",
+    names: &[("tic-tac-toe", "mnk 3 3 3"), ("gomoku", "mnk 15 15 5")],
     points: [2, 3, 1],
     build,
     solve: Some(solve),
@@ -82,9 +84,20 @@ impl Render for Mnk {
         kinarow::board_picture(&self.lines)
     }
 
+    /// Stones on the lines' crossings on gomoku-sized boards (K >= 5, at least 9 x 9), squares
+    /// otherwise; column letters and row numbers on the edges.
     fn view(&self) -> View {
         let last = self.history.last().map(|&c| c as usize);
-        kinarow::grid_view(&self.lines, last, |cell| self.is_legal(cell as u32).then(|| self.format_move(cell as u32)))
+        let placed: Vec<usize> = self.history.iter().map(|&c| c as usize).collect();
+        let (rows, cols) = (self.lines.rows(), self.lines.cols());
+        let look = kinarow::GridLook {
+            style: if self.lines.k() >= 5 && rows >= 9 && cols >= 9 { "stones" } else { "grid" },
+            col_labels: (0..cols).map(kinarow::column_letters).collect(),
+            row_labels: (1..=rows).map(|r| r.to_string()).collect(),
+        };
+        kinarow::grid_view(&self.lines, last, &placed, look, |cell| {
+            self.is_legal(cell as u32).then(|| self.format_move(cell as u32))
+        })
     }
 
     fn end_reason(&self) -> Option<String> {
@@ -104,7 +117,7 @@ impl Render for Mnk {
         let (rows, cols) = (self.lines.rows(), self.lines.cols());
         let t = text.trim().to_ascii_lowercase();
         let letters = t.bytes().take_while(u8::is_ascii_alphabetic).count();
-        let where_ = || format!("columns a..{}, rows 1..{rows} from the top", kinarow::column_letters(cols - 1));
+        let where_ = || format!("columns a to {}, rows 1 to {rows} from the top", kinarow::column_letters(cols - 1));
         if letters == 0 {
             return self.parse_move(&t).map_err(|_| {
                 format!("'{}' is not a cell: type a column letter and a row number, as b2 ({})", text.trim(), where_())
@@ -125,20 +138,28 @@ impl Render for Mnk {
 
     fn notation_help(&self) -> String {
         format!(
-            "a cell as its column letter and row number, as b2 (columns a..{} left to right, rows 1..{} from the top); the protocol's ROW COL from 0 (1 1 or 1,1) works too",
+            "a cell as its column letter and row number, as b2 (columns a to {} left to right, rows 1 to {} from the top); the protocol's ROW COL from 0 (1 1 or 1,1) works too",
             kinarow::column_letters(self.lines.cols() - 1),
             self.lines.rows()
         )
     }
 
-    fn board_picture(&self, colour: bool) -> String {
+    fn board_picture(&self, colour: bool, _bottom: Side) -> String {
         let last = self.history.last().map(|&c| c as usize);
         let row_label = |r: usize| (r + 1).to_string();
         kinarow::human_picture(&self.lines, last, kinarow::column_letters, Some(&row_label), colour)
     }
 
     fn human_end_reason(&self) -> Option<String> {
-        kinarow::end_reason_in(&self.lines, |c| self.human_move(c as u32))
+        kinarow::end_reason_in(&self.lines, self.side_names(), |c| self.human_move(c as u32))
+    }
+
+    fn evaluations(&self) -> &'static [(&'static str, &'static str)] {
+        kinarow::EVALUATIONS
+    }
+
+    fn evaluate_as(&self, name: &str) -> Option<Score> {
+        (name == "windows").then(|| kinarow::open_windows(&self.lines, self.to_move()))
     }
 }
 

@@ -1,12 +1,27 @@
 // boardbot's page: draws the game-neutral view the server sends (docs/api.md) and sends the
-// person's clicks as moves. It knows no game: the games, boards and pictures come from the API.
+// person's clicks as moves. It knows no game's rules: the games, boards, moves and pictures come
+// from the API; the view's `style` says how to draw the board (grid, stones, columns, checkers,
+// mancala) and its marks what the last move did.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-let games = [];
-let state = null;     // the last state the server sent
-let selected = [];    // the keys clicked so far of a move that takes several clicks
-let pending = false;  // a request that changes the game is on its way
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+let info = null;        // GET /api/games
+let state = null;       // the last state the server sent
+let selected = [];      // the keys clicked so far of a move that takes several clicks
+let pending = false;    // a request that changes the game is on its way
+let review = null;      // {ply, view}: a past position shown from the move list
+let lock = null;        // {game, view, cells: Set of "ROW,COL"}: choosing cells out of play
+let lockedCells = null; // {game, cells: [...]} chosen for the next new game
+let hint = null;        // {keys, text}: the engine's suggestion, shown until the game changes
+let lastBar = null;     // the evaluation bar's last value, from the person's view
+let numbers = false;    // move numbers on the stones
 
 async function api(method, path, body) {
   const res = await fetch(path, {
@@ -26,28 +41,27 @@ async function api(method, path, body) {
 
 function say(text) { $("message").textContent = text; }
 
-function sideName(side) {
-  return side === "first" ? "blue, first" : "red, second";
+const sideIndex = (side) => (side === "first" ? 0 : 1);
+const otherSide = (side) => (side === "first" ? "second" : "first");
+
+// A player's name as the board draws it: the game's name for the side, with the colour where
+// the pieces' colour is not in the name.
+function sideName(view, side) {
+  const name = view.players[sideIndex(side)].name;
+  switch (view.style) {
+    case "stones": return `${name} (${side === "first" ? "black" : "white"})`;
+    case "columns": return `${name} (${side === "first" ? "red" : "yellow"})`;
+    default: return name;
+  }
 }
 
-function piece(content) {
-  const span = document.createElement("span");
-  if (content === "X" || content === "O") {
-    span.className = "stone " + content;
-    span.setAttribute("aria-label", content);
-  } else if (content === "XK" || content === "OK") {
-    // A piece promoted (a checkers king): the player's stone, crowned.
-    span.className = "stone king " + content[0];
-    span.setAttribute("aria-label", content);
-    span.textContent = "K";
-  } else {
-    span.textContent = content;
-  }
-  return span;
+function who(side) {
+  if (!state) return "";
+  return side === state.your_side ? "you" : "boardbot";
 }
 
 function legalMoves() {
-  if (!state || state.status !== "your_turn" || pending) return [];
+  if (!state || state.status !== "your_turn" || pending || review || lock) return [];
   return state.view.moves;
 }
 
@@ -65,6 +79,269 @@ function stopMove() {
   return done && longer ? done : null;
 }
 
+// Whether the board is drawn turned half round: the person's side at the bottom.
+function turned(view) {
+  return !!(view.bottom && state && view.bottom !== state.your_side);
+}
+
+// ---- the pieces ----
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function crown() {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 18");
+  svg.setAttribute("class", "crown");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("d", "M2 15 L3.5 4 L8.5 9 L12 2 L15.5 9 L20.5 4 L22 15 Z");
+  svg.appendChild(path);
+  return svg;
+}
+
+function pieceOf(view, content, cell) {
+  const side = content[0] === "X" ? "first" : "second";
+  let p;
+  switch (view.style) {
+    case "grid": p = el("span", `mark ${content[0]}`, content[0]); break;
+    case "stones": p = el("span", `stone ${content[0]}`); break;
+    case "columns": p = el("span", `disc ${content[0]}`); break;
+    default: p = el("span", `piece ${content[0]}`);
+  }
+  if (content.length > 1 && content[1] === "K") {
+    p.classList.add("king");
+    p.appendChild(crown());
+  }
+  if (numbers && cell.number && (view.style === "stones" || view.style === "grid")) {
+    p.appendChild(el("span", "number", String(cell.number)));
+  }
+  p.setAttribute("aria-label", sideName(view, side) + (p.classList.contains("king") ? " king" : ""));
+  return p;
+}
+
+// ---- the board ----
+
+function cellLabel(view, i, c) {
+  const row = Math.floor(i / view.cols), col = i % view.cols;
+  const at = view.col_labels.length && view.row_labels.length
+    ? view.col_labels[col] + view.row_labels[row]
+    : view.col_labels.length ? `column ${view.col_labels[col]}` : c.label ? `square ${c.label}` : `row ${row + 1} column ${col + 1}`;
+  return `${at}: ${c.content === "#" ? "out of play" : c.content || "empty"}`;
+}
+
+// Decorates cell `c` (index `i` of `view`) drawn as `b` with what a click on it does now.
+function decorate(b, view, i, c, ctx) {
+  b.dataset.index = i;
+  b.dataset.content = c.content;
+  if (c.key !== null) b.dataset.key = c.key;
+  for (const m of c.marks || []) b.classList.add(`m-${m}`);
+  if (c.marked) b.classList.add("marked");
+  if (c.key !== null && ctx.next.has(c.key)) {
+    b.classList.add("playable");
+    if (selected.length > 0) b.classList.add("dest");
+  }
+  if (c.key !== null && selected.includes(c.key)) b.classList.add("selected");
+  if (c.key !== null && ctx.hintKeys.includes(c.key)) b.classList.add("hinted");
+  b.addEventListener("click", () => click(c.key, i));
+  if (c.key !== null) {
+    b.addEventListener("mouseenter", () => hover(c.key, true));
+    b.addEventListener("mouseleave", () => hover(c.key, false));
+  }
+}
+
+function drawGrid(board, view, ctx) {
+  const rowLabels = view.row_labels.length > 0, colLabels = view.col_labels.length > 0;
+  board.style.gridTemplateColumns = `${rowLabels ? "auto " : ""}repeat(${view.cols}, minmax(0, 1fr))`;
+  const order = [...Array(view.rows * view.cols).keys()];
+  if (ctx.turned) order.reverse();
+  if (colLabels) {
+    if (rowLabels) board.appendChild(el("span", "coord corner"));
+    for (let col = 0; col < view.cols; col++) board.appendChild(el("span", "coord col", view.col_labels[col]));
+  }
+  order.forEach((i, d) => {
+    if (rowLabels && d % view.cols === 0) board.appendChild(el("span", "coord row", view.row_labels[Math.floor(i / view.cols)]));
+    const c = view.cells[i];
+    const b = el("button", "cell");
+    b.type = "button";
+    const row = Math.floor(i / view.cols), col = i % view.cols;
+    if (view.style === "stones") {
+      if (row === 0) b.classList.add("top");
+      if (row === view.rows - 1) b.classList.add("bottom");
+      if (col === 0) b.classList.add("left");
+      if (col === view.cols - 1) b.classList.add("right");
+      if (isStar(view, row, col)) b.classList.add("star");
+    }
+    if (c.content === "#") b.classList.add(view.style === "checkers" ? "light" : "blocked");
+    else if (view.style === "checkers") b.classList.add("dark");
+    if (ctx.lock && c.content === "") b.classList.add("lockable");
+    if (c.content && c.content !== "#") b.appendChild(pieceOf(view, c.content, c));
+    if (view.style === "checkers" && c.label) b.appendChild(el("span", "sq", c.label));
+    b.setAttribute("aria-label", cellLabel(view, i, c));
+    decorate(b, view, i, c, ctx);
+    board.appendChild(b);
+  });
+}
+
+// The star points of go-like boards: the centre, and the points 3 or 4 lines in on large boards.
+function isStar(view, row, col) {
+  const { rows, cols } = view;
+  if (rows < 9 || cols < 9 || rows % 2 === 0 || cols % 2 === 0) return false;
+  const edge = rows >= 13 && cols >= 13 ? 3 : 2;
+  const lines = (n) => [edge, (n - 1) / 2, n - 1 - edge];
+  return lines(rows).includes(row) && lines(cols).includes(col) && (row === (rows - 1) / 2) === (col === (cols - 1) / 2);
+}
+
+// Seeds drawn in a pit: up to 24 dots on a spiral, the count beside.
+function seeds(n) {
+  const box = el("span", "seeds");
+  const shown = Math.min(n, 24);
+  for (let k = 0; k < shown; k++) {
+    const r = shown === 1 ? 0 : 12 + 26 * Math.sqrt((k + 0.5) / shown);
+    const a = k * 2.399963; // the golden angle: an even spread
+    const s = el("span", "seed");
+    s.style.left = `${50 + r * Math.cos(a) - 6}%`;
+    s.style.top = `${50 + r * Math.sin(a) - 6}%`;
+    s.style.filter = `hue-rotate(${(k * 47) % 60 - 30}deg)`;
+    box.appendChild(s);
+  }
+  return box;
+}
+
+function drawMancala(board, view, ctx) {
+  const p = view.cols - 2;
+  board.style.gridTemplateColumns = `1.25fr repeat(${p}, minmax(0, 1fr)) 1.25fr`;
+  const order = [...Array(view.rows * view.cols).keys()];
+  if (ctx.turned) order.reverse();
+  const at = (r, c) => order[r * view.cols + c];
+  const bottomSide = ctx.turned ? "second" : "first";
+  const topSide = otherSide(bottomSide);
+  const place = (b, row, col, span) => {
+    b.style.gridRow = span ? `${row} / span ${span}` : `${row}`;
+    b.style.gridColumn = `${col}`;
+  };
+  const labelRow = (r, rowNo, side) => {
+    for (let c = 1; c <= p; c++) {
+      const lab = el("span", "coord pitno", view.cells[at(r, c)].label || "");
+      place(lab, rowNo, c + 1);
+      board.appendChild(lab);
+    }
+    const name = el("span", `coord rowname side-${side}`, `${sideName(view, side)} · ${who(side)}`);
+    place(name, rowNo, 1);
+    name.style.gridColumn = `1 / span 1`;
+    board.appendChild(name);
+  };
+  labelRow(0, 1, topSide);
+  for (const [r, rowNo, side] of [[0, 2, topSide], [1, 3, bottomSide]]) {
+    for (let c = 1; c <= p; c++) {
+      const i = at(r, c), cell = view.cells[i];
+      const b = el("button", `cell pit side-${side}`);
+      b.type = "button";
+      b.appendChild(seeds(Number(cell.content) || 0));
+      b.appendChild(el("span", "count", cell.content));
+      b.setAttribute("aria-label", `${sideName(view, side)} pit ${cell.label}: ${cell.content} seeds`);
+      decorate(b, view, i, cell, ctx);
+      place(b, rowNo, c + 1);
+      board.appendChild(b);
+    }
+  }
+  labelRow(1, 4, bottomSide);
+  for (const [r, c, side, col] of [[0, 0, topSide, 1], [1, view.cols - 1, bottomSide, p + 2]]) {
+    const i = at(r, c), cell = view.cells[i];
+    const b = el("div", `cell store side-${side}`);
+    b.appendChild(seeds(Number(cell.content) || 0));
+    b.appendChild(el("span", "count", cell.content));
+    b.appendChild(el("span", "store-name", `${who(side) === "you" ? "your" : "boardbot's"} store`));
+    b.setAttribute("aria-label", `${sideName(view, side)}'s store (${who(side)}): ${cell.content} seeds`);
+    b.dataset.index = i;
+    b.dataset.content = cell.content;
+    b.dataset.side = side;
+    for (const m of cell.marks || []) b.classList.add(`m-${m}`);
+    place(b, 2, col, 2);
+    board.appendChild(b);
+  }
+}
+
+function drawBoard(view, ctx) {
+  const board = $("board");
+  board.replaceChildren();
+  board.className = `style-${view.style}${ctx.interactive ? "" : " still"}${ctx.lock ? " locking" : ""}${numbers ? " numbered" : ""}`;
+  board.style.setProperty("--cols", view.cols);
+  board.style.setProperty("--rows", view.rows);
+  board.dataset.turned = ctx.turned ? "yes" : "no";
+  if (view.style === "mancala") drawMancala(board, view, ctx);
+  else drawGrid(board, view, ctx);
+}
+
+function drawPlayers(view) {
+  const bottomSide = state ? state.your_side : "first";
+  for (const [id, side] of [["player-bottom", bottomSide], ["player-top", otherSide(bottomSide)]]) {
+    const box = $(id);
+    box.replaceChildren();
+    const chip = el("span", `chip style-${view.style} ${side === "first" ? "X" : "O"}`);
+    box.appendChild(chip);
+    box.appendChild(el("b", "", who(side) === "you" ? "You" : "boardbot"));
+    box.appendChild(el("span", "", ` · ${sideName(view, side)}`));
+    const note = view.players[sideIndex(side)].note;
+    if (note) box.appendChild(el("span", "note", ` · ${note}`));
+    const toMove = state && !review && state.to_move === side;
+    box.classList.toggle("to-move", !!toMove);
+    box.dataset.side = side;
+  }
+}
+
+function drawMoves() {
+  const body = $("moves").tBodies[0];
+  body.replaceChildren();
+  if (!state) return;
+  const v = state.view;
+  $("moves-first").textContent = `${v.players[0].name} (${who("first")})`;
+  $("moves-second").textContent = `${v.players[1].name} (${who("second")})`;
+  // Turns: a side's moves in a row (Kalah's extra turns), numbered by the first player's.
+  const turns = [];
+  state.played.forEach((m, i) => {
+    const last = turns[turns.length - 1];
+    if (last && last.side === m.side) last.moves.push([m, i + 1]);
+    else turns.push({ side: m.side, moves: [[m, i + 1]] });
+  });
+  let row = null, number = 0;
+  const current = review ? review.ply : state.played.length;
+  for (const t of turns) {
+    if (!row || t.side === "first") {
+      number++;
+      row = el("tr");
+      row.appendChild(el("td", "no", `${number}.`));
+      row.appendChild(el("td", "first"));
+      row.appendChild(el("td", "second"));
+      body.appendChild(row);
+    }
+    const td = row.querySelector(t.side === "first" ? "td.first" : "td.second");
+    for (const [m, ply] of t.moves) {
+      const b = el("button", `mv by-${who(t.side) === "you" ? "you" : "engine"}`, m.human);
+      b.type = "button";
+      b.dataset.ply = ply;
+      b.title = `${who(t.side) === "you" ? "You" : "boardbot"}: ${m.human} (move text ${m.text}); click to see the board after it`;
+      if (ply === current) b.classList.add("current");
+      b.addEventListener("click", () => showPly(ply));
+      td.appendChild(b);
+    }
+  }
+  const box = $("moves-box");
+  if (!review) box.scrollTop = box.scrollHeight;
+}
+
+function drawEval() {
+  const t = state && state.thinking;
+  if (t && t.bar !== null && t.bar !== undefined) lastBar = t.bar;
+  if (!state || state.played.length === 0) lastBar = null;
+  const bar = $("eval");
+  bar.hidden = lastBar === null;
+  if (lastBar === null) return;
+  const share = (lastBar + 1) / 2;
+  $("eval-fill").style.height = `${(share * 100).toFixed(1)}%`;
+  bar.title = `Who stands better by the engine's last search: ${lastBar > 0.1 ? "you" : lastBar < -0.1 ? "boardbot" : "even"}`;
+  bar.dataset.value = lastBar.toFixed(2);
+}
+
 function render() {
   const s = state;
   if (!s) {
@@ -73,34 +350,24 @@ function render() {
     return;
   }
   document.body.dataset.status = pending && s.status === "your_turn" ? "sending" : s.status;
+  document.body.dataset.reviewing = review ? "yes" : "no";
   document.body.classList.toggle("busy", s.status === "queued" || s.status === "thinking");
-  const board = $("board");
-  const v = s.view;
-  board.style.gridTemplateColumns = `repeat(${v.cols}, 1fr)`;
-  board.replaceChildren();
+  const view = lock ? lock.view : review ? review.view : s.view;
   const moves = legalMoves();
   const next = new Set(moves.filter((m) => startsWith(m.keys, selected)).map((m) => m.keys[selected.length]));
-  v.cells.forEach((c, i) => {
-    const el = document.createElement("button");
-    el.type = "button";
-    el.className = "cell";
-    el.dataset.index = i;
-    el.dataset.content = c.content;
-    if (c.key !== null) el.dataset.key = c.key;
-    if (c.content === "#") el.classList.add("blocked");
-    else if (c.content) el.appendChild(piece(c.content));
-    if (c.marked) el.classList.add("marked");
-    if (c.key !== null && next.has(c.key)) el.classList.add("playable");
-    if (c.key !== null && selected.includes(c.key)) el.classList.add("selected");
-    el.setAttribute("aria-label", `row ${Math.floor(i / v.cols) + 1} column ${(i % v.cols) + 1} ${c.content || "empty"}`);
-    el.addEventListener("click", () => click(c.key));
-    el.addEventListener("mouseenter", () => hover(c.key, true));
-    el.addEventListener("mouseleave", () => hover(c.key, false));
-    board.appendChild(el);
+  drawBoard(view, {
+    turned: turned(view),
+    interactive: moves.length > 0 || !!lock,
+    next,
+    hintKeys: hint && !review && !lock ? hint.keys : [],
+    lock: !!lock,
   });
+  drawPlayers(s.view);
+  drawEval();
 
+  $("notes").textContent = review || lock ? "" : (s.view.notes || []).join(" ");
   const result = $("result");
-  if (s.result) {
+  if (s.result && !review && !lock) {
     result.hidden = false;
     result.textContent = s.result + (s.end_reason ? ` — ${s.end_reason}` : "");
     result.className = s.result === "You win" ? "win" : s.result === "Draw" ? "" : "loss";
@@ -111,33 +378,41 @@ function render() {
   document.body.dataset.result = s.result || "";
 
   const t = s.thinking;
-  $("thinking").textContent = t
-    ? `boardbot played ${t.moves.join(", ")} · depth ${t.depth} · ${t.words}${t.proved && !t.words.includes("draw") ? " (proved)" : ""} · ${t.nodes.toLocaleString("en")} nodes · ${(t.time_ms / 1000).toFixed(2)} s`
-    : "";
+  $("thinking").textContent = t ? `boardbot played ${t.human.join(", ")} · ${t.line}` : "";
+  $("hint-text").textContent = hint && !review ? hint.text : "";
 
   // Moves no cell stands for (Kalah's swap under the pie rule): a button each.
   const free = $("no-cell-moves");
   free.replaceChildren();
-  for (const m of legalMoves().filter((m) => m.keys.length === 0)) {
-    const b = document.createElement("button");
+  for (const m of moves.filter((m) => m.keys.length === 0)) {
+    const b = el("button", "", m.text === "swap" ? "Swap (take over the first move)" : m.human || m.text);
     b.type = "button";
-    b.textContent = m.text;
+    b.dataset.move = m.text;
     b.addEventListener("click", () => { selected = []; change("/api/move", { session: state.session, move: m.text }); });
     free.appendChild(b);
   }
 
-  const list = $("moves");
-  list.replaceChildren();
-  s.history.forEach((m) => {
-    const li = document.createElement("li");
-    li.textContent = m;
-    list.appendChild(li);
-  });
-  list.scrollTop = list.scrollHeight;
+  drawMoves();
+  $("review").hidden = !review;
+  if (review) {
+    const m = s.played[review.ply - 1];
+    $("review-text").textContent = review.ply === 0
+      ? "The start, before any move."
+      : `After move ${review.ply} of ${s.played.length}: ${m.human} (${who(m.side)}).`;
+    $("review-back").disabled = review.ply === 0;
+  }
+  $("lock-bar").hidden = !lock;
+  $("numbers").hidden = !(s.view.style === "stones" || s.view.style === "grid") || s.played.length === 0;
+  $("numbers").classList.toggle("on", numbers);
 
-  const mine = sideName(s.your_side);
-  switch (s.status) {
-    case "your_turn": say(pending ? "Sending your move…" : `Your move (you play ${mine}): click a ${v.moves.some((m) => m.keys.length > 1) ? "piece, then where it goes" : "cell"}.`); break;
+  const mine = sideName(s.view, s.your_side);
+  const clickWhat = s.view.style === "mancala" ? "a pit of your row (at the bottom) to sow it"
+    : s.view.moves.some((m) => m.keys.length > 1) ? "a piece, then where it goes"
+    : s.view.style === "columns" ? "a column" : s.view.style === "stones" ? "a point" : "a cell";
+  if (lock) say("Choosing the cells out of play.");
+  else if (review) say("Reviewing the game: the board as it was.");
+  else switch (s.status) {
+    case "your_turn": say(pending ? "Sending your move…" : `Your move (you play ${mine}): click ${clickWhat}.`); break;
     case "queued": say("Waiting for the engine: other games are being played…"); break;
     case "thinking": say("boardbot is thinking…"); break;
     case "engine_to_move": say("boardbot to move…"); break;
@@ -146,18 +421,21 @@ function render() {
   }
   const stop = stopMove();
   $("stop").hidden = !stop;
-  $("stop").title = stop ? `Play ${stop.text}` : "";
-  $("undo").disabled = pending || s.history.length === 0 || s.status === "queued" || s.status === "thinking";
-  $("rematch").disabled = pending;
+  $("stop").title = stop ? `Play ${stop.human || stop.text}` : "";
+  const busy = s.status === "queued" || s.status === "thinking";
+  $("undo").disabled = pending || s.played.length === 0 || busy || !!lock;
+  $("hint").disabled = pending || s.status !== "your_turn" || !!review || !!lock;
+  $("rematch").disabled = pending || !!lock;
   $("new").disabled = pending;
 }
 
 function hover(key, on) {
   if (key === null) return;
-  document.querySelectorAll(`#board .cell[data-key="${CSS.escape(key)}"]`).forEach((el) => el.classList.toggle("hover", on));
+  document.querySelectorAll(`#board .cell[data-key="${CSS.escape(key)}"]`).forEach((e) => e.classList.toggle("hover", on));
 }
 
-function click(key) {
+function click(key, index) {
+  if (lock) return toggleLock(index);
   const moves = legalMoves();
   if (key === null || moves.length === 0) return;
   let prefix = selected.concat([key]);
@@ -185,6 +463,8 @@ function click(key) {
 // to show the person's move and whether the engine waits or thinks.
 async function change(path, body) {
   pending = true;
+  hint = null;
+  review = null;
   render();
   let polling = true;
   const poll = async () => {
@@ -215,33 +495,156 @@ async function change(path, body) {
   if (state.status === "engine_to_move") change("/api/go", { session: state.session });
 }
 
-function currentGame() {
-  return games.find((g) => g.name === $("game").value);
+async function askHint() {
+  if (!state || state.status !== "your_turn") return;
+  pending = true;
+  render();
+  say("boardbot is looking for a move for you…");
+  try {
+    const h = await api("POST", "/api/hint", { session: state.session });
+    hint = { keys: h.keys, text: `Hint: ${h.human.join(", ")}${h.line ? ` — ${h.line}` : ""}` };
+  } catch (e) {
+    hint = { keys: [], text: `No hint: ${e.message}` };
+  }
+  pending = false;
+  render();
 }
 
-function fillBoards() {
-  const g = currentGame();
-  const boards = $("board-choice");
-  boards.replaceChildren();
-  for (const e of g.examples) boards.add(new Option(e, e));
-  boards.add(new Option("other…", ""));
+async function showPly(ply) {
+  if (!state || pending || lock) return;
+  if (state.status === "queued" || state.status === "thinking") return;
+  if (ply >= state.played.length) {
+    review = null;
+    render();
+    return;
+  }
+  try {
+    const r = await api("GET", `/api/view?session=${encodeURIComponent(state.session)}&ply=${ply}`);
+    review = { ply: r.ply, view: r.view };
+    selected = [];
+  } catch (e) {
+    say(`Error: ${e.message}`);
+    return;
+  }
+  render();
+}
+
+// ---- cells out of play, clicked in before the game ----
+
+async function startLock() {
+  const game = description();
+  try {
+    const r = await api("GET", `/api/view?game=${encodeURIComponent(game)}`);
+    const kept = lockedCells && lockedCells.game === r.game ? lockedCells.cells : [];
+    lock = { game: r.game, view: r.view, cells: new Set(kept) };
+    applyLock();
+  } catch (e) {
+    say(`Error: ${e.message}`);
+  }
+}
+
+function applyLock() {
+  const v = lock.view;
+  v.cells.forEach((c, i) => {
+    const rc = `${Math.floor(i / v.cols)},${i % v.cols}`;
+    if (c.content === "" || c.content === "#") c.content = lock.cells.has(rc) ? "#" : "";
+  });
+  render();
+}
+
+function toggleLock(i) {
+  const v = lock.view;
+  const rc = `${Math.floor(i / v.cols)},${i % v.cols}`;
+  if (lock.cells.has(rc)) lock.cells.delete(rc);
+  else if (lock.cells.size + 1 < v.cells.length) lock.cells.add(rc);
+  applyLock();
+}
+
+function endLock() {
+  lockedCells = lock && lock.cells.size > 0 ? { game: lock.game, cells: [...lock.cells] } : null;
+  lock = null;
+  showLocked();
+  render();
+}
+
+function showLocked() {
+  $("locked").textContent = lockedCells
+    ? `${lockedCells.cells.length} cell${lockedCells.cells.length === 1 ? "" : "s"} chosen for ${lockedCells.game}: ${lockedCells.cells.join(" ")}`
+    : "";
+}
+
+// ---- the form ----
+
+function gameOf(value) {
+  const name = value.startsWith("other:") ? value.slice(6) : value.split(/\s+/)[0];
+  return info.games.find((g) => g.name === name) || info.games[0];
+}
+
+function fillGames() {
+  const select = $("game");
+  select.replaceChildren();
+  for (const g of info.games) {
+    const group = document.createElement("optgroup");
+    group.label = g.about.split(/[:(]/)[0].trim();
+    const seen = new Set();
+    for (const n of g.names) {
+      if (seen.has(n.game)) continue;
+      seen.add(n.game);
+      group.appendChild(new Option(`${n.name} (${n.game})`, n.game));
+    }
+    for (const e of g.examples) {
+      if (seen.has(e)) continue;
+      seen.add(e);
+      group.appendChild(new Option(e, e));
+    }
+    group.appendChild(new Option(`other ${g.name} board…`, `other:${g.name}`));
+    select.appendChild(group);
+  }
+}
+
+function gameChanged() {
+  const value = $("game").value;
+  const g = gameOf(value);
+  $("custom-label").hidden = !value.startsWith("other:");
+  if (value.startsWith("other:")) {
+    $("custom").placeholder = g.usage;
+    if (!$("custom").value.trim().startsWith(g.name)) $("custom").value = (g.examples[0] || g.name + " ");
+  }
   $("about").textContent = g.about;
-  $("custom").placeholder = g.usage;
-  $("custom").value = g.examples[0] || g.name + " ";
-  customShown();
+  const you = $("you");
+  you.options[0].textContent = `${g.sides[0]} (moves first)`;
+  you.options[1].textContent = g.sides[1];
+  const ev = $("evaluation");
+  ev.replaceChildren();
+  g.evaluations.forEach((e, i) => { const o = new Option(e.name, i === 0 ? "" : e.name); o.title = e.about; ev.add(o); });
+  $("evaluation-label").hidden = g.evaluations.length < 2;
+  $("lock-options").hidden = !g.blocked;
+  if (lockedCells && lockedCells.game !== description()) { lockedCells = null; showLocked(); }
+  algorithmChanged();
 }
 
-function customShown() {
-  $("custom-label").hidden = $("board-choice").value !== "";
+function algorithmChanged() {
+  const full = $("algorithm").value === "full";
+  $("evaluation").disabled = full;
 }
 
 function description() {
-  return $("board-choice").value || $("custom").value.trim();
+  const value = $("game").value;
+  return value.startsWith("other:") ? $("custom").value.trim() : value;
 }
 
-async function newGame(game, you, level, time) {
+function settings() {
+  const depth = parseInt($("depth").value, 10);
+  return {
+    algorithm: $("algorithm").value,
+    evaluation: $("algorithm").value === "full" ? null : $("evaluation").value || null,
+    depth: Number.isFinite(depth) ? depth : null,
+  };
+}
+
+async function newGame(body) {
   selected = [];
-  const body = { game, you, level, time };
+  lastBar = null;
   const old = sessionStorage.getItem("boardbot-session");
   try {
     await change("/api/new", old ? { ...body, session: old } : body);
@@ -254,18 +657,29 @@ async function newGame(game, you, level, time) {
 }
 
 function fromForm() {
-  newGame(description(), $("you").value, $("level").value, parseFloat($("time").value));
+  if (lock) endLock();
+  let game = description();
+  let blocked = parseInt($("blocked").value, 10) || 0;
+  if (lockedCells && lockedCells.game === game) {
+    game = `${game} blocked ${lockedCells.cells.join(" ")}`;
+    blocked = 0;
+  }
+  const body = { game, you: $("you").value, level: $("level").value, time: parseFloat($("time").value), ...settings() };
+  if (blocked > 0) body.blocked = blocked;
+  newGame(body);
 }
 
 async function start() {
-  const info = await api("GET", "/api/games");
-  games = info.games;
-  for (const g of games) $("game").add(new Option(g.name, g.name));
+  info = await api("GET", "/api/games");
+  fillGames();
   for (const l of info.levels) $("level").add(new Option(l, l));
   $("level").value = "max";
-  fillBoards();
-  $("game").addEventListener("change", fillBoards);
-  $("board-choice").addEventListener("change", customShown);
+  for (const a of info.algorithms) { const o = new Option(a.name, a.name); o.title = a.about; $("algorithm").add(o); }
+  $("game").value = info.games[0].names.length ? info.games[0].names[0].game : info.games[0].examples[0];
+  gameChanged();
+  $("game").addEventListener("change", gameChanged);
+  $("custom").addEventListener("change", () => { if (lockedCells) { lockedCells = null; showLocked(); } });
+  $("algorithm").addEventListener("change", algorithmChanged);
   $("setup").addEventListener("submit", (ev) => { ev.preventDefault(); fromForm(); });
   $("stop").addEventListener("click", () => {
     const m = stopMove();
@@ -273,10 +687,25 @@ async function start() {
     selected = [];
     change("/api/move", { session: state.session, move: m.text });
   });
+  $("hint").addEventListener("click", askHint);
   $("undo").addEventListener("click", () => { selected = []; change("/api/undo", { session: state.session }).catch(() => {}); });
   $("rematch").addEventListener("click", () => {
     if (!state) return fromForm();
-    newGame(state.game, state.your_side === "first" ? "second" : "first", state.level, state.time);
+    newGame({ game: state.game, you: otherSide(state.your_side), level: state.level, time: state.time,
+      algorithm: state.algorithm, evaluation: state.evaluation, depth: state.depth });
+  });
+  $("numbers").addEventListener("click", () => { numbers = !numbers; render(); });
+  $("review-back").addEventListener("click", () => review && showPly(Math.max(0, review.ply - 1)));
+  $("review-next").addEventListener("click", () => review && showPly(review.ply + 1));
+  $("review-end").addEventListener("click", () => { review = null; render(); });
+  $("lock").addEventListener("click", startLock);
+  $("lock-done").addEventListener("click", endLock);
+  $("lock-clear").addEventListener("click", () => { lock.cells.clear(); applyLock(); });
+  document.addEventListener("keydown", (ev) => {
+    if (!state || ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "ArrowLeft") showPly((review ? review.ply : state.played.length) - 1 < 0 ? 0 : (review ? review.ply : state.played.length) - 1);
+    else if (ev.key === "ArrowRight" && review) showPly(review.ply + 1);
+    else if (ev.key === "Escape") { if (lock) endLock(); else if (review) { review = null; render(); } else { selected = []; render(); } }
   });
   const old = sessionStorage.getItem("boardbot-session");
   if (old) {
@@ -293,6 +722,11 @@ async function start() {
 }
 
 // For tests and the curious: the state as the page last drew it.
-window.boardbot = { get state() { return state; }, get pending() { return pending; } };
+window.boardbot = {
+  get state() { return state; },
+  get pending() { return pending; },
+  get review() { return review; },
+  get hint() { return hint; },
+};
 
 start().catch((e) => say(`Error: ${e.message}`));

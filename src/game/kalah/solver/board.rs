@@ -1,20 +1,21 @@
 //! The solver's positions: the seeds in the pits only, seen from the side to move, packed in a
 //! `u128`; a move is a few integer additions.
 //!
-//! Layout (bytes of the `u128`, least significant first):
+//! Layout (bytes of the `u128`, least significant first; P <= 7 pits a row):
 //!
 //! ```text
-//!   byte:  0  1  2  3  4  5 | 6  7 | 8  9 10 11 12 13 | 14 15
-//!          mover's pits 0..P  zero   opponent's pits    zero
-//!          (from its left)           0..P (from its left)
+//!   byte:  0  1  2  3  4  5  6 |  7 | 8  9 10 11 12 13 14 | 15
+//!          mover's pits 0..P     zero  opponent's pits      zero
+//!          (from its left)             0..P (from its left)
 //! ```
 //!
 //! Pit j of the mover faces the opponent's pit P - 1 - j. Stores are not part of a position: the
 //! solver's values are remaining margins (what the mover's store lead gains from now on), which
 //! depend on the pits alone. Swapping the two 8-byte halves (a rotation by 64 bits) gives the
-//! position seen by the opponent. Bytes 6, 7, 14 and 15 are always zero (P <= 6); the table
-//! keeps its data there. Every count stays below 256 because the solver takes at most 255 seeds
-//! in the pits ([`MAX_SEEDS`]), so additions never carry from one byte into the next.
+//! position seen by the opponent. The bytes past a row's P pits are always zero. Every count
+//! stays below 256 because the solver takes at most 255 seeds in the pits ([`max_seeds`]; 127
+//! on 7 pits, where the table keeps 7 bits a pit), so additions never carry from one byte into
+//! the next.
 //!
 //! Sowing walks the mover's cycle of 2P + 1 slots: its pits 0..P (slots 0..P), its store (slot
 //! P), the opponent's pits 0..P (slots P + 1..2P + 1); the opponent's store is skipped. `s`
@@ -24,9 +25,17 @@
 use crate::game::kalah::Capture;
 
 /// The most pits a row may have for the solver.
-pub const MAX_PITS: usize = 6;
-/// The most seeds the pits may hold for the solver.
-pub const MAX_SEEDS: usize = 255;
+pub const MAX_PITS: usize = 7;
+
+/// The most seeds the pits may hold for the solver on `pits` pits a row: 255 (a count fits in
+/// a byte) up to 6 pits; 127 on 7, where the table keeps a position in 7 bits a pit.
+pub const fn max_seeds(pits: usize) -> usize {
+    if pits <= 6 {
+        255
+    } else {
+        127
+    }
+}
 /// The largest lap: 2 * MAX_PITS + 1 slots.
 const MAX_CYCLE: usize = 2 * MAX_PITS + 1;
 

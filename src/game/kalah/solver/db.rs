@@ -29,10 +29,14 @@
 //! distance from its owner's left grows: such moves never cycle, and the level is finished by a
 //! depth-first walk that values a position's same-level children before the position itself.
 //!
+//! The index of a position does not depend on N: the database of N seeds starts with the
+//! database of any fewer, which [`Database::build_from`] extends.
+//!
 //! # File
 //!
-//! [`Database::save`] writes `KALAHDB1`, the pits, the capture rule (0 empty, 1 standard), N
-//! (one byte each) and the values; [`Database::load`] checks all of them and the length.
+//! [`Database::save`] writes `KALAHDB2`, the pits, the capture rule (0 empty, 1 standard), N
+//! (one byte each) and the values as they lie in memory (each the value XOR 0x80);
+//! [`Database::load`] checks all of them and the length, and maps the file into memory.
 
 use super::board::{self, byte, Geometry, Kind, MAX_PITS};
 use crate::game::kalah::Capture;
@@ -41,7 +45,9 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 
-const MAGIC: &[u8; 8] = b"KALAHDB1";
+const MAGIC: &[u8; 8] = b"KALAHDB2";
+/// The file's header: the magic, the pits, the capture rule, N.
+const HEADER: usize = 11;
 /// Not yet valued (during the build).
 const UNKNOWN: i8 = i8::MIN;
 /// The largest N: values must fit in an `i8`.
@@ -56,29 +62,108 @@ pub struct Database {
     values: Bytes,
 }
 
-/// The values, one byte each, in zeroed memory backed by huge pages where the system allows it
+/// The values, one byte each, holding the value XOR 0x80 (so that zeroed memory reads
+/// [`UNKNOWN`]): in zeroed memory of their own, backed by huge pages where the system allows it
 /// (a probe lands on a random address: with small pages nearly every probe would also miss the
-/// TLB). A byte holds the value XOR 0x80, so that zeroed memory reads [`UNKNOWN`].
-struct Bytes {
-    words: Words,
-    len: usize,
+/// TLB), or in a cache file mapped into memory (read on demand from the system's file cache:
+/// nothing to load).
+enum Bytes {
+    Owned { words: Words, len: usize },
+    Mapped(Mapping),
 }
 
 impl Bytes {
     fn unknown(len: usize) -> Bytes {
-        Bytes { words: zeroed_words(len.div_ceil(8)), len }
+        Bytes::Owned { words: zeroed_words(len.div_ceil(8)), len }
+    }
+    fn len(&self) -> usize {
+        match self {
+            Bytes::Owned { len, .. } => *len,
+            Bytes::Mapped(m) => m.bytes().len(),
+        }
     }
     #[inline(always)]
     fn get(&self, i: usize) -> i8 {
-        debug_assert!(i < self.len);
-        ((self.words[i / 8].load(Relaxed) >> (8 * (i % 8))) as u8 ^ 0x80) as i8
+        let byte = match self {
+            Bytes::Owned { words, len } => {
+                debug_assert!(i < *len);
+                (words[i / 8].load(Relaxed) >> (8 * (i % 8))) as u8
+            }
+            Bytes::Mapped(m) => m.bytes()[i],
+        };
+        (byte ^ 0x80) as i8
+    }
+    /// Bytes 8w..8w + 8 as they lie in memory (past the end: zero).
+    fn word(&self, w: usize) -> u64 {
+        match self {
+            Bytes::Owned { words, .. } => words[w].load(Relaxed),
+            Bytes::Mapped(m) => {
+                let bytes = m.bytes();
+                let mut b = [0u8; 8];
+                let chunk = &bytes[(8 * w).min(bytes.len())..(8 * w + 8).min(bytes.len())];
+                b[..chunk.len()].copy_from_slice(chunk);
+                u64::from_le_bytes(b)
+            }
+        }
     }
     #[inline(always)]
     fn set(&self, i: usize, v: i8) {
-        let w = &self.words[i / 8];
+        let Bytes::Owned { words, .. } = self else { unreachable!("a mapped database is read-only") };
+        let w = &words[i / 8];
         let shift = 8 * (i % 8);
         let byte = (v as u8 ^ 0x80) as u64;
         w.store(w.load(Relaxed) & !(0xff << shift) | byte << shift, Relaxed);
+    }
+}
+
+/// A file mapped read-only into memory, from byte `offset` on.
+struct Mapping {
+    /// The mapping's address, as an integer (the mapping is read-only and lives as long as this).
+    address: usize,
+    /// The mapping's length (the whole file).
+    mapped: usize,
+    offset: usize,
+}
+
+impl Mapping {
+    /// Maps `file` (of `len` bytes) read-only.
+    #[cfg(unix)]
+    fn new(file: &std::fs::File, len: usize, offset: usize) -> std::io::Result<Mapping> {
+        use std::os::fd::AsRawFd;
+        // Reason for `unsafe`: mapping the cache file instead of reading it leaves nothing to
+        // load: Kalah(6,4) over the 20-seed database (226 MB) starts at once instead of after
+        // reading the file (0.45 to 1.7 s, docs/results/kalah.md).
+        // SAFETY: a fresh read-only private mapping of an open file; the kernel checks the
+        // arguments and returns MAP_FAILED on error.
+        let address =
+            unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ, libc::MAP_PRIVATE, file.as_raw_fd(), 0) };
+        if address == libc::MAP_FAILED {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(Mapping { address: address as usize, mapped: len, offset })
+    }
+
+    #[cfg(not(unix))]
+    fn new(_file: &std::fs::File, _len: usize, _offset: usize) -> std::io::Result<Mapping> {
+        Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "no file mapping on this system"))
+    }
+
+    #[inline(always)]
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: the mapping is `mapped` bytes long, readable, and lives as long as `self`; the
+        // cache's files are replaced by renaming, never written in place, so its bytes do not
+        // change while mapped.
+        unsafe { std::slice::from_raw_parts((self.address + self.offset) as *const u8, self.mapped - self.offset) }
+    }
+}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        // SAFETY: the mapping made in `Mapping::new`, unmapped once.
+        unsafe {
+            libc::munmap(self.address as *mut libc::c_void, self.mapped);
+        }
     }
 }
 
@@ -121,14 +206,30 @@ impl Database {
         (0..=MAX_DB_SEEDS).take_while(|&n| Database::size(pits, n).is_some_and(|s| s <= bytes as u64)).last()
     }
 
-    /// Builds the database of every position of `pits` pits a row (1..=6) with at most
+    /// Builds the database of every position of `pits` pits a row (1..=7) with at most
     /// `max_seeds` (<= [`MAX_DB_SEEDS`]) seeds in the pits.
     pub fn build(pits: usize, capture: Capture, max_seeds: u32) -> Database {
+        Database::build_from(None, pits, capture, max_seeds)
+    }
+
+    /// As [`Database::build`], starting from `smaller`, a database of the same rules and fewer
+    /// seeds, whose values are copied: only the levels above it are built.
+    pub fn build_from(smaller: Option<&Database>, pits: usize, capture: Capture, max_seeds: u32) -> Database {
         assert!(max_seeds <= MAX_DB_SEEDS);
         let size = Database::size(pits, max_seeds).expect("a database that fits in memory") as usize;
         let mut db = Database::empty(pits, capture, max_seeds, Bytes::unknown(size));
+        let mut first = 0;
+        if let Some(s) = smaller.filter(|s| s.pits() == pits && s.capture() == capture && s.max_seeds < max_seeds) {
+            let Bytes::Owned { words, .. } = &db.values else { unreachable!("built in memory") };
+            // Whole words of the smaller database: its last word's bytes past its end are zero,
+            // as the new database's unknown bytes are.
+            for w in 0..s.values.len().div_ceil(8) {
+                words[w].store(s.values.word(w), Relaxed);
+            }
+            first = s.max_seeds + 1;
+        }
         let k = 2 * pits;
-        for n in 0..=max_seeds {
+        for n in first..=max_seeds {
             // The positions of level n in index order: counts in lexicographic order.
             let mut counts = vec![0u8; k];
             counts[k - 1] = n as u8;
@@ -170,7 +271,7 @@ impl Database {
     }
     /// The database's size in bytes (one a position).
     pub fn bytes(&self) -> usize {
-        self.values.len
+        self.values.len()
     }
 
     /// The remaining margin for the mover of `pos`, which has `n` <= N seeds in the pits.
@@ -278,33 +379,48 @@ impl Database {
         let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
         f.write_all(MAGIC)?;
         f.write_all(&[self.pits() as u8, capture_byte(self.capture()), self.max_seeds as u8])?;
-        let bytes: Vec<u8> = (0..self.values.len).map(|i| self.values.get(i) as u8).collect();
-        f.write_all(&bytes)?;
+        let len = self.values.len();
+        for w in 0..len.div_ceil(8) {
+            let bytes = self.values.word(w).to_le_bytes();
+            f.write_all(&bytes[..(len - 8 * w).min(8)])?;
+        }
         f.flush()
     }
 
-    /// Reads a database written by [`Database::save`]; an error if the file is not one, or not
-    /// of `pits` pits and the `capture` rule.
+    /// Reads a database written by [`Database::save`], mapping the file into memory; an error
+    /// if the file is not one, or not of `pits` pits and the `capture` rule.
     pub fn load(path: &Path, pits: usize, capture: Capture) -> std::io::Result<Database> {
         let bad =
             |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{}: {what}", path.display()));
-        let mut data = Vec::new();
-        std::fs::File::open(path)?.read_to_end(&mut data)?;
-        if data.len() < 11 || &data[..8] != MAGIC {
+        let mut file = std::fs::File::open(path)?;
+        let mut header = [0u8; HEADER];
+        file.read_exact(&mut header).map_err(|_| bad("not a Kalah endgame database"))?;
+        if &header[..8] != MAGIC {
             return Err(bad("not a Kalah endgame database"));
         }
-        let (file_pits, file_capture, max_seeds) = (data[8] as usize, data[9], data[10] as u32);
+        let (file_pits, file_capture, max_seeds) = (header[8] as usize, header[9], header[10] as u32);
         if file_pits != pits || file_capture != capture_byte(capture) {
             return Err(bad("a database of other rules"));
         }
-        if max_seeds > MAX_DB_SEEDS || Database::size(pits, max_seeds) != Some((data.len() - 11) as u64) {
+        let len = file.metadata()?.len() as usize;
+        if max_seeds > MAX_DB_SEEDS || Database::size(pits, max_seeds) != Some((len - HEADER) as u64) {
             return Err(bad("wrong length"));
         }
-        let values = Bytes::unknown(data.len() - 11);
-        for (i, &b) in data[11..].iter().enumerate() {
-            values.set(i, b as i8);
-        }
+        let values = Bytes::Mapped(Mapping::new(&file, len, HEADER)?);
         Ok(Database::empty(pits, capture, max_seeds, values))
+    }
+
+    /// As [`Database::load`], but the values are read into memory of their own (backed by huge
+    /// pages where the system allows it) instead of mapped: the file is read whole first.
+    pub fn read(path: &Path, pits: usize, capture: Capture) -> std::io::Result<Database> {
+        let mapped = Database::load(path, pits, capture)?;
+        let len = mapped.values.len();
+        let values = Bytes::unknown(len);
+        let Bytes::Owned { words, .. } = &values else { unreachable!("made in memory") };
+        for w in 0..len.div_ceil(8) {
+            words[w].store(mapped.values.word(w), Relaxed);
+        }
+        Ok(Database::empty(pits, capture, mapped.max_seeds, values))
     }
 }
 

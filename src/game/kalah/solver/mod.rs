@@ -1,5 +1,5 @@
-//! The exact Kalah solver, for boards of at most 6 pits a row and 255 seeds in the pits
-//! ([`Solver::supports`]), either capture rule, with or without the pie rule.
+//! The exact Kalah solver, for boards of at most 7 pits a row and 255 seeds in the pits (127 on
+//! 7 pits; [`Solver::supports`]), either capture rule, with or without the pie rule.
 //!
 //! - [`board`]: the seeds in the pits seen from the side to move, packed in a `u128`.
 //! - [`table`]: a transposition table of proved bounds, of a size fixed by the caller.
@@ -7,9 +7,8 @@
 //!   off by default: slower on the measured machine, see [`search::Options::etc`]).
 //! - [`db`]: endgame databases by retrograde analysis: every position with at most N seeds in
 //!   the pits, ranked combinatorially, one byte each. Built on a solver's first solve within the
-//!   memory budget its caller gives ([`Solver::set_database_budget`]), optionally cached as a
-//!   file ([`Solver::set_database_dir`]), or given ready-made and shared
-//!   ([`Solver::set_database`]).
+//!   memory budget its caller gives ([`Solver::set_database_budget`]), or given ready-made and
+//!   shared ([`Solver::set_database`]); [`cache`] keeps them as files across runs.
 //!
 //! # Values
 //!
@@ -26,6 +25,7 @@
 //! children by the search; `swap` gains its mover the difference of the exchanged stores twice.
 
 pub mod board;
+pub mod cache;
 pub mod db;
 pub mod search;
 pub mod table;
@@ -35,7 +35,6 @@ use crate::game::{Game, Side};
 use board::Geometry;
 pub use db::Database;
 use search::{Options, Search};
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -72,8 +71,6 @@ pub struct Solver {
     db: Option<Arc<Database>>,
     /// The bytes an endgame database built on first use may take (0: none is built).
     db_budget: usize,
-    /// Where databases built on first use are cached (read if there, written after a build).
-    db_dir: Option<PathBuf>,
     pub options: Options,
 }
 
@@ -86,14 +83,7 @@ impl Solver {
 
     /// A solver with a transposition table of `bytes` bytes (at least one bucket of 64).
     pub fn with_table_bytes(bytes: usize) -> Solver {
-        Solver {
-            table: Table::new(bytes),
-            geometry: None,
-            db: None,
-            db_budget: 0,
-            db_dir: None,
-            options: Options::default(),
-        }
+        Solver { table: Table::new(bytes), geometry: None, db: None, db_budget: 0, options: Options::default() }
     }
 
     /// Lets the solver build, on its first solve of a board width and capture rule, the endgame
@@ -101,12 +91,6 @@ impl Solver {
     /// never of more seeds than that solve's position has in its pits. 0: no database.
     pub fn set_database_budget(&mut self, bytes: usize) {
         self.db_budget = bytes;
-    }
-
-    /// Caches the databases built on first use as files in `dir`
-    /// (`kalah-db-P-capture-N.bin`): one there is loaded instead of built, one built is saved.
-    pub fn set_database_dir(&mut self, dir: Option<PathBuf>) {
-        self.db_dir = dir;
     }
 
     /// Uses `db` (shared, e.g. by several solvers) for the positions of its rules.
@@ -119,9 +103,10 @@ impl Solver {
         self.db.as_ref()
     }
 
-    /// Whether the solver takes `k`: at most 6 pits a row and 255 seeds in the pits.
+    /// Whether the solver takes `k`: at most 7 pits a row, and 255 seeds in the pits (127 on 7
+    /// pits).
     pub fn supports(k: &Kalah) -> bool {
-        k.pits() <= board::MAX_PITS && k.seeds_in_pits() <= board::MAX_SEEDS
+        k.pits() <= board::MAX_PITS && k.seeds_in_pits() <= board::max_seeds(k.pits())
     }
 
     /// The transposition table's size in bytes.
@@ -205,6 +190,7 @@ impl Solver {
                 self.table.clear();
             }
             self.geometry = Some(Geometry::new(k.pits(), k.capture()));
+            self.table.set_pits(k.pits());
         }
         if self.db.as_ref().is_some_and(|db| db.pits() != k.pits() || db.capture() != k.capture()) {
             self.db = None;
@@ -212,19 +198,7 @@ impl Solver {
         if self.db.is_none() && self.db_budget > 0 {
             let Some(n) = Database::max_seeds_within(k.pits(), self.db_budget) else { return };
             let n = n.min(k.seeds_in_pits() as u32);
-            let file =
-                self.db_dir.as_ref().map(|d| d.join(format!("kalah-db-{}-{}-{n}.bin", k.pits(), k.capture().name())));
-            let loaded = file.as_ref().and_then(|f| Database::load(f, k.pits(), k.capture()).ok());
-            let db = loaded.unwrap_or_else(|| {
-                let db = Database::build(k.pits(), k.capture(), n);
-                if let Some(f) = &file {
-                    if let Err(e) = db.save(f) {
-                        log::warn!("kalah: could not cache the endgame database: {e}");
-                    }
-                }
-                db
-            });
-            self.db = Some(Arc::new(db));
+            self.db = Some(Arc::new(Database::build(k.pits(), k.capture(), n)));
         }
     }
 
@@ -247,6 +221,23 @@ impl Solver {
             cuts_high: [0; board::MAX_PITS],
         }
     }
+}
+
+/// The transposition table a solve of a position with `seeds` in its pits is given: 1 MiB up to
+/// 24 seeds, twice as much every 2 seeds more (36 seeds, Bantumi: 64 MiB; 48, Kalah(6,4): 4 GiB),
+/// which the caller caps by its memory budget. The nodes of a solve grow about as fast (1.3
+/// million for Bantumi without a database, docs/results/kalah.md), and a table is touched
+/// whole when made: a small board must not pay for a large one.
+pub fn table_bytes_for(seeds: u32) -> usize {
+    1usize << (20 + (seeds.saturating_sub(24) / 2).min(20))
+}
+
+/// The endgame database a solve of a position with `seeds` in its pits asks for when none is
+/// cached: half the seeds less 10 (Bantumi 8, Kalah(6,4) 14, (6,5) 20; none up to 20 seeds), so
+/// that building it (about 200 ns a position) costs less than what it saves. A larger database
+/// already in the cache is used instead.
+pub fn database_seeds_for(seeds: u32) -> u32 {
+    (seeds / 2).saturating_sub(10)
 }
 
 /// The solver's position of `k` (not over): its pits seen from the side to move.

@@ -6,8 +6,9 @@
 //! bound once proved stays true: a store for a position already present tightens its bounds.
 //!
 //! Layout: buckets of 4 entries of 16 bytes, one bucket a cache line (64 bytes, aligned). An entry
-//! is two words holding the position itself (the [`super::board`] layout: 48 bits per row) and, in
-//! the top 16 bits of each word, 32 bits of data:
+//! is two words, one a row: the low 49 bits hold the row of the position itself (the
+//! [`super::board`] layout: up to 6 pits, its 48 bits as they are; on 7 pits, 7 bits a pit, each
+//! count then being below 128), the top 15 bits of each word 30 bits of data:
 //!
 //! ```text
 //!   bits 0..9   lower bound + 256     bits 18..21  best pit (7: none)
@@ -15,8 +16,8 @@
 //! ```
 //!
 //! The key is the whole position, so a hit is never a false match. An entry with both words 0 is
-//! empty (the empty board is never stored: the game is over there). A new position replaces the
-//! bucket's entry of least work.
+//! empty (a stored entry's lower bound + 256 is never 0). A new position replaces the bucket's
+//! entry of least work.
 
 use crate::memory::{zeroed_words, Words};
 use std::sync::atomic::Ordering::Relaxed;
@@ -24,7 +25,10 @@ use std::sync::atomic::Ordering::Relaxed;
 /// Bytes in a bucket.
 const BUCKET_BYTES: usize = 64;
 const ENTRIES: usize = 4;
-const KEY: u64 = (1 << 48) - 1;
+/// Key bits of a word; the rest (15 bits) hold data.
+const KEY_BITS: u32 = 49;
+const KEY: u64 = (1 << KEY_BITS) - 1;
+const DATA_BITS: u32 = 64 - KEY_BITS;
 const NO_MOVE: u32 = 7;
 
 /// What the table knows of a position: `lower <= value <= upper`.
@@ -39,6 +43,8 @@ pub struct Entry {
 pub struct Table {
     words: Words,
     buckets: usize,
+    /// Rows of 7 pits: a row's key is its counts in 7 bits each.
+    squeeze: bool,
 }
 
 impl std::fmt::Debug for Table {
@@ -65,6 +71,12 @@ fn unpack(d: u32) -> Entry {
     }
 }
 
+/// The 30 bits of data of an entry's two words.
+#[inline(always)]
+fn data(w0: u64, w1: u64) -> u32 {
+    (w0 >> KEY_BITS) as u32 | ((w1 >> KEY_BITS) as u32) << DATA_BITS
+}
+
 #[inline(always)]
 fn work_of(d: u32) -> u32 {
     d >> 21
@@ -74,7 +86,22 @@ impl Table {
     /// A table of `bytes` bytes (rounded down to whole buckets of 64 bytes; at least one).
     pub fn new(bytes: usize) -> Table {
         let buckets = (bytes / BUCKET_BYTES).max(1);
-        Table { words: zeroed_words(buckets * BUCKET_BYTES / 8), buckets }
+        Table { words: zeroed_words(buckets * BUCKET_BYTES / 8), buckets, squeeze: false }
+    }
+
+    /// Keys positions of `pits` pits a row (the table must be empty, or of the same width).
+    pub fn set_pits(&mut self, pits: usize) {
+        self.squeeze = pits > 6;
+    }
+
+    /// The key of a row (a half of a position).
+    #[inline(always)]
+    fn key(&self, row: u64) -> u64 {
+        if !self.squeeze {
+            return row;
+        }
+        // Bytes 0..7 of the row, each below 128, side by side in 7 bits each.
+        (0..7).fold(0, |k, i| k | (row >> i) & (0x7f << (7 * i)))
     }
 
     /// A table of `mib` MiB.
@@ -114,14 +141,14 @@ impl Table {
     /// What the table knows of `pos`.
     #[inline(always)]
     pub fn probe(&self, pos: u128) -> Option<Entry> {
-        let (lo, hi) = (pos as u64, (pos >> 64) as u64);
+        let (lo, hi) = (self.key(pos as u64), self.key((pos >> 64) as u64));
         let start = self.bucket(pos);
         for e in 0..ENTRIES {
             let w0 = self.words[start + 2 * e].load(Relaxed);
             if w0 & KEY == lo {
                 let w1 = self.words[start + 2 * e + 1].load(Relaxed);
                 if w1 & KEY == hi {
-                    return Some(unpack((w0 >> 48) as u32 | ((w1 >> 48) as u32) << 16));
+                    return Some(unpack(data(w0, w1)));
                 }
             }
         }
@@ -132,7 +159,7 @@ impl Table {
     /// tightening what the table knew of `pos`.
     #[inline(always)]
     pub fn store(&self, pos: u128, mut e: Entry, nodes: u64) {
-        let (lo, hi) = (pos as u64, (pos >> 64) as u64);
+        let (lo, hi) = (self.key(pos as u64), self.key((pos >> 64) as u64));
         let start = self.bucket(pos);
         let mut work = 64 - nodes.leading_zeros();
         let mut slot = 0;
@@ -141,7 +168,7 @@ impl Table {
             let w0 = self.words[start + 2 * i].load(Relaxed);
             let w1 = self.words[start + 2 * i + 1].load(Relaxed);
             if w0 & KEY == lo && w1 & KEY == hi {
-                let d = (w0 >> 48) as u32 | ((w1 >> 48) as u32) << 16;
+                let d = data(w0, w1);
                 let old = unpack(d);
                 e.lower = e.lower.max(old.lower);
                 e.upper = e.upper.min(old.upper);
@@ -152,14 +179,15 @@ impl Table {
                 slot = i;
                 break;
             }
-            let w = if w0 == 0 && w1 == 0 { 0 } else { work_of((w0 >> 48) as u32 | ((w1 >> 48) as u32) << 16) + 1 };
+            let w = if w0 == 0 && w1 == 0 { 0 } else { work_of(data(w0, w1)) + 1 };
             if w < least {
                 least = w;
                 slot = i;
             }
         }
         let d = pack(e, work);
-        self.words[start + 2 * slot].store(lo | (d as u64 & 0xffff) << 48, Relaxed);
-        self.words[start + 2 * slot + 1].store(hi | ((d >> 16) as u64) << 48, Relaxed);
+        let low = (1u32 << DATA_BITS) - 1;
+        self.words[start + 2 * slot].store(lo | ((d & low) as u64) << KEY_BITS, Relaxed);
+        self.words[start + 2 * slot + 1].store(hi | ((d >> DATA_BITS) as u64) << KEY_BITS, Relaxed);
     }
 }

@@ -117,10 +117,12 @@ fn a_stopped_solve_returns_none_and_an_unsupported_board_is_refused() {
     let stop = AtomicBool::new(true);
     assert_eq!(Solver::new(1).solve(&k, None, Some(&stop)), None);
     assert_eq!(Solver::new(1).solve(&k, Some(Instant::now()), None), None);
-    assert!(!Solver::supports(&Kalah::new(7, 1).unwrap()));
+    assert!(!Solver::supports(&Kalah::new(8, 1).unwrap()));
     assert!(!Solver::supports(&Kalah::new(6, 22).unwrap()));
     assert!(Solver::supports(&Kalah::new(6, 21).unwrap()));
-    assert_eq!(Solver::new(1).solve(&Kalah::new(7, 1).unwrap(), None, None), None);
+    assert!(Solver::supports(&Kalah::new(7, 9).unwrap()));
+    assert!(!Solver::supports(&Kalah::new(7, 10).unwrap()), "127 seeds at most on 7 pits");
+    assert_eq!(Solver::new(1).solve(&Kalah::new(8, 1).unwrap(), None, None), None);
 }
 
 #[test]
@@ -186,4 +188,77 @@ fn solves_with_a_database_agree_with_plain_minimax() {
             assert_eq!(solved.value, Reference::new().remaining(&k), "{name}");
         }
     }
+}
+
+/// Seven pits a row (the Manchester referee's board; the table keys a row in 7 bits a pit):
+/// values, best moves and every move's value against plain minimax in the middle of random games
+/// of few seeds, with and without a database, both capture rules, some under the pie rule.
+#[test]
+fn seven_pits_agree_with_plain_minimax() {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut solver = small_solver();
+    let mut with_db = small_solver();
+    with_db.set_database_budget(1 << 20);
+    for game in 0..30 {
+        let capture = if game % 2 == 0 { Capture::Standard } else { Capture::Empty };
+        // Kalah(7,1) after a few moves, or random rows of 8 seeds (neither row empty).
+        let mut k = if game < 15 {
+            let mut k = Kalah::with_rules(7, 1, capture, game % 3 == 0).unwrap();
+            let mut moves = Vec::new();
+            for _ in 0..6 {
+                moves.clear();
+                k.legal_moves(&mut moves);
+                if let Some(&mv) = moves.get(rng.gen_range(0..moves.len().max(1))) {
+                    k.play(mv);
+                }
+            }
+            k
+        } else {
+            let mut rows = [0u16; 14];
+            while rows[..7].iter().all(|&c| c == 0) || rows[7..].iter().all(|&c| c == 0) {
+                rows = [0; 14];
+                for _ in 0..8 {
+                    rows[rng.gen_range(0..14)] += 1;
+                }
+            }
+            Kalah::from_rows(capture, &rows[..7], 0, &rows[7..], 0, Side::First).unwrap()
+        };
+        let mut moves = Vec::new();
+        for _ in 0..rng.gen_range(0..4) {
+            moves.clear();
+            k.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            k.play(moves[rng.gen_range(0..moves.len())]);
+        }
+        let name = format!("kalah 7 {} after {:?}", capture.name(), k.history().collect::<Vec<_>>());
+        let mut reference = Reference::new();
+        let values = reference.move_values(&k);
+        for s in [&mut solver, &mut with_db] {
+            let solved = s.solve(&k, None, None).unwrap();
+            assert_eq!(solved.value, reference.remaining(&k), "{name}");
+            let mut best: Vec<KalahMove> =
+                values.iter().filter(|&&(_, v)| v == solved.value).map(|&(m, _)| m).collect();
+            let mut found = solved.best.clone();
+            best.sort_by_key(|m| format!("{m:?}"));
+            found.sort_by_key(|m| format!("{m:?}"));
+            assert_eq!(found, best, "{name}");
+            assert_eq!(s.analyze(&k, None, None).unwrap().moves, values, "{name}");
+        }
+    }
+}
+
+/// A database saved in the cache's way and read back is the same.
+#[test]
+fn a_cached_database_is_found_and_read_back() {
+    let dir = std::env::temp_dir().join(format!("kalah-cache-test-{}", std::process::id()));
+    let db = Database::build(7, Capture::Standard, 5);
+    cache::save(&db, &dir).unwrap();
+    let file = cache::file(&dir, 7, Capture::Standard, 5);
+    let again = Database::load(&file, 7, Capture::Standard).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let pos = board::pack(&[1, 0, 2, 0, 0, 0, 1], &[0, 0, 0, 1, 0, 0, 0]);
+    assert_eq!(again.value(pos, 5), db.value(pos, 5));
+    assert_eq!(again.bytes(), db.bytes());
 }

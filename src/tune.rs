@@ -1,0 +1,566 @@
+//! `boardbot tune`: fits a game's evaluation weights to the results of self-play games by
+//! Texel's method (Peter Österlund's tuning of his chess engine Texel).
+//!
+//! Each position p of a game with result y (the first player's score: 1, 1/2, 0) is predicted
+//! by the logistic of its evaluation E(p) (from the first player's view):
+//! sigma(E) = 1 / (1 + 10^(-K E / 400)). The error is the mean of (y - sigma(E(p)))^2 over the
+//! positions. First the scale K is fitted to the starting weights (a golden-section search on
+//! the error, which is unimodal in K). Then, in rounds: all the weights and K are fitted at once
+//! on the evaluation linearised around the current weights (each weight's effect on each
+//! position measured by a step of it; Levenberg-Marquardt), rounded; then Texel's local search
+//! polishes them on the evaluation itself: each weight in turn moves by a step up or down while
+//! that lowers the error, K fitted again after each pass, the step halving to 1 when a pass
+//! finds no gain. (The local search alone stalls where weights are correlated, as a runaway's
+//! bonus and its cost a row are: moving one at a time cannot follow the valley.) The
+//! evaluation's unit (a checkers man) stays fixed, so the weights keep their scale and K
+//! measures it.
+//!
+//! The evaluation is the static one, at the positions where the side to move is quiet (the
+//! others are skipped), or with `--eval quiescence` the static one at the end of the line of
+//! forcing moves (captures) a quiescence search expects from each position, found once with the
+//! starting weights. A share of the games (`--validation`, by game, so that positions of one
+//! game do not fall on both sides) is kept out of the fit and its error reported before and
+//! after.
+
+use crate::game::any::{Leaf, TunedPosition};
+use crate::game::registry::{GameSpec, Resources};
+use crate::search::weights::{WeightFile, Weights, MAX_WEIGHT};
+use crate::selfplay::{self, Record};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use std::path::PathBuf;
+
+/// Fits a game's evaluation weights to self-play results (Texel's method).
+#[derive(Args, Clone, Debug)]
+pub struct TuneArgs {
+    /// The game, as `init` describes it (the self-play data's game).
+    #[arg(value_name = "GAME", num_args = 1.., required = true)]
+    game: Vec<String>,
+    /// Self-play positions (`boardbot selfplay --out`).
+    #[arg(long, value_name = "FILE")]
+    data: PathBuf,
+    /// The weights file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// The evaluation fitted: static (quiet positions only) or quiescence (the static
+    /// evaluation at the end of the expected line of captures).
+    #[arg(long, value_enum, default_value_t = EvalKind::Static)]
+    eval: EvalKind,
+    /// Percent of the games kept out of the fit to validate it (drawn by game number).
+    #[arg(long, value_name = "PERCENT", default_value_t = 10)]
+    validation: u32,
+    /// Starting weights (a weights file); the compiled-in ones otherwise.
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// Weights left as they start, besides the evaluation's unit (comma-separated names).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    fix: Vec<String>,
+    /// The most passes over the weights.
+    #[arg(long, default_value_t = 200)]
+    passes: usize,
+}
+
+/// The evaluation fitted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalKind {
+    Static,
+    Quiescence,
+}
+
+/// A position with the result of its game (the first player's score).
+pub struct Sample {
+    pub position: Box<dyn TunedPosition>,
+    pub target: f64,
+}
+
+/// The prediction of an evaluation `e` (first player's view) at scale `k`.
+pub fn sigmoid(k: f64, e: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
+}
+
+/// Every sample's evaluation with `weights`.
+fn evaluations(samples: &[Sample], weights: &Weights) -> Vec<f64> {
+    samples.iter().map(|s| s.position.evaluate(weights) as f64).collect()
+}
+
+/// The mean squared error of the predictions at scale `k` (0 without samples).
+pub fn error(evals: &[f64], samples: &[Sample], k: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    evals.iter().zip(samples).map(|(&e, s)| (s.target - sigmoid(k, e)).powi(2)).sum::<f64>() / samples.len() as f64
+}
+
+/// The scale K in (0, 10] with the least error for these evaluations: golden-section search.
+pub fn fit_k(evals: &[f64], samples: &[Sample]) -> f64 {
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut lo, mut hi) = (0.0, 10.0);
+    let mut x1 = hi - r * (hi - lo);
+    let mut x2 = lo + r * (hi - lo);
+    let (mut f1, mut f2) = (error(evals, samples, x1), error(evals, samples, x2));
+    for _ in 0..80 {
+        if f1 <= f2 {
+            (hi, x2, f2) = (x2, x1, f1);
+            x1 = hi - r * (hi - lo);
+            f1 = error(evals, samples, x1);
+        } else {
+            (lo, x1, f1) = (x1, x2, f2);
+            x2 = lo + r * (hi - lo);
+            f2 = error(evals, samples, x2);
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// What a fit found.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    pub weights: Weights,
+    pub k: f64,
+    /// The training error at the start (K fitted to the starting weights) and at the end.
+    pub before: f64,
+    pub after: f64,
+    pub passes: usize,
+}
+
+/// The most rounds of the linearised fit and the local search (each round starts from what the
+/// last one found; they stop when a round changes nothing).
+const ROUNDS: usize = 4;
+
+/// Fits the weights not fixed (by the evaluation, or in `fix`) and K to `samples`, from
+/// `start`: rounds of [`linear_fit`] (all the weights at once, on the evaluation linearised
+/// around the current weights) then [`local_search`] (Texel's: one weight at a time by whole
+/// steps, on the evaluation itself), until a round changes nothing. `on_pass(pass, step, error,
+/// k)` is told of each pass of the local search (step 0: a linearised fit).
+pub fn tune(
+    samples: &[Sample],
+    start: &Weights,
+    fix: &[usize],
+    max_passes: usize,
+    mut on_pass: impl FnMut(usize, i32, f64, f64),
+) -> Fit {
+    let free: Vec<usize> = (0..start.names().len()).filter(|&i| !start.is_fixed(i) && !fix.contains(&i)).collect();
+    let mut w = start.clone();
+    let mut k = fit_k(&evaluations(samples, &w), samples);
+    let before = error(&evaluations(samples, &w), samples, k);
+    let mut err = before;
+    let mut passes = 0;
+    for _ in 0..ROUNDS {
+        let round_start = w.clone();
+        // K again by its own search: the linearised fit's K is for the linearised evaluation.
+        let (linear, _) = linear_fit(samples, &w, &free, k);
+        let linear_evals = evaluations(samples, &linear);
+        let linear_k = fit_k(&linear_evals, samples);
+        let linear_err = error(&linear_evals, samples, linear_k);
+        if linear_err < err {
+            (w, k, err) = (linear, linear_k, linear_err);
+        }
+        passes += 1;
+        on_pass(passes, 0, err, k);
+        let first_step = if passes == 1 { 8 } else { 2 };
+        (w, k, err) = local_search(samples, &w, &free, k, first_step, max_passes, |step, e, k| {
+            passes += 1;
+            on_pass(passes, step, e, k);
+        });
+        if w == round_start || passes >= max_passes {
+            break;
+        }
+    }
+    Fit { weights: w, k, before, after: err, passes }
+}
+
+/// Texel's local search from `start` at scale `k`: each free weight in turn moves by `step` up or
+/// down if that lowers the error; K is fitted again after each pass; the step halves when a pass
+/// finds no gain, and the search ends after a pass at step 1 without one (or `max_passes`).
+/// Returns the weights, K and the error.
+fn local_search(
+    samples: &[Sample],
+    start: &Weights,
+    free: &[usize],
+    k: f64,
+    first_step: i32,
+    max_passes: usize,
+    mut on_pass: impl FnMut(i32, f64, f64),
+) -> (Weights, f64, f64) {
+    let (mut w, mut k) = (start.clone(), k);
+    let mut evals = evaluations(samples, &w);
+    let mut err = error(&evals, samples, k);
+    let mut step = first_step;
+    let mut passes = 0;
+    while passes < max_passes {
+        passes += 1;
+        let mut improved = false;
+        for &i in free {
+            for delta in [step, -step] {
+                let mut trial = w.clone();
+                trial.values_mut()[i] += delta;
+                let trial_evals = evaluations(samples, &trial);
+                let trial_err = error(&trial_evals, samples, k);
+                if trial_err < err {
+                    (w, evals, err, improved) = (trial, trial_evals, trial_err, true);
+                    break;
+                }
+            }
+        }
+        k = fit_k(&evals, samples);
+        err = error(&evals, samples, k);
+        on_pass(step, err, k);
+        if !improved {
+            if step == 1 {
+                break;
+            }
+            step /= 2;
+        }
+    }
+    (w, k, err)
+}
+
+/// The least-squares fit of the free weights and K on the evaluation linearised around `w`: each
+/// position's evaluation as E0 + sum_j g_j (w_j - w0_j), g_j measured by a step of each weight,
+/// fitted by Levenberg-Marquardt (the Gauss-Newton steps of the logistic's residuals, damped by
+/// Marquardt's scaling); the weights rounded to whole numbers. Returns the weights and K.
+#[allow(clippy::needless_range_loop)] // the matrices read better by index
+fn linear_fit(samples: &[Sample], w: &Weights, free: &[usize], k: f64) -> (Weights, f64) {
+    let n = samples.len();
+    if n == 0 || free.is_empty() {
+        return (w.clone(), k);
+    }
+    let base = evaluations(samples, w);
+    // The slope of each position's evaluation in each free weight, over a step of 8 (integer
+    // divisions in an evaluation make a single unit's slope lumpy).
+    const STEP: i32 = 8;
+    let slopes: Vec<Vec<f64>> = free
+        .iter()
+        .map(|&i| {
+            let mut up = w.clone();
+            up.values_mut()[i] += STEP;
+            evaluations(samples, &up).iter().zip(&base).map(|(e, b)| (e - b) / STEP as f64).collect()
+        })
+        .collect();
+    let m = free.len() + 1;
+    let c = std::f64::consts::LN_10 / 400.0;
+    // Parameters: the free weights' changes, then K.
+    let mut theta = vec![0.0; m];
+    theta[m - 1] = k;
+    let eval_at = |theta: &[f64], p: usize| base[p] + (0..m - 1).map(|j| slopes[j][p] * theta[j]).sum::<f64>();
+    let cost = |theta: &[f64]| -> f64 {
+        (0..n).map(|p| (samples[p].target - 1.0 / (1.0 + (-c * theta[m - 1] * eval_at(theta, p)).exp())).powi(2)).sum()
+    };
+    let mut current = cost(&theta);
+    let mut lambda = 1e-3;
+    for _ in 0..200 {
+        // Normal equations of the Gauss-Newton step: A = J'J, b = -J'r, r = target - sigma.
+        let mut a = vec![vec![0.0; m]; m];
+        let mut b = vec![0.0; m];
+        for p in 0..n {
+            let e = eval_at(&theta, p);
+            let s = 1.0 / (1.0 + (-c * theta[m - 1] * e).exp());
+            let r = samples[p].target - s;
+            let ds = s * (1.0 - s) * c;
+            let mut grad = vec![0.0; m];
+            for j in 0..m - 1 {
+                grad[j] = ds * theta[m - 1] * slopes[j][p];
+            }
+            grad[m - 1] = ds * e;
+            for x in 0..m {
+                b[x] += grad[x] * r;
+                for y in x..m {
+                    a[x][y] += grad[x] * grad[y];
+                }
+            }
+        }
+        let mut accepted = false;
+        while lambda < 1e12 {
+            let mut damped = a.clone();
+            for x in 0..m {
+                for y in 0..x {
+                    damped[x][y] = damped[y][x];
+                }
+                damped[x][x] += lambda * a[x][x].max(1e-12);
+            }
+            let Some(delta) = solve(damped, b.clone()) else {
+                lambda *= 10.0;
+                continue;
+            };
+            let trial: Vec<f64> = theta.iter().zip(&delta).map(|(t, d)| t + d).collect();
+            let trial_cost = cost(&trial);
+            if trial_cost < current {
+                let gain = current - trial_cost;
+                (theta, current, accepted) = (trial, trial_cost, true);
+                lambda = (lambda / 3.0).max(1e-9);
+                if gain < 1e-14 * current.max(1e-300) {
+                    accepted = false;
+                }
+                break;
+            }
+            lambda *= 4.0;
+        }
+        if !accepted {
+            break;
+        }
+    }
+    let mut fitted = w.clone();
+    for (j, &i) in free.iter().enumerate() {
+        let value = (w.values()[i] as f64 + theta[j]).round();
+        fitted.values_mut()[i] = value.clamp(-(MAX_WEIGHT as f64), MAX_WEIGHT as f64) as i32;
+    }
+    (fitted, theta[m - 1])
+}
+
+/// The solution of the linear system `a x = b` by Gaussian elimination with partial pivoting;
+/// None when `a` is singular.
+#[allow(clippy::needless_range_loop)]
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in col + 1..n {
+            let f = a[row][col] / a[col][col];
+            for x in col..n {
+                a[row][x] -= f * a[col][x];
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let sum: f64 = (row + 1..n).map(|c| a[row][c] * x[c]).sum();
+        x[row] = (b[row] - sum) / a[row][row];
+    }
+    x.iter().all(|v| v.is_finite()).then_some(x)
+}
+
+/// Whether game `number` is among the `percent` of the games kept to validate a fit: drawn from
+/// the number by a multiplicative hash, so that any run of games splits about evenly.
+pub fn validates(number: usize, percent: u32) -> bool {
+    ((number as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % 100 < percent as u64
+}
+
+/// The samples of a self-play file's records for `spec`: (training, validation, skipped), the
+/// games [`validates`] picks going to the validation set.
+pub fn samples(
+    spec: &GameSpec,
+    records: &[Record],
+    leaf: Leaf,
+    weights: Option<&WeightFile>,
+    validation: u32,
+) -> Result<(Vec<Sample>, Vec<Sample>, usize)> {
+    let base = spec.new_game(&Resources::none()).map_err(|e| anyhow!(e))?;
+    let (mut train, mut valid, mut skipped) = (Vec::new(), Vec::new(), 0);
+    for r in records {
+        let mut game = match r.position.split_once(' ').unwrap_or((r.position.as_str(), "")) {
+            ("fen", fen) => {
+                let mut words: Vec<&str> = vec![spec.name()];
+                words.extend(spec.words().iter().map(String::as_str));
+                words.extend(["fen", fen.trim()]);
+                GameSpec::from_words(&words)
+                    .and_then(|s| s.new_game(&Resources::none()))
+                    .map_err(|e| anyhow!("game {} position {}: {e}", r.game, r.index))?
+            }
+            ("moves", moves) => {
+                let mut game = base.clone();
+                let words: Vec<&str> = moves.split_whitespace().collect();
+                let moves = game.split_moves(&words).map_err(|e| anyhow!("game {}: {e}", r.game))?;
+                game.set_moves(&moves).map_err(|e| anyhow!("game {} position {}: {e}", r.game, r.index))?;
+                game
+            }
+            _ => bail!("game {} position {}: not 'fen FEN' or 'moves ...'", r.game, r.index),
+        };
+        if let Some(file) = weights {
+            game.set_weights(file).map_err(|e| anyhow!(e))?;
+        }
+        match game.tuning_position(leaf) {
+            Some(position) => {
+                let sample = Sample { position, target: r.result };
+                if validates(r.game, validation) {
+                    valid.push(sample);
+                } else {
+                    train.push(sample);
+                }
+            }
+            None => skipped += 1,
+        }
+    }
+    Ok((train, valid, skipped))
+}
+
+/// Runs `boardbot tune`.
+pub fn run(args: TuneArgs) -> Result<()> {
+    let words: Vec<&str> = args.game.iter().map(String::as_str).collect();
+    let spec = GameSpec::from_words(&words).map_err(|e| anyhow!(e))?;
+    if args.validation > 50 {
+        bail!("--validation is a percent of the games, at most 50");
+    }
+    let text = std::fs::read_to_string(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
+    let (header, records) = selfplay::read(&text).map_err(|e| anyhow!("{}: {e}", args.data.display()))?;
+    if let Some(game) = selfplay::header_value(&header, "game") {
+        if game.split_whitespace().next() != Some(spec.name()) {
+            bail!("{} holds {game} games, not {}", args.data.display(), spec.name());
+        }
+    }
+    let start_file = match &args.weights {
+        Some(path) => Some(WeightFile::read(path).map_err(|e| anyhow!(e))?),
+        None => None,
+    };
+    let mut probe = spec.new_game(&Resources::none()).map_err(|e| anyhow!(e))?;
+    if let Some(file) = &start_file {
+        probe.set_weights(file).map_err(|e| anyhow!(e))?;
+    }
+    let start = probe.weights().ok_or_else(|| anyhow!("{}'s evaluation has no weights to tune", spec.name()))?;
+    let fix = args
+        .fix
+        .iter()
+        .map(|name| {
+            start.index(name).ok_or_else(|| anyhow!("--fix: unknown weight '{name}' ({})", start.names().join(", ")))
+        })
+        .collect::<Result<Vec<usize>>>()?;
+    let leaf = match args.eval {
+        EvalKind::Static => Leaf::Static,
+        EvalKind::Quiescence => Leaf::Quiescence,
+    };
+    let (train, valid, skipped) = samples(&spec, &records, leaf, start_file.as_ref(), args.validation)?;
+    if train.is_empty() {
+        bail!("{}: no positions to fit", args.data.display());
+    }
+    println!(
+        "{}: {} positions: {} to fit, {} to validate ({}% of the games), {} skipped ({})",
+        args.data.display(),
+        records.len(),
+        train.len(),
+        valid.len(),
+        args.validation,
+        skipped,
+        match args.eval {
+            EvalKind::Static => "not quiet, or the game over",
+            EvalKind::Quiescence => "the game over on the expected line",
+        }
+    );
+    let valid_before = error(&evaluations(&valid, &start), &valid, fit_k(&evaluations(&train, &start), &train));
+    let fit = tune(&train, &start, &fix, args.passes, |pass, step, err, k| {
+        println!("pass {pass}: step {step}, training error {err:.6}, K {k:.4}");
+    });
+    let valid_after = error(&evaluations(&valid, &fit.weights), &valid, fit.k);
+    println!("\n{:<16} {:>8} {:>8}", "weight", "start", "tuned");
+    for (i, name) in start.names().iter().enumerate() {
+        let note = if start.is_fixed(i) || fix.contains(&i) { " (fixed)" } else { "" };
+        println!("{name:<16} {:>8} {:>8}{note}", start.values()[i], fit.weights.values()[i]);
+    }
+    let summary = format!(
+        "K {:.4}; mean squared error, training: {:.6} -> {:.6}; validation: {:.6} -> {:.6}",
+        fit.k, fit.before, fit.after, valid_before, valid_after
+    );
+    println!("\n{summary}");
+    let comment = format!(
+        "tuned by boardbot tune {} --data {} --eval {} --validation {}\n{} positions fitted, {} validated, {} passes\n{summary}",
+        spec,
+        args.data.display(),
+        match args.eval {
+            EvalKind::Static => "static",
+            EvalKind::Quiescence => "quiescence",
+        },
+        args.validation,
+        train.len(),
+        valid.len(),
+        fit.passes
+    );
+    let text = WeightFile::of(spec.name(), &fit.weights).text(&comment);
+    std::fs::write(&args.out, text).with_context(|| format!("writing {}", args.out.display()))?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::any::AnyGame;
+    use rand::rngs::SmallRng;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+
+    /// Positions of random checkers games: a position every few plies of each game.
+    fn random_positions(games: usize, seed: u64) -> Vec<Box<dyn AnyGame>> {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let start = GameSpec::parse("checkers english").unwrap().new_game(&Resources::none()).unwrap();
+        let mut positions = Vec::new();
+        for _ in 0..games {
+            let mut game = start.clone();
+            let plies = rng.gen_range(20..90);
+            for ply in 0..plies {
+                let moves = game.legal_moves();
+                let Some(mv) = moves.choose(&mut rng) else { break };
+                game.play(mv).unwrap();
+                if game.outcome().is_some() {
+                    break;
+                }
+                if ply >= 10 && ply % 5 == 0 {
+                    positions.push(game.clone());
+                }
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn the_tuner_recovers_the_weights_the_results_were_made_with() {
+        let positions = random_positions(400, 1);
+        let mut truth = positions[0].weights().unwrap();
+        // The compiled-in weights moved by a few units each (the unit, a man, stays).
+        let defaults = truth.clone();
+        for (i, delta) in [0, 18, 4, 1, -3, -12, 2, 2, 2].into_iter().enumerate() {
+            truth.values_mut()[i] += delta;
+        }
+        assert_ne!(truth, defaults);
+        let k_true = 1.2;
+        let samples: Vec<Sample> = positions
+            .iter()
+            .filter_map(|g| g.tuning_position(Leaf::Static))
+            .map(|position| {
+                let target = sigmoid(k_true, position.evaluate(&truth) as f64);
+                Sample { position, target }
+            })
+            .collect();
+        assert!(samples.len() > 2000, "{}", samples.len());
+        let fit = tune(&samples, &defaults, &[], 500, |_, _, _, _| {});
+        assert!(fit.after < fit.before / 100.0, "{} -> {}", fit.before, fit.after);
+        assert!((fit.k - k_true).abs() < 0.01, "K {}", fit.k);
+        for (i, name) in truth.names().iter().enumerate() {
+            let (got, want) = (fit.weights.values()[i], truth.values()[i]);
+            assert!((got - want).abs() <= 1, "{name}: {got}, made with {want}");
+        }
+    }
+
+    #[test]
+    fn a_share_of_the_games_validates() {
+        let picked = (1..=1000).filter(|&g| validates(g, 10)).count();
+        assert!((70..130).contains(&picked), "{picked}");
+        assert_eq!((1..=1000).filter(|&g| validates(g, 0)).count(), 0);
+        assert!((1..=20).any(|g| !validates(g, 10)) && (1..=40).any(|g| validates(g, 10)));
+    }
+
+    #[test]
+    fn k_is_fitted_to_the_results() {
+        // Evaluations -400..400 with results drawn as a logistic of scale 0.8 predicts them.
+        let mut rng = SmallRng::seed_from_u64(3);
+        let positions = random_positions(100, 2);
+        let samples: Vec<Sample> = positions
+            .iter()
+            .filter_map(|g| g.tuning_position(Leaf::Static))
+            .map(|position| Sample { position, target: 0.0 })
+            .collect();
+        let w = positions[0].weights().unwrap();
+        let evals = evaluations(&samples, &w);
+        let samples: Vec<Sample> = samples
+            .into_iter()
+            .zip(&evals)
+            .map(|(s, &e)| Sample { target: if rng.gen::<f64>() < sigmoid(0.8, e) { 1.0 } else { 0.0 }, ..s })
+            .collect();
+        let k = fit_k(&evals, &samples);
+        assert!(k > 0.4 && k < 1.6, "K {k}");
+        assert!(error(&evals, &samples, k) <= error(&evals, &samples, 0.8) + 1e-12);
+    }
+}
