@@ -7,16 +7,13 @@
 use anyhow::{Context, Result};
 use boardbot::bot::{parse_level, Engine, Options, DEFAULT_HASH_MB, DEFAULT_MARGIN_MS};
 use boardbot::game::any::Player;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::BufReader;
 use std::time::Duration;
 
 #[derive(Parser)]
-#[command(
-    name = "boardbot",
-    version,
-    about = "Plays board games (m,n,k-games, Connect-X, Kalah) over a line protocol (protocol.md)"
-)]
+// `about` and the games' lists in the help come from the registry (see `command`).
+#[command(name = "boardbot", version)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Mode>,
@@ -192,8 +189,18 @@ fn main() -> std::process::ExitCode {
     }
 }
 
+/// The command line's grammar, with every text that lists games made from the registry.
+fn command() -> clap::Command {
+    use boardbot::game::registry;
+    let games =
+        format!("A board: a game's description, as `init` takes it: {}. Repeat for several boards", registry::usages());
+    Cli::command()
+        .about(format!("Plays board games ({}) over a line protocol (protocol.md)", registry::titles()))
+        .mut_subcommand("match", |m| m.mut_arg("game", |a| a.help(games.clone()).long_help(games)))
+}
+
 fn run() -> Result<()> {
-    let cli = Cli::parse();
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     let mut logger = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
     match &cli.log {
         Some(path) => {

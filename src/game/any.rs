@@ -254,6 +254,25 @@ pub struct View {
     pub notes: Vec<String>,
 }
 
+impl View {
+    /// A `grid` of `rows` x `cols` cells with the legal moves; no coordinates, never turned, the
+    /// players called X and O, no notes: what a new game may start from.
+    pub fn grid(rows: usize, cols: usize, cells: Vec<ViewCell>, moves: Vec<ViewMove>) -> View {
+        View {
+            rows,
+            cols,
+            cells,
+            moves,
+            style: "grid",
+            col_labels: Vec::new(),
+            row_labels: Vec::new(),
+            bottom: None,
+            players: ViewPlayer::named(["X", "O"]),
+            notes: Vec::new(),
+        }
+    }
+}
+
 /// A player as a view shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ViewPlayer {
@@ -683,6 +702,11 @@ pub trait AnyGame: Send {
     /// search with its table, kept from move to move. The game must not be over.
     fn think(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> Turn;
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// The position's hash (the search's: it includes whatever decides who moves).
+    fn hash(&self) -> u64;
+    /// Checks the rules' contract ([`super::contract`]) by `playouts` random games from this
+    /// position, seeded by `seed`.
+    fn check_rules(&self, seed: u64, playouts: usize) -> Result<super::contract::RulesReport, String>;
     /// Searches the position (not over) to `depth` moves with `algorithm`, from scratch (a
     /// fresh table of `hash_mb` MiB for the full search); the game is left as it was.
     fn analyze(&self, algorithm: Algorithm, depth: u32, hash_mb: usize) -> Analysis;
@@ -1348,6 +1372,14 @@ where
 
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn hash(&self) -> u64 {
+        self.game.hash()
+    }
+
+    fn check_rules(&self, seed: u64, playouts: usize) -> Result<super::contract::RulesReport, String> {
+        super::contract::check_rules(&self.game, seed, playouts)
     }
 
     fn analyze(&self, algorithm: Algorithm, depth: u32, hash_mb: usize) -> Analysis {

@@ -11,13 +11,14 @@
 pub mod any;
 pub mod checkers;
 pub mod connectx;
+pub mod contract;
 pub mod kalah;
 pub mod kinarow;
 pub mod mnk;
 pub mod proof;
 pub mod registry;
 pub mod solving;
-pub mod zobrist;
+pub use crate::search::zobrist;
 
 pub use crate::search::game::{Alternating, Game, Outcome, Side};
 

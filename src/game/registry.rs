@@ -25,6 +25,8 @@ pub struct GameType {
     pub usage: &'static str,
     /// One line on what the game is.
     pub about: &'static str,
+    /// What the game is called in a list of games (`Connect-X`), for help texts.
+    pub title: &'static str,
     /// Boards people know by a name, as (name, description): the name typed alone stands for the
     /// description (`connect4`: `cx 6 7 4`), options may follow it (`gomoku blocked 7,7`).
     pub names: &'static [(&'static str, &'static str)],
@@ -46,6 +48,28 @@ pub struct GameType {
     /// A finished game in the game's standard record format, if it has one (checkers: PDN),
     /// for `boardbot match --record`.
     pub record: Option<RecordWriter>,
+}
+
+impl GameType {
+    /// Every optional field empty, for an entry's `..GameType::DEFAULTS`; the fields a game must
+    /// give are placeholders here (an empty name, a builder that builds nothing), and the
+    /// registry's tests check that no entry of [`GAMES`] keeps them.
+    pub const DEFAULTS: GameType = GameType {
+        name: "",
+        aliases: &[],
+        size_words: 0,
+        usage: "",
+        about: "",
+        title: "",
+        names: &[],
+        points: [3, 3, 1],
+        build: |_, _| Err("this game type has no builder".to_string()),
+        solve: None,
+        book: None,
+        prepare: None,
+        perft: None,
+        record: None,
+    };
 }
 
 /// Builds a game from the words after its name (see [`GameType::build`]).
@@ -76,6 +100,19 @@ pub type BookMaker = fn(&GameSpec, u32, usize, usize, &std::path::Path) -> anyho
 /// Every game, in the order `help` lists them.
 pub static GAMES: &[&GameType] =
     &[&super::mnk::GAME_TYPE, &super::connectx::GAME_TYPE, &super::kalah::GAME_TYPE, &super::checkers::GAME_TYPE];
+
+/// Each game's hash salt, mixed into every key of its positions' hashes (see
+/// [`crate::search::Game::hash`]), so that a table shared across games never takes one game's
+/// position for another's. One table, so that no two games take the same salt: a new game adds
+/// its line here (the registry's tests check that they differ).
+pub mod salt {
+    pub const MNK: u64 = 1;
+    pub const CONNECTX: u64 = 2;
+    pub const KALAH: u64 = 3;
+    pub const CHECKERS: u64 = 4;
+    /// Every salt above, to check that they differ.
+    pub const ALL: &[u64] = &[MNK, CONNECTX, KALAH, CHECKERS];
+}
 
 /// Built-in opening sets: (game, set name, the openings one a line in the game's move text, `#`
 /// starting a comment), for `match --openings NAME` and `selfplay --openings NAME`.
@@ -222,9 +259,33 @@ fn no_game() -> String {
 
 /// The games' usages and the boards' names, for error messages.
 pub fn names() -> String {
-    let usages: Vec<&str> = GAMES.iter().map(|t| t.usage).collect();
     let boards: Vec<&str> = GAMES.iter().flat_map(|t| t.names.iter().map(|(n, _)| *n)).collect();
-    format!("games: {}; or by name: {}", usages.join(" | "), boards.join(", "))
+    format!("games: {}; or by name: {}", usages(), boards.join(", "))
+}
+
+/// Every game's description grammar, in [`GAMES`]' order: `mnk M N K [blocked ROW,COL ...] | cx
+/// M N X | ...`.
+pub fn usages() -> String {
+    GAMES.iter().map(|t| t.usage).collect::<Vec<_>>().join(" | ")
+}
+
+/// The games in words, for help texts: `m,n,k-games, Connect-X, Kalah and checkers`.
+pub fn titles() -> String {
+    match GAMES.iter().map(|t| t.title).collect::<Vec<_>>().as_slice() {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Every game's points as the courses count them, for a match's legend: `mnk: win 2 as first,
+/// 3 as second, draw 1; cx: win 3, draw 1; ...`.
+pub fn points_legend() -> String {
+    let one = |t: &GameType| match t.points {
+        [first, second, draw] if first == second => format!("{}: win {first}, draw {draw}", t.name),
+        [first, second, draw] => format!("{}: win {first} as first, {second} as second, draw {draw}", t.name),
+    };
+    GAMES.iter().map(|&t| one(t)).collect::<Vec<_>>().join("; ")
 }
 
 /// What a game's knowledge keeps across moves and games (an exact solver's tables), within the
@@ -295,4 +356,29 @@ pub struct SolveRequest {
     pub method: Option<String>,
     /// The seeds of the endgame database (Kalah), instead of the game's own choice.
     pub db_seeds: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn salts_differ_and_the_games_texts_name_every_game() {
+        let mut salts = salt::ALL.to_vec();
+        salts.sort_unstable();
+        salts.dedup();
+        assert_eq!(salts.len(), salt::ALL.len(), "two games share a salt");
+        assert!(salt::ALL.len() >= GAMES.len());
+        for t in GAMES {
+            assert!(usages().contains(t.usage), "{}", t.name);
+            assert!(titles().contains(t.title), "{}", t.name);
+            assert!(points_legend().contains(&format!("{}: win", t.name)), "{}", t.name);
+        }
+        assert_eq!(points_legend().split("; ").count(), GAMES.len());
+        for t in GAMES {
+            assert!(!t.name.is_empty() && !t.usage.is_empty() && !t.about.is_empty() && !t.title.is_empty());
+            assert!(t.usage.starts_with(t.name), "{}'s usage starts with its name", t.name);
+            assert!((t.build)(&[], &Resources::none()).err() != Some("this game type has no builder".into()));
+        }
+    }
 }

@@ -141,7 +141,7 @@ fn handle(engine: &mut Engine, line: &str, start: Instant, stop: &Arc<AtomicBool
                 None => "ok".to_string(),
             }
         }
-        Command::Help => HELP.to_string(),
+        Command::Help => help(),
         Command::Position(words) => {
             let words: Vec<&str> = words.iter().map(|s| s.as_str()).collect();
             engine.set_position(&words)?;
@@ -162,10 +162,16 @@ fn handle(engine: &mut Engine, line: &str, start: Instant, stop: &Arc<AtomicBool
     Ok(Some(reply))
 }
 
-/// The reply to `help`: the commands, on one line (every command gets one reply line).
-const HELP: &str = "help: init [GAME] SIZE... FIRST TIMEOUT [OPTIONS] | go | move MV | position [MV ...] | \
-set KEY VALUE (margin, hash, threads, level, seed, player, nodes, weights) | name | about | help | quit; \
-games: mnk M N K [blocked ROW,COL ...], cx M N X; see protocol.md";
+/// The reply to `help`: the commands and every game of the registry, on one line (every command
+/// gets one reply line).
+fn help() -> String {
+    format!(
+        "help: init [GAME] SIZE... FIRST TIMEOUT [OPTIONS] | go | move MV | position [MV ...] | \
+set KEY VALUE (margin, hash, threads, level, seed, player, nodes, weights, algorithm, depth, evaluation) | name | about | help | quit; \
+games: {}; see protocol.md",
+        crate::game::registry::usages()
+    )
+}
 
 /// Longest reason in an `error` reply, in characters: a reply never echoes a long line whole.
 const MAX_REASON: usize = 200;

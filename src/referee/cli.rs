@@ -4,7 +4,7 @@ use super::game::{check_opening, GameEnd, GameRecord, Opening};
 use super::pbrain;
 use super::process::{ProcessConfig, ProcessEngine, Protocol};
 use super::progress::Progress;
-use super::report::{game_line, log_line, moves_text, record_text, result_text, table, LEGEND, LOG_HEADER};
+use super::report::{game_line, legend, log_line, moves_text, record_text, result_text, table, LOG_HEADER};
 use super::results::{self, GameResult, MatchHeader};
 use super::runner::{collect, run_match, schedule, EnginePair};
 use super::score::{game_score, score_line};
@@ -25,11 +25,11 @@ use std::time::Duration;
 /// Plays a match between two engines and prints the results.
 #[derive(Args, Clone, Debug)]
 pub struct MatchArgs {
-    /// A board: a game's description, as `init` takes it: `mnk M N K [blocked ROW,COL ...]`
-    /// (K in a row), `cx M N X` (Connect-X, M rows, N columns). Repeat for several boards.
+    /// A board: a game's description, as `init` takes it (the games are listed in the help,
+    /// from the registry). Repeat for several boards.
     #[arg(long, num_args = 1.., value_name = "GAME", action = ArgAction::Append)]
     game: Vec<String>,
-    /// A file of boards, one a line (`mnk M N K` or `cx M N X`; '#' starts a comment), or a
+    /// A file of boards, one game description a line ('#' starts a comment), or a
     /// built-in set: `mnk-tournament` (the 25 m,n,k course boards) or `cx-tournament` (the
     /// Connect-X course boards); played after the --game boards.
     #[arg(long, value_name = "FILE|SET")]
@@ -434,7 +434,7 @@ fn print_results(
     let rows: Vec<(String, _)> = result.boards.iter().map(|(spec, t)| (board_text(spec), t.clone())).collect();
     text.push('\n');
     text.push_str(&table(&rows, &result.total));
-    text.push_str(&format!("{LEGEND}\n"));
+    text.push_str(&format!("{}\n", legend()));
     if let Some(line) = score_line(&result.games) {
         text.push_str(&format!("\n{line}\n"));
     }

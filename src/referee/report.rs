@@ -162,10 +162,14 @@ pub fn table(rows: &[(String, Tally)], total: &Tally) -> String {
     out
 }
 
-/// What the columns mean.
-pub const LEGEND: &str = "W/D/L: engine1's wins (including engine2's forfeits), draws and losses on the board; \
-F: engine1's forfeits; oF: engine2's forfeits; pts: course points (cx: win 3, draw 1; mnk: win 2 as first, 3 as \
-second, draw 1); maxN/meanN: reply times of engineN.";
+/// What the columns mean (the points of every game of the registry).
+pub fn legend() -> String {
+    format!(
+        "W/D/L: engine1's wins (including engine2's forfeits), draws and losses on the board; F: engine1's \
+forfeits; oF: engine2's forfeits; pts: course points ({}); maxN/meanN: reply times of engineN.",
+        crate::game::registry::points_legend()
+    )
+}
 
 #[cfg(test)]
 mod tests {

@@ -528,11 +528,9 @@ mod tests {
                 (Rung::Good, _) => (Rung::Attack, left - 1),
                 _ => (Rung::Dead, 0),
             };
-            // SplitMix64's finaliser over the parent's hash and the move: a path's own hash.
-            let mut z = hash.wrapping_mul(31).wrapping_add(u64::from(mv) + 1).wrapping_add(0x9E37_79B9_7F4A_7C15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            (next.0, next.1, z ^ (z >> 31))
+            // The parent's hash and the move, mixed: a path's own hash.
+            let z = crate::search::zobrist::splitmix(hash.wrapping_mul(31).wrapping_add(u64::from(mv) + 1));
+            (next.0, next.1, z)
         }
     }
 

@@ -58,7 +58,9 @@ pub trait Game: Clone {
     fn undo(&mut self);
     /// Number of moves played since the start.
     fn moves_played(&self) -> usize;
-    /// Zobrist hash of the position (including whatever decides who moves).
+    /// Zobrist hash of the position (including whatever decides who moves). Each game salts its
+    /// keys with a number of its own (the registry keeps the one table of salts), so that two
+    /// games' positions never share a hash by construction: tables may be shared across games.
     fn hash(&self) -> u64;
     /// A hash shared by the positions equal to this one up to the board's symmetries
     /// (reflections, rotations), with the same side to move: tables keyed by it hold one entry

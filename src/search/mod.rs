@@ -13,6 +13,7 @@ pub mod plain;
 mod searcher;
 pub mod tt;
 pub mod weights;
+pub mod zobrist;
 
 pub use clock::Limits;
 pub use game::{Alternating, Game, Outcome, Side};

@@ -16,6 +16,7 @@ pub static GAME_TYPE: GameType = GameType {
     usage: "checkers english|house [fen FEN]",
     about: "Checkers on the 32 dark squares, Black moves first (English draughts: checkers english; \
             optional captures that may stop after any jump: checkers house)",
+    title: "checkers",
     names: &[("checkers", "checkers english"), ("draughts", "checkers english")],
     points: [3, 3, 1],
     build,

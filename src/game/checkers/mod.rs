@@ -44,8 +44,8 @@ pub use movegen::{Board, Capturing, Move};
 
 use super::{Game, Outcome, Side};
 
-/// Salt of this game's hashes (the other games use 1 to 3).
-const GAME_ID: u64 = 4;
+/// Salt of this game's hashes (one table for every game: [`crate::game::registry::salt`]).
+const GAME_ID: u64 = crate::game::registry::salt::CHECKERS;
 
 /// Plies in a row without a capture or a man move after which the game is drawn (40 moves by
 /// each side).
@@ -105,12 +105,7 @@ static PIECE_KEYS: [[u64; 32]; 4] = piece_keys();
 const SIDE_KEY: u64 = splitmix(GAME_ID << 32 | 1000);
 const HOUSE_KEY: u64 = splitmix(GAME_ID << 32 | 1001);
 
-const fn splitmix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use super::zobrist::splitmix;
 
 const fn piece_keys() -> [[u64; 32]; 4] {
     let mut t = [[0; 32]; 4];

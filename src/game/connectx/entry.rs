@@ -21,6 +21,7 @@ pub static GAME_TYPE: GameType = GameType {
     size_words: 3,
     usage: "cx M N X",
     about: "Connect-X: pieces drop down N columns of M rows, X in a row wins (Connect-4: cx 6 7 4)",
+    title: "Connect-X",
     names: &[("connect4", "cx 6 7 4")],
     points: [3, 3, 1],
     build,

@@ -22,6 +22,7 @@ pub static GAME_TYPE: GameType = GameType {
     usage: "kalah P S [capture empty|standard] [pie] [fen COUNTS/SIDE[/PIE]]",
     about: "Kalah: P pits of S seeds a side, sow and capture, the most seeds in the store wins (kalah 6 4, \
             kalah 6 6; the Manchester referee's kalah 7 7 pie; Bantumi: kalah 6 3)",
+    title: "Kalah",
     names: &[("kalah", "kalah 6 4"), ("bantumi", "kalah 6 3")],
     points: [3, 3, 1],
     build,

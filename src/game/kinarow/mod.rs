@@ -242,14 +242,9 @@ impl Lines {
         } else {
             4
         };
-        // SplitMix64's finaliser: a well-mixed key for (cell, content); XOR makes the hash
-        // independent of the order the cells are visited in.
-        let mix = |x: u64| {
-            let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        // A well-mixed key for (cell, content); XOR makes the hash independent of the order
+        // the cells are visited in.
+        let mix = zobrist::splitmix;
         images[..count]
             .iter()
             .map(|image| {

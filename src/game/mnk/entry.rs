@@ -21,6 +21,7 @@ pub static GAME_TYPE: GameType = GameType {
     usage: "mnk M N K [blocked ROW,COL ...]",
     about: "m,n,k-games: K or more in a row on M rows and N columns (tic-tac-toe: mnk 3 3 3, gomoku: mnk 15 15 5)",
     // The courses' m,n,k tournament: a win as second player is worth more.
+    title: "m,n,k-games",
     names: &[("tic-tac-toe", "mnk 3 3 3"), ("gomoku", "mnk 15 15 5")],
     points: [2, 3, 1],
     build,

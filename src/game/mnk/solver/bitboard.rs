@@ -313,13 +313,7 @@ fn hash([own, opp]: [u64; 2]) -> u64 {
     mix(mix(own) ^ opp.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
-/// The finaliser of SplitMix64: a bijection of 64-bit words that spreads every bit.
-#[inline(always)]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::search::zobrist::mix;
 
 #[cfg(test)]
 mod tests {
