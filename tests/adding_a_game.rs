@@ -132,6 +132,7 @@ static TAKE_AWAY: GameType = GameType {
     about: "Take-away: take 1 to 3 stones in turn, who takes the last one wins",
     title: "take-away",
     names: &[("nim", "takeaway 21")],
+    examples: &["takeaway 21"],
     points: [1, 1, 0],
     build,
     ..GameType::DEFAULTS

@@ -30,6 +30,12 @@ pub struct GameType {
     /// Boards people know by a name, as (name, description): the name typed alone stands for the
     /// description (`connect4`: `cx 6 7 4`), options may follow it (`gomoku blocked 7,7`).
     pub names: &'static [(&'static str, &'static str)],
+    /// Descriptions of the boards people play, for menus and help (the page's game list):
+    /// each must read as a description of this game.
+    pub examples: &'static [&'static str],
+    /// Whether the description takes cells out of play (`blocked ROW,COL ...`): the terminal
+    /// and the page offer to place them.
+    pub blocked: bool,
     /// Points as the courses count them: a win by the first player, by the second, a draw.
     pub points: [u32; 3],
     /// Builds the game from the words after its name; the built game's [`AnyGame::spec`] is its
@@ -62,6 +68,8 @@ impl GameType {
         about: "",
         title: "",
         names: &[],
+        examples: &[],
+        blocked: false,
         points: [3, 3, 1],
         build: |_, _| Err("this game type has no builder".to_string()),
         solve: None,
@@ -379,6 +387,10 @@ mod tests {
             assert!(!t.name.is_empty() && !t.usage.is_empty() && !t.about.is_empty() && !t.title.is_empty());
             assert!(t.usage.starts_with(t.name), "{}'s usage starts with its name", t.name);
             assert!((t.build)(&[], &Resources::none()).err() != Some("this game type has no builder".into()));
+            // `blocked` says whether the description takes blocked cells.
+            let first = t.examples.first().unwrap_or_else(|| panic!("{} gives no example", t.name));
+            let with_blocked = GameSpec::parse(&format!("{first} blocked 0,0"));
+            assert_eq!(with_blocked.is_ok(), t.blocked, "{}: {with_blocked:?}", t.name);
         }
     }
 }

@@ -287,7 +287,7 @@ fn setup<R: Input, W: Write>(args: &PlayArgs, c: &mut Console<R, W>, rng: &mut S
     };
     // Games whose description takes cells out of play (`blocked ROW,COL ...`) get some at
     // random if asked.
-    if spec.kind().usage.contains("blocked ROW,COL") && spec.options().is_empty() {
+    if spec.kind().blocked && spec.options().is_empty() {
         let free = free_cells(&spec)?;
         loop {
             let most = free.len().saturating_sub(1);

@@ -558,36 +558,9 @@ struct GameOut {
     blocked: bool,
 }
 
-/// The descriptions a game's `about` line gives as examples (`tic-tac-toe: mnk 3 3 3`): its
-/// name followed by its size words and the options after them, each checked by the registry.
+/// The boards a game's registry entry gives as examples ([`GameType::examples`]).
 pub fn examples(kind: &'static GameType) -> Vec<String> {
-    let words: Vec<&str> = kind
-        .about
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | ':' | ';'))
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut out: Vec<String> = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        if *w != kind.name {
-            continue;
-        }
-        let Some(size) = words.get(i + 1..i + 1 + kind.size_words) else { continue };
-        let mut text = format!("{} {}", kind.name, size.join(" "));
-        let Ok(mut spec) = GameSpec::parse(&text) else { continue };
-        // Options, as long as the description still reads.
-        for word in &words[i + 1 + kind.size_words..] {
-            text = format!("{text} {word}");
-            match GameSpec::parse(&text) {
-                Ok(longer) => spec = longer,
-                Err(_) => break,
-            }
-        }
-        let text = spec.to_string();
-        if !out.contains(&text) {
-            out.push(text);
-        }
-    }
-    out
+    kind.examples.iter().map(|e| e.to_string()).collect()
 }
 
 async fn games() -> Result<Json<serde_json::Value>, ApiError> {
@@ -622,7 +595,7 @@ async fn games() -> Result<Json<serde_json::Value>, ApiError> {
                         .iter()
                         .map(|(name, about)| serde_json::json!({ "name": name, "about": about }))
                         .collect(),
-                    blocked: k.usage.contains("blocked ROW,COL"),
+                    blocked: k.blocked,
                 }
             })
             .collect();
@@ -718,7 +691,7 @@ async fn new_game(
             }
         }
         if blocked > 0 {
-            if !spec.kind().usage.contains("blocked ROW,COL") || !spec.options().is_empty() {
+            if !spec.kind().blocked || !spec.options().is_empty() {
                 return Err(ApiError::bad(format!("{spec} takes no cells out of play at random")));
             }
             let free = crate::ui::play::free_cells(&spec).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -1112,10 +1085,11 @@ mod tests {
     #[test]
     fn every_game_gives_examples_the_registry_reads() {
         for &kind in GAMES {
+            assert!(!examples(kind).is_empty(), "{} gives no example", kind.name);
             for e in examples(kind) {
-                assert!(GameSpec::parse(&e).is_ok(), "{e}");
+                let spec = GameSpec::parse(&e).unwrap_or_else(|err| panic!("{e}: {err}"));
+                assert!(std::ptr::eq(spec.kind(), kind), "{e} is not a board of {}", kind.name);
             }
         }
-        assert!(GAMES.iter().any(|&k| !examples(k).is_empty()));
     }
 }

@@ -18,13 +18,12 @@ pub static GAME_TYPE: GameType = GameType {
             optional captures that may stop after any jump: checkers house)",
     title: "checkers",
     names: &[("checkers", "checkers english"), ("draughts", "checkers english")],
-    points: [3, 3, 1],
+    examples: &["checkers english", "checkers house"],
     build,
-    solve: None,
     book: Some(make_book),
-    prepare: None,
     perft: Some(perft),
     record: Some(pdn),
+    ..GameType::DEFAULTS
 };
 
 /// Reads `english|house [fen FEN]` into the position it starts from.

@@ -23,13 +23,12 @@ pub static GAME_TYPE: GameType = GameType {
     about: "Connect-X: pieces drop down N columns of M rows, X in a row wins (Connect-4: cx 6 7 4)",
     title: "Connect-X",
     names: &[("connect4", "cx 6 7 4")],
-    points: [3, 3, 1],
+    examples: &["cx 6 7 4"],
     build,
     solve: Some(solve),
     book: Some(make_book),
     prepare: Some(prepare),
-    perft: None,
-    record: None,
+    ..GameType::DEFAULTS
 };
 
 /// Reads `M N X` (whole numbers, digits only).

@@ -24,13 +24,11 @@ pub static GAME_TYPE: GameType = GameType {
             kalah 6 6; the Manchester referee's kalah 7 7 pie; Bantumi: kalah 6 3)",
     title: "Kalah",
     names: &[("kalah", "kalah 6 4"), ("bantumi", "kalah 6 3")],
-    points: [3, 3, 1],
+    examples: &["kalah 6 4", "kalah 6 6", "kalah 7 7 pie", "kalah 6 3"],
     build,
     solve: Some(solve),
-    book: None,
     prepare: Some(prepare),
-    perft: None,
-    record: None,
+    ..GameType::DEFAULTS
 };
 
 /// A description read: the board size, the rules and the position given by `fen`, if any.

@@ -16,20 +16,19 @@ use std::time::Instant;
 
 pub static GAME_TYPE: GameType = GameType {
     name: "mnk",
-    aliases: &[],
     size_words: 3,
     usage: "mnk M N K [blocked ROW,COL ...]",
     about: "m,n,k-games: K or more in a row on M rows and N columns (tic-tac-toe: mnk 3 3 3, gomoku: mnk 15 15 5)",
-    // The courses' m,n,k tournament: a win as second player is worth more.
     title: "m,n,k-games",
     names: &[("tic-tac-toe", "mnk 3 3 3"), ("gomoku", "mnk 15 15 5")],
+    examples: &["mnk 3 3 3", "mnk 15 15 5"],
+    blocked: true,
+    // The courses' m,n,k tournament: a win as second player is worth more.
     points: [2, 3, 1],
     build,
     solve: Some(solve),
-    book: None,
     prepare: Some(prepare),
-    perft: None,
-    record: None,
+    ..GameType::DEFAULTS
 };
 
 /// An m,n,k board: rows, columns, K, and the blocked cells (row, column).
