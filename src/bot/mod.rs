@@ -415,16 +415,16 @@ mod tests {
         let dir = std::env::temp_dir();
         let path = |name: &str| dir.join(format!("boardbot-bot-{}-{name}", std::process::id()));
         let (heavy, bad) = (path("heavy.txt"), path("bad.txt"));
-        std::fs::write(&heavy, "game checkers\nking 400\n").unwrap();
+        std::fs::write(&heavy, "game checkers\nking_open 400\n").unwrap();
         std::fs::write(&bad, "game checkers\nqueen 9\n").unwrap();
         let mut e = Engine::new(Options::default());
         let checkers = GameSpec::parse("checkers english").unwrap();
         e.new_game(&checkers, true, Duration::from_secs(1)).unwrap();
-        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(130));
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king_open"), Some(130));
         e.set_option("weights", heavy.to_str().unwrap()).unwrap();
-        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(400), "the game in progress");
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king_open"), Some(400), "the game in progress");
         e.new_game(&checkers, true, Duration::from_secs(1)).unwrap();
-        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(400), "the next game");
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king_open"), Some(400), "the next game");
         // Another game's weights do not touch a game of Connect-4, which has none.
         e.new_game(&GameSpec::parse("cx 6 7 4").unwrap(), true, Duration::from_secs(1)).unwrap();
         assert!(e.game().unwrap().weights().is_none());
@@ -433,11 +433,11 @@ mod tests {
         e.opponent_move("11-15").unwrap();
         let err = e.set_option("weights", bad.to_str().unwrap()).unwrap_err();
         assert!(err.contains("unknown weight 'queen'"), "{err}");
-        assert_eq!(e.options().weights.as_ref().unwrap().values, [("king".to_string(), 400)]);
-        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(400));
+        assert_eq!(e.options().weights.as_ref().unwrap().values, [("king_open".to_string(), 400)]);
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king_open"), Some(400));
         assert!(e.set_option("weights", path("missing.txt").to_str().unwrap()).is_err());
         e.set_option("weights", "default").unwrap();
-        assert_eq!(e.game().unwrap().weights().unwrap().get("king"), Some(130));
+        assert_eq!(e.game().unwrap().weights().unwrap().get("king_open"), Some(130));
         assert_eq!(e.game().unwrap().history(), ["11-15"], "the game goes on");
         for f in [heavy, bad] {
             let _ = std::fs::remove_file(f);
