@@ -41,7 +41,10 @@ fn selfplay_then_tune_then_the_weights_in_the_protocol_and_a_match() {
     assert!(out.contains("validation:") && out.contains(" -> "), "{out}");
     let weights = std::fs::read_to_string(&tuned).unwrap();
     assert!(weights.starts_with("# tuned by boardbot tune checkers english"), "{weights}");
-    assert!(weights.lines().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["man", "100"]), "the unit stays");
+    assert!(
+        weights.lines().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["man_open", "100"]),
+        "the unit stays: {weights}"
+    );
     assert!(weights.lines().any(|l| l == "game checkers"), "{weights}");
 
     // The protocol: a flag, and `set weights` in a game.
