@@ -2,85 +2,22 @@
 //! client over `TcpStream`), and its page in a real browser (Debian's chromium, headless, driven
 //! over the DevTools protocol): whole games played by clicks.
 
+mod common;
+
+use common::server::Server;
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_boardbot");
-
-/// `boardbot serve` on a free loopback port, killed when dropped.
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Server {
-    fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("boardbot serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .unwrap_or_else(|| panic!("expected 'listening on http://ADDR', got {line:?}"))
-            .to_string();
-        Server { child, addr }
-    }
-
-    fn url(&self) -> String {
-        format!("http://{}/", self.addr)
-    }
-
-    /// One request (its own connection); the status and the JSON body.
-    fn call(&self, method: &str, path: &str, body: Option<&[u8]>) -> (u16, Value) {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-        let body = body.unwrap_or(b"");
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-            self.addr,
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).unwrap();
-        // The server may answer (413) and close before reading a large body whole.
-        let _ = stream.write_all(body);
-        let mut reply = Vec::new();
-        let _ = stream.read_to_end(&mut reply);
-        let reply = String::from_utf8_lossy(&reply).to_string();
-        let status: u16 =
-            reply.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{reply}"));
-        let (_, text) = reply.split_once("\r\n\r\n").unwrap();
-        let value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {text:?}"));
-        (status, value)
-    }
-
-    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        self.call("POST", path, Some(body.to_string().as_bytes()))
-    }
-
-    fn state(&self, session: &str) -> Value {
-        let (status, v) = self.call("GET", &format!("/api/state?session={session}"), None);
-        assert_eq!(status, 200, "{v}");
-        v
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The state of `session`, which must exist.
+fn state_of(server: &Server, session: &str) -> Value {
+    let (status, v) = server.call("GET", &format!("/api/state?session={session}"), None);
+    assert_eq!(status, 200, "{v}");
+    v
 }
 
 fn assert_error(reply: (u16, Value), status: u16, words: &str) {
@@ -130,10 +67,10 @@ fn api_bad_requests_get_4xx_json_errors_and_change_nothing() {
         let reply = server.post("/api/move", &json!({"session": id, "move": bad}));
         assert!(reply.0 == 400, "{bad}: {:?}", reply);
         assert!(reply.1["error"].is_string());
-        assert_eq!(server.state(&id), after, "after the move {bad}");
+        assert_eq!(state_of(&server, &id), after, "after the move {bad}");
     }
     assert_error(server.call("POST", "/api/move", Some(&vec![b'x'; 100 * 1024])), 413, "bytes");
-    assert_eq!(server.state(&id), after);
+    assert_eq!(state_of(&server, &id), after);
 
     let (status, undone) = server.post("/api/undo", &json!({"session": id}));
     assert_eq!(status, 200, "{undone}");
@@ -207,7 +144,7 @@ fn api_names_notation_review_hints_and_choices() {
     let mv = hint["moves"][0].as_str().unwrap();
     assert!(state["view"]["moves"].as_array().unwrap().iter().any(|m| m["text"] == mv), "{hint}");
     assert_eq!(hint["keys"], json!([mv]));
-    assert_eq!(server.state(&id)["history"], state["history"], "the hint was not played");
+    assert_eq!(state_of(&server, &id)["history"], state["history"], "the hint was not played");
     // The engine still answers the person's move after a hint.
     let (status, after) = server.post("/api/move", &json!({"session": id, "move": mv}));
     assert_eq!(status, 200, "{after}");
@@ -241,7 +178,7 @@ fn api_names_notation_review_hints_and_choices() {
 fn wait_for_status(server: &Server, session: &str, status: &str) -> Value {
     let start = Instant::now();
     loop {
-        let s = server.state(session);
+        let s = state_of(server, session);
         if s["status"] == status {
             return s;
         }
@@ -264,7 +201,7 @@ fn api_searches_beyond_the_limit_wait_in_a_queue() {
         wait_for_status(&server, &a, "thinking");
         let second = scope.spawn(|| server.post("/api/move", &json!({"session": b, "move": "7 7"})));
         let waiting = wait_for_status(&server, &b, "queued");
-        assert_eq!(server.state(&a)["status"], "thinking", "one search at a time");
+        assert_eq!(state_of(&server, &a)["status"], "thinking", "one search at a time");
         assert_eq!(waiting["history"], json!(["7 7"]), "the person's move shows while the engine waits");
         for reply in [first.join().unwrap(), second.join().unwrap()] {
             assert_eq!(reply.0, 200, "{}", reply.1);
@@ -291,7 +228,7 @@ fn api_a_client_that_goes_away_stops_its_search() {
     let gone = Instant::now();
     drop(stream);
     loop {
-        let s = server.state(&id);
+        let s = state_of(&server, &id);
         if s["status"] == "your_turn" {
             assert_eq!(s["history"].as_array().unwrap().len(), 2, "the engine still played its move: {s}");
             break;

@@ -6,6 +6,7 @@
 mod common;
 
 use common::memory_kib;
+use common::server::Server;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -14,56 +15,13 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_boardbot");
 
-/// `boardbot serve` on a free loopback port, killed when dropped.
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Server {
-    fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("boardbot serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let addr = line.trim().strip_prefix("listening on http://").unwrap_or_else(|| panic!("{line:?}")).to_string();
-        Server { child, addr }
-    }
-
-    /// One request on its own connection: the status, the body's length and its JSON.
-    fn call(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, usize, Value) {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut reply = Vec::new();
-        let _ = stream.read_to_end(&mut reply);
-        let reply = String::from_utf8_lossy(&reply).to_string();
-        let status = reply.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{reply}"));
-        let (_, text) = reply.split_once("\r\n\r\n").unwrap();
-        (status, text.len(), serde_json::from_str(text).unwrap_or_else(|e| panic!("{path}: {e}: {text:.200}")))
-    }
-
-    fn new_game(&self, game: &str) -> (u16, usize, Value) {
-        self.call("POST", "/api/new", Some(&json!({"game": game, "you": "first", "time": 0.05})))
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A new game of `game` (the person moves first, 50 ms a move): status, the body's length
+/// and its JSON.
+fn new_game(server: &Server, game: &str) -> (u16, usize, Value) {
+    let body = json!({"game": game, "you": "first", "time": 0.05}).to_string();
+    let (status, text) = server.call_text("POST", "/api/new", Some(body.as_bytes()));
+    let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{game}: {e}: {text:.200}"));
+    (status, text.len(), value)
 }
 
 /// Item 4: a board beyond the server's size gets a 400 at once (`mnk 250 250 5` took 4.6 s to
@@ -75,7 +33,7 @@ fn serve_refuses_boards_beyond_its_size_and_keeps_replies_small() {
     let server = Server::start(&[]);
     for game in ["mnk 250 250 5", "cx 1000 1000 4", "mnk 101 7 5", "mnk 0100000 7 5", "cx 6 7 255"] {
         let t = Instant::now();
-        let (status, _, v) = server.new_game(game);
+        let (status, _, v) = new_game(&server, game);
         assert_eq!(status, 400, "{game}: {v}");
         assert!(v["error"].as_str().unwrap().contains("too large"), "{game}: {v}");
         assert!(t.elapsed() < Duration::from_secs(30), "{game}: {:?}", t.elapsed());
@@ -84,11 +42,11 @@ fn serve_refuses_boards_beyond_its_size_and_keeps_replies_small() {
     std::thread::scope(|scope| {
         let large: Vec<_> = ["mnk 100 100 5", "cx 100 100 4", "mnk 100 100 5"]
             .into_iter()
-            .map(|game| scope.spawn(move || server.new_game(game)))
+            .map(|game| scope.spawn(move || new_game(server, game)))
             .collect();
         // Meanwhile the games' list is answered (it needs no game built).
         for _ in 0..5 {
-            let (status, _, v) = server.call("GET", "/api/games", None);
+            let (status, v) = server.call("GET", "/api/games", None);
             assert_eq!(status, 200, "{v}");
         }
         for h in large {
@@ -105,16 +63,16 @@ fn serve_refuses_boards_beyond_its_size_and_keeps_replies_small() {
 fn serve_checks_its_session_limit_before_making_an_engine() {
     let server = Server::start(&["--max-sessions", "2", "--hash", "256"]);
     for _ in 0..2 {
-        let (status, _, v) = server.new_game("mnk 3 3 3");
+        let (status, _, v) = new_game(&server, "mnk 3 3 3");
         assert_eq!(status, 200, "{v}");
     }
-    let (rss_before, _) = memory_kib(server.child.id());
-    let (_, peak_before) = memory_kib(server.child.id());
+    let (rss_before, _) = memory_kib(server.pid());
+    let (_, peak_before) = memory_kib(server.pid());
     for _ in 0..20 {
-        let (status, _, v) = server.new_game("mnk 3 3 3");
+        let (status, _, v) = new_game(&server, "mnk 3 3 3");
         assert_eq!(status, 503, "{v}");
     }
-    let (rss, peak) = memory_kib(server.child.id());
+    let (rss, peak) = memory_kib(server.pid());
     // An engine of `--hash 256` touches 256 MiB when made: none was.
     assert!(peak < peak_before + 64 * 1024, "peak {peak_before} -> {peak} KiB, resident {rss_before} -> {rss} KiB");
 }
@@ -141,7 +99,7 @@ fn serve_closes_connections_that_send_no_request() {
             }
         }
     }
-    let (status, _, _) = server.call("GET", "/api/games", None);
+    let (status, _) = server.call("GET", "/api/games", None);
     assert_eq!(status, 200);
 }
 

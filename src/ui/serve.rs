@@ -778,6 +778,27 @@ async fn new_game(
     Ok(Json(engine_turn(&app, slot, play).await?))
 }
 
+/// A search's hold on its session (shown busy) and on a search slot, for as long as it lives:
+/// the search's blocking thread drops it as soon as it ends, even if the request went away.
+struct SearchHold {
+    _busy: Busy,
+    _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+/// Shows the session `queued` (its state), waits for a search slot, then shows it `thinking`.
+/// Returns the hold, the search's stop flag and the flag's guard: the request's future keeps the
+/// guard, so a client that goes away stops the search.
+async fn wait_for_search(app: &App, slot: &Arc<Slot>, queued: StateOut) -> (SearchHold, Arc<AtomicBool>, StopOnDrop) {
+    let mut thinking = queued.clone();
+    slot.set_busy(Some(queued));
+    let busy = Busy(slot.clone());
+    let permit = app.searches.clone().acquire_owned().await.expect("the semaphore is never closed");
+    thinking.status = "thinking";
+    slot.set_busy(Some(thinking));
+    let stop = Arc::new(AtomicBool::new(false));
+    (SearchHold { _busy: busy, _permit: permit }, stop.clone(), StopOnDrop(stop))
+}
+
 /// Lets the engine play while it is its turn (a search on a blocking thread, after waiting for
 /// a search slot), and returns the state then.
 async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>) -> Result<StateOut, ApiError> {
@@ -791,14 +812,7 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
         .await?;
         play = back;
         let Some(queued) = queued else { break };
-        let mut thinking = queued.clone();
-        slot.set_busy(Some(queued));
-        let busy = Busy(slot.clone());
-        let permit = app.searches.clone().acquire_owned().await.expect("the semaphore is never closed");
-        thinking.status = "thinking";
-        slot.set_busy(Some(thinking));
-        let stop = Arc::new(AtomicBool::new(false));
-        let _stop_on_drop = StopOnDrop(stop.clone());
+        let (hold, stop, _stop_on_drop) = wait_for_search(app, &slot, queued).await;
         let search = tokio::task::spawn_blocking(move || {
             let before = play.game().history().len();
             let turn = play.engine.think(Instant::now(), stop);
@@ -808,7 +822,7 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
                     turn.thought.as_ref().map(|t| ThinkingOut::new(turn.moves.clone(), human, t, "boardbot", "you"));
             }
             // The slot and the game are free again even if the request went away.
-            drop((busy, permit));
+            drop(hold);
             (play, turn)
         });
         let (back, turn) = search.await.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
@@ -934,14 +948,7 @@ async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
         (play, queued)
     })
     .await?;
-    let mut thinking = queued.clone();
-    slot.set_busy(Some(queued));
-    let busy = Busy(slot.clone());
-    let permit = app.searches.clone().acquire_owned().await.expect("the semaphore is never closed");
-    thinking.status = "thinking";
-    slot.set_busy(Some(thinking));
-    let stop = Arc::new(AtomicBool::new(false));
-    let _stop_on_drop = StopOnDrop(stop.clone());
+    let (hold, stop, _stop_on_drop) = wait_for_search(&app, &slot, queued).await;
     let search = tokio::task::spawn_blocking(move || {
         let history = play.game().history();
         let spec = play.game().spec().clone();
@@ -958,7 +965,7 @@ async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
         let (timeout, engine_first) = (Duration::from_secs_f64(play.time), play.you == Side::Second);
         let restored =
             play.engine.new_game(&spec, engine_first, timeout).and_then(|()| play.engine.set_position(&words));
-        drop((busy, permit));
+        drop(hold);
         (play, hint.and_then(|h| restored.map(|()| h)))
     });
     let (_play, hint) = search.await.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;

@@ -3,6 +3,8 @@
 //! and an independent referee (a plain board model with its own legality and win checks).
 #![allow(dead_code)]
 
+pub mod server;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};

@@ -876,32 +876,39 @@ impl Conversion<'_> {
 
     /// `side` to move wins on `b`: whether it can force a conversion within `plies`.
     fn winner_within(&mut self, b: &Board, side: Side, plies: u8) -> bool {
-        if plies == 0 || self.nodes >= self.budget {
-            return false;
-        }
-        let key = (*b, side == Side::First, plies);
-        if let Some(&known) = self.memo.get(&key) {
-            return known;
-        }
-        if !self.node() {
-            return false;
-        }
-        let mut moves = Vec::new();
-        b.generate(side, self.db.capturing, &mut moves);
-        let found = moves.iter().any(|&mv| {
-            let mut after = *b;
-            super::apply(&mut after, side, mv);
-            self.db.probe(&after, side.other()) == Some(Value::Loss)
-                && (converts(b, side, mv) || self.loser_within(&after, side.other(), plies - 1))
-        });
-        if self.nodes < self.budget {
-            self.memo.insert(key, found);
-        }
-        found
+        self.memoized(b, side, plies, |search, moves| {
+            moves.iter().any(|&mv| {
+                let mut after = *b;
+                super::apply(&mut after, side, mv);
+                search.db.probe(&after, side.other()) == Some(Value::Loss)
+                    && (converts(b, side, mv) || search.loser_within(&after, side.other(), plies - 1))
+            })
+        })
     }
 
     /// `side` to move loses on `b`: whether every defence meets a conversion within `plies`.
     fn loser_within(&mut self, b: &Board, side: Side, plies: u8) -> bool {
+        self.memoized(b, side, plies, |search, moves| {
+            moves.iter().all(|&mv| {
+                let mut after = *b;
+                super::apply(&mut after, side, mv);
+                converts(b, side, mv) || search.winner_within(&after, side.other(), plies - 1)
+            })
+        })
+    }
+
+    /// The answer for `side` to move on `b` within `plies`: the memo's, or `answer` given the
+    /// legal moves (counted as a node). Within one search a position and side to move ask only
+    /// one of the two questions (the winner's or the loser's: the database's value decides), so
+    /// the key needs no question. An answer cut short by the budget or the deadline is "no" and
+    /// is not kept.
+    fn memoized(
+        &mut self,
+        b: &Board,
+        side: Side,
+        plies: u8,
+        answer: impl FnOnce(&mut Self, Vec<Move>) -> bool,
+    ) -> bool {
         if plies == 0 || self.nodes >= self.budget {
             return false;
         }
@@ -914,15 +921,11 @@ impl Conversion<'_> {
         }
         let mut moves = Vec::new();
         b.generate(side, self.db.capturing, &mut moves);
-        let forced = moves.iter().all(|&mv| {
-            let mut after = *b;
-            super::apply(&mut after, side, mv);
-            converts(b, side, mv) || self.winner_within(&after, side.other(), plies - 1)
-        });
+        let found = answer(self, moves);
         if self.nodes < self.budget {
-            self.memo.insert(key, forced);
+            self.memo.insert(key, found);
         }
-        forced
+        found
     }
 }
 

@@ -12,7 +12,7 @@ use super::movegen::{forward, Board, CROWN_ROW, NEIGHBOUR, NONE};
 use super::{reference, Checkers, Move, Rules};
 use crate::game::registry::Resources;
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, Score, Selectivity, Weights, EVAL_LIMIT, WIN_BOUND};
+use crate::search::{Candidate, Knowledge, Proof, Score, Weights, EVAL_LIMIT, WIN_BOUND};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -368,10 +368,8 @@ impl Knowledge<Checkers> for CheckersKnowledge {
         self.book?.lookup(g)
     }
 
-    /// See [`SELECTIVITY`].
-    fn selectivity(&self) -> Selectivity {
-        SELECTIVITY
-    }
+    // The selectivity is the search's own (`Knowledge::selectivity`'s default): the bolder sets
+    // tried were not better (docs/results/checkers.md).
 
     /// A pass, while each side has at least [`NULL_MOVE_PIECES`] pieces (zugzwang, common in
     /// checkers endings, is rarer then; and every null move's cutoff is verified).
@@ -397,22 +395,6 @@ impl Knowledge<Checkers> for CheckersKnowledge {
         reference::greedy_move(g, rng)
     }
 }
-
-/// The search's selectivity with checkers: the search's own (one ply of late-move reduction
-/// from the fourth move). A bolder set, ln(depth) x ln(move number) reductions with the history
-/// malus and a verified null move reduced by two plies (from the start: depth 16 in 1,445,908
-/// nodes, where the search's own takes 2,344,368 to depth 14), was not better at 20,000 nodes a move: SPRT [0, 20] stopped
-/// at LLR -0.64 after 48 games, 13 W 18 D 17 L (docs/results/checkers.md).
-pub const SELECTIVITY: Selectivity = Selectivity {
-    reduction: None,
-    pruning_depth: 0,
-    static_margin: None,
-    futility_margin: None,
-    null_reduction: 0,
-    null_verify: true,
-    history_malus: false,
-    extend_unquiet: false,
-};
 
 /// The fewest pieces each side must have for the search to try a null move.
 const NULL_MOVE_PIECES: u32 = 6;
