@@ -123,10 +123,12 @@ pub static NAMES: [&str; 2 * N] = [
 pub type EvalWeights = [i32; 2 * N];
 
 /// The weights compiled in (see the module's text for the scale).
+#[rustfmt::skip]
 pub const DEFAULTS: EvalWeights = [
     // opening
-    100, 130, 8, 6, 4, 6, 4, -2, 2, 2, 40, -5, -12, 0, -8, 2, -3, 2, -10, 2, -2, 0, // ending
-    100, 150, 0, 0, 0, 4, 6, -2, 4, 3, 60, -7, -25, -6, -8, 1, -1, 2, -10, 2, 0, 6,
+    100, 171, -4, 4, 6, -1, 54, -3, -12, 4, 75, -32, 42, -62, -23, -5, -5, 2, -35, -1, -2, 2,
+    // ending
+    126, 125, 6, 3, 42, 0, -14, -10, 7, 1, -10, 10, -12, 31, 34, 4, 5, -6, 3, 1, -1, 1,
 ];
 
 /// The weights the tuner leaves alone: the unit (a man in the opening).
