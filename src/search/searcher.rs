@@ -7,7 +7,9 @@
 
 use super::ordering::Ordering;
 use super::tt::{Bound, Tt, NO_MOVE, PROVEN};
-use super::{Candidate, Game, Knowledge, Limits, Outcome, Proof, Score, Selectivity, Side, MAX_PLY, WIN, WIN_BOUND};
+use super::{
+    Candidate, Game, Limits, Outcome, Proof, RootKnowledge, Score, Selectivity, Side, MAX_PLY, WIN, WIN_BOUND,
+};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
@@ -79,7 +81,7 @@ impl Searcher {
 
     /// Searches `game` (which must not be over) within `limits` with one thread; `game` is left
     /// as it was.
-    pub fn search<G: Game, K: Knowledge<G>>(
+    pub fn search<G: Game, K: RootKnowledge<G>>(
         &mut self,
         game: &mut G,
         know: &K,
@@ -93,7 +95,7 @@ impl Searcher {
     /// As [`Searcher::search`], with `threads` threads (Lazy SMP): helpers search copies of the
     /// game through the same table, which makes the main thread's search deeper; the main
     /// thread's result is the answer, and the helpers stop when it does.
-    pub fn search_parallel<G: Game + Send, K: Knowledge<G>>(
+    pub fn search_parallel<G: Game + Send, K: RootKnowledge<G>>(
         &mut self,
         game: &mut G,
         know: &K,
@@ -129,7 +131,7 @@ impl Searcher {
     }
 }
 
-struct Run<'a, G: Game, K: Knowledge<G>> {
+struct Run<'a, G: Game, K: RootKnowledge<G>> {
     tt: &'a Tt,
     know: &'a K,
     ordering: &'a mut Ordering,
@@ -174,7 +176,7 @@ struct Run<'a, G: Game, K: Knowledge<G>> {
     tried: Vec<Vec<u32>>,
 }
 
-impl<'a, G: Game, K: Knowledge<G>> Run<'a, G, K> {
+impl<'a, G: Game, K: RootKnowledge<G>> Run<'a, G, K> {
     fn new(
         tt: &'a Tt,
         know: &'a K,
@@ -208,7 +210,7 @@ impl<'a, G: Game, K: Knowledge<G>> Run<'a, G, K> {
     }
 }
 
-impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
+impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     fn iterate(&mut self, game: &mut G) -> SearchResult<G::Move> {
         let decided = |best, score, proved| SearchResult {
             best,
