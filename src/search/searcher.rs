@@ -210,9 +210,63 @@ impl<'a, G: Game, K: RootKnowledge<G>> Run<'a, G, K> {
     }
 }
 
+/// The root's moves to search (phase 1 of `Run::iterate`), best-ordered: `exhaustive` if they
+/// are every move that matters; `settled` if the exact solver proved the value that every one of
+/// them keeps (a draw or a loss: the search only orders them for the traps); `refuted`: the moves
+/// the solver refuted, left out unless every move searched loses.
+struct RootMoves<M> {
+    moves: Vec<M>,
+    exhaustive: bool,
+    settled: bool,
+    refuted: Vec<M>,
+}
+
+/// A node's window (alpha, beta), narrowed to the scores still possible there (lo, hi: the
+/// mate distances, and 0 for a side that cannot win): lo <= alpha < beta <= hi.
+#[derive(Clone, Copy)]
+struct Window {
+    alpha: Score,
+    beta: Score,
+    lo: Score,
+    hi: Score,
+}
+
+/// What a node's steps share: the depth left, the ply from the root, whether it is on the
+/// principal variation, the side to move, whether it is quiet, and the table's move.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    pv: bool,
+    me: Side,
+    quiet: bool,
+    tt_move: u32,
+}
+
 impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
+    /// The search from the root, in three phases:
+    /// 1. the root's moves: a move decided at once (a win, the book, a forced move, no time
+    ///    left, the exact solver's proof), or the moves to search after the solver's refutations
+    ///    and the threat defence ([`Run::root_moves`]);
+    /// 2. iterative deepening over them, with aspiration windows ([`Run::deepen`]);
+    /// 3. with the value settled or lost, a move for the opponent's errors: traps and swindles
+    ///    ([`Run::play_for_errors`]).
     fn iterate(&mut self, game: &mut G) -> SearchResult<G::Move> {
-        let decided = |best, score, proved| SearchResult {
+        let root = match self.root_moves(game) {
+            Ok(root) => root,
+            Err(decided) => return decided,
+        };
+        let mut moves = root.moves;
+        let mut best = self.deepen(game, &mut moves, root.exhaustive, root.refuted);
+        self.play_for_errors(game, &moves, root.settled, &mut best);
+        best.nodes = self.nodes;
+        best.elapsed = self.limits.elapsed();
+        best
+    }
+
+    /// A move decided before any search, with its score.
+    fn decided(&self, best: G::Move, score: Score, proved: bool) -> SearchResult<G::Move> {
+        SearchResult {
             best,
             score,
             depth: 0,
@@ -221,16 +275,21 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             proved,
             pv: vec![best],
             iterations: Vec::new(),
-        };
+        }
+    }
+
+    /// Phase 1: the root's moves, best-ordered, after the exact solver and the threat defence;
+    /// Err: a move decided at once.
+    fn root_moves(&mut self, game: &mut G) -> Result<RootMoves<G::Move>, SearchResult<G::Move>> {
         if let Some(mv) = self.know.winning_move(game) {
-            return decided(mv, WIN - 1, true);
+            return Err(self.decided(mv, WIN - 1, true));
         }
         if self.limits.hard.is_some() {
             if let Some(mv) = self.know.book_move(game) {
                 if self.thread == 0 {
                     log::info!("book: {}", game.format_move(mv));
                 }
-                return decided(mv, 0, false);
+                return Err(self.decided(mv, 0, false));
             }
         }
         let mut root = Vec::new();
@@ -239,12 +298,12 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         root.sort_by_key(|c| std::cmp::Reverse(c.score));
         if root.len() == 1 && self.limits.hard.is_some() {
             // A forced move under the clock: answer at once (its score is not needed to play).
-            return decided(root[0].mv, 0, false);
+            return Err(self.decided(root[0].mv, 0, false));
         }
         if self.limits.stop_requested() || self.limits.past_hard() {
             // No time left (an extra turn of the same reply after the budget ran out, or a stop):
             // the best-ordered move at once, without the solvers' and threats' set-up work.
-            return decided(root[0].mv, 0, false);
+            return Err(self.decided(root[0].mv, 0, false));
         }
         // The exact solver proved the root a draw or a loss that several moves keep.
         let mut settled = false;
@@ -252,14 +311,14 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         let mut refuted_out: Vec<G::Move> = Vec::new();
         if let Some(proof) = self.exact_solution(game) {
             if proof.score >= WIN_BOUND || proof.moves.len() == 1 {
-                return decided(proof.moves[0], proof.score, true);
+                return Err(self.decided(proof.moves[0], proof.score, true));
             }
             // A draw or a loss: any of these moves keeps it; the search orders them, and the
             // traps (see `Run::trap`) pick the one that gives the opponent the most chances to
             // go wrong.
             root.retain(|c| proof.moves.contains(&c.mv));
             if root.is_empty() {
-                return decided(proof.moves[0], proof.score, true);
+                return Err(self.decided(proof.moves[0], proof.score, true));
             }
             settled = root.len() > 1;
             if settled {
@@ -284,7 +343,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 root.retain(|c| !refuted.contains(&c.mv));
                 refuted_out = refuted;
                 if root.len() == 1 && self.limits.hard.is_some() {
-                    return decided(root[0].mv, 0, false);
+                    return Err(self.decided(root[0].mv, 0, false));
                 }
             }
             if let Some(answers) = self.threat_defence(game, &root) {
@@ -295,51 +354,40 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 }
             }
         }
+        let moves = root.iter().map(|c| c.mv).collect();
+        Ok(RootMoves { moves, exhaustive, settled, refuted: refuted_out })
+    }
+
+    /// Phase 2: iterative deepening over `moves` (best first, reordered as it goes); a second
+    /// time over every move when the first proved a loss without the moves the solver refuted
+    /// (`refuted_out`): those may lose later, and a lost position is played to lose as late as
+    /// possible. `exhaustive`: the root's list is every move that matters (a result may be a
+    /// proof).
+    fn deepen(
+        &mut self,
+        game: &mut G,
+        moves: &mut Vec<G::Move>,
+        exhaustive: bool,
+        mut refuted_out: Vec<G::Move>,
+    ) -> SearchResult<G::Move> {
         let mut best = SearchResult {
-            best: root[0].mv,
+            best: moves[0],
             score: 0,
             depth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
             proved: false,
-            pv: vec![root[0].mv],
+            pv: vec![moves[0]],
             iterations: Vec::new(),
         };
-        let mut moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
         // The pauses are measured from here: the solvers' and threats' time before is no pause.
         self.last_look = self.limits.elapsed();
         let first_depth = 1 + (self.thread as u32 % 2);
-        // Iterative deepening; a second time over every move when the first proved a loss
-        // without the moves the solver refuted: those may lose later, and a lost position is
-        // played to lose as late as possible.
         loop {
             let mut prev_score: Option<Score> = None;
             for depth in first_depth..=self.limits.max_depth.min(MAX_PLY as u32 - 1).max(first_depth) {
                 self.hit = !exhaustive;
-                let (mut alpha, mut beta) = (-INF, INF);
-                let mut delta = 0;
-                if let Some(p) = prev_score.filter(|p| depth >= 4 && p.abs() < WIN_BOUND) {
-                    delta = 24 + p.abs() / 16;
-                    alpha = p - delta;
-                    beta = p + delta;
-                }
-                let (score, mv) = loop {
-                    let hit_before = self.hit;
-                    let (score, mv) = self.root(game, &mut moves, depth as i32, alpha, beta);
-                    if self.stopped {
-                        break (score, mv);
-                    }
-                    if score <= alpha && alpha > -INF {
-                        alpha = (alpha - delta).max(-INF);
-                        delta *= 4;
-                    } else if score >= beta && beta < INF {
-                        beta = (beta + delta).min(INF);
-                        delta *= 4;
-                    } else {
-                        break (score, mv);
-                    }
-                    self.hit = hit_before;
-                };
+                let (score, mv, alpha) = self.aspiration(game, moves, depth, prev_score);
                 if self.stopped {
                     // The moves the stopped iteration finished: in the first, the best of them;
                     // later, a move that beat the previous best (searched first) inside the
@@ -392,11 +440,52 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 moves.append(&mut refuted_out);
                 continue;
             }
-            break;
+            return best;
         }
-        // Playing under a clock (not solving), with the value settled: play for the opponent's errors.
+    }
+
+    /// One iteration of phase 2 at `depth`: the root searched in an aspiration window around the
+    /// last iteration's score (from depth 4 on, away from proofs), widened fourfold on each
+    /// side that fails. The score, the best move and the window's alpha at the end.
+    fn aspiration(
+        &mut self,
+        game: &mut G,
+        moves: &mut [G::Move],
+        depth: u32,
+        prev_score: Option<Score>,
+    ) -> (Score, G::Move, Score) {
+        let (mut alpha, mut beta) = (-INF, INF);
+        let mut delta = 0;
+        if let Some(p) = prev_score.filter(|p| depth >= 4 && p.abs() < WIN_BOUND) {
+            delta = 24 + p.abs() / 16;
+            alpha = p - delta;
+            beta = p + delta;
+        }
+        loop {
+            let hit_before = self.hit;
+            let (score, mv) = self.root(game, moves, depth as i32, alpha, beta);
+            if self.stopped {
+                return (score, mv, alpha);
+            }
+            if score <= alpha && alpha > -INF {
+                alpha = (alpha - delta).max(-INF);
+                delta *= 4;
+            } else if score >= beta && beta < INF {
+                beta = (beta + delta).min(INF);
+                delta *= 4;
+            } else {
+                return (score, mv, alpha);
+            }
+            self.hit = hit_before;
+        }
+    }
+
+    /// Phase 3: playing under a clock (not solving), with the value settled (a draw or a loss
+    /// several moves keep: a trap) or proved lost or drawn (a swindle), the move that gives the
+    /// opponent the most chances to go wrong, in place of `best`'s.
+    fn play_for_errors(&mut self, game: &mut G, moves: &[G::Move], settled: bool, best: &mut SearchResult<G::Move>) {
         if settled && !self.stopped {
-            if let Some(mv) = self.trap(game, &moves) {
+            if let Some(mv) = self.trap(game, moves) {
                 if mv != best.best {
                     log::info!("trap: {} instead of {}", game.format_move(mv), game.format_move(best.best));
                     best.pv = vec![mv];
@@ -404,7 +493,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 }
             }
         } else if best.proved && best.score <= 0 && self.thread == 0 && !self.stopped && self.limits.hard.is_some() {
-            if let Some(mv) = self.swindle(game, &moves, best.score, best.depth as i32) {
+            if let Some(mv) = self.swindle(game, moves, best.score, best.depth as i32) {
                 if mv != best.best {
                     log::info!("swindle: {} instead of {}", game.format_move(mv), game.format_move(best.best));
                     best.pv = vec![mv];
@@ -412,9 +501,6 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 }
             }
         }
-        best.nodes = self.nodes;
-        best.elapsed = self.limits.elapsed();
-        best
     }
 
     /// The game's exact solver at the root, under the clock only (the main thread asks it; it
@@ -709,81 +795,165 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         self.stopped
     }
 
-    fn negamax(&mut self, game: &mut G, depth: i32, ply: usize, mut alpha: Score, mut beta: Score, pv: bool) -> Score {
+    /// One node of the principal variation search, in named steps in the order they run (as
+    /// Stockfish's search reads):
+    /// 1. the clock ([`Run::out_of_time`], the one place a node looks at it);
+    /// 2. a position settled at once: the game over, drawn by its history, won by one move, the
+    ///    ply cap ([`Run::settled`]);
+    /// 3. the window narrowed to the scores still possible ([`Run::window`]);
+    /// 4. what is known without searching the moves: the game's known value, a quiet leaf
+    ///    ([`Run::known`]), the table ([`Run::probe`]);
+    /// 5. pruning before any move: reverse futility, futility, the null move ([`Run::prune`]);
+    /// 6. the moves, the table's first, with reductions ([`Run::search_moves`]);
+    /// 7. the store ([`Run::store`]).
+    ///
+    /// Invariants: the window is not empty (alpha < beta) and within +-INF; a zero window at a
+    /// node gives a bound, never an exact score; what is stored has a bound that says how the
+    /// score stands to the window searched, and a depth in 0..PROVEN, or PROVEN for a proof.
+    /// `depth` is the depth left: below 1 the node is past the horizon (only moves the game
+    /// searches there, or a quiet leaf), and it may go below 0 there.
+    fn negamax(&mut self, game: &mut G, depth: i32, ply: usize, alpha: Score, beta: Score, pv: bool) -> Score {
+        debug_assert!(alpha < beta, "an empty window ({alpha}, {beta})");
+        debug_assert!(-INF <= alpha && beta <= INF, "a window past the scores ({alpha}, {beta})");
         self.nodes += 1;
         if self.out_of_time() {
             return 0;
         }
-        let me = game.to_move();
+        if let Some(score) = self.settled(game, ply) {
+            return score;
+        }
+        let window = match self.window(game, ply, alpha, beta) {
+            Ok(window) => window,
+            Err(score) => return score,
+        };
+        let quiet = match self.known(game, depth, ply, &window) {
+            Ok(quiet) => quiet,
+            Err(score) => return score,
+        };
+        let key = game.hash();
+        let tt_move = match self.probe(key, depth, ply, pv, &window) {
+            Ok(tt_move) => tt_move,
+            Err(score) => return score,
+        };
+        let node = Node { depth, ply, pv, me: game.to_move(), quiet, tt_move };
+        let futile = match self.prune(game, &node, &window) {
+            Ok(futile) => futile,
+            Err(score) => return score,
+        };
+        let outer_hit = std::mem::replace(&mut self.hit, false);
+        let outer_path_draw = std::mem::replace(&mut self.path_draw, false);
+        let (best, best_key) = self.search_moves(game, &node, window, futile);
+        let path_draw = self.path_draw;
+        self.path_draw |= outer_path_draw;
+        if self.stopped {
+            self.hit |= outer_hit;
+            return 0;
+        }
+        let best = best.clamp(window.lo, window.hi);
+        let subtree_hit = self.hit;
+        self.hit |= outer_hit;
+        if !path_draw {
+            self.store(key, &node, &window, best, best_key, subtree_hit);
+        }
+        best
+    }
+
+    /// Step 2: the score of a position settled without a search: the game over, drawn by its
+    /// history, won at once by the side to move, or at the ply cap (the evaluation).
+    fn settled(&mut self, game: &G, ply: usize) -> Option<Score> {
         if game.drawn_by_history() {
             self.hit = true;
             self.path_draw = true;
-            return 0;
+            return Some(0);
         }
         match game.outcome() {
-            Some(Outcome::Draw) => return 0,
+            Some(Outcome::Draw) => return Some(0),
             Some(Outcome::Win(side)) => {
                 let s = WIN - ply as Score;
-                return if side == me { s } else { -s };
+                return Some(if side == game.to_move() { s } else { -s });
             }
             None => {}
         }
         if self.know.winning_move(game).is_some() {
-            return WIN - ply as Score - 1;
+            return Some(WIN - ply as Score - 1);
         }
         if ply >= MAX_PLY - 1 {
             self.hit = true;
-            return self.know.evaluate(game);
+            return Some(self.know.evaluate(game));
         }
-        // Mate-distance bounds, then what the game knows: a side that cannot win scores at most 0.
+        None
+    }
+
+    /// Step 3: the window (alpha, beta) narrowed to the scores still possible: the mate
+    /// distance, and what the game knows (a side that cannot win scores at most 0). Err: the
+    /// node's score, where nothing in the window is possible.
+    fn window(&self, game: &G, ply: usize, alpha: Score, beta: Score) -> Result<Window, Score> {
+        let me = game.to_move();
         let lo = if self.know.can_win(game, me.other()) { -(WIN - ply as Score) } else { 0 };
         let hi = if self.know.can_win(game, me) { WIN - ply as Score - 1 } else { 0 };
         if lo >= beta {
-            return lo;
+            return Err(lo);
         }
         if hi <= alpha {
-            return hi;
+            return Err(hi);
         }
-        alpha = alpha.max(lo);
-        beta = beta.min(hi);
+        let (alpha, beta) = (alpha.max(lo), beta.min(hi));
         if alpha >= beta {
-            return alpha;
+            return Err(alpha);
         }
-        let (alpha0, beta0) = (alpha, beta);
+        debug_assert!(lo <= alpha && beta <= hi);
+        Ok(Window { alpha, beta, lo, hi })
+    }
 
+    /// Step 4a: what the game knows of the position without a search (a value from an endgame
+    /// database), and a quiet node past the horizon (a win the evaluation does not see, or the
+    /// quiescence search). Ok: whether the side to move is quiet, the node to be searched.
+    fn known(&mut self, game: &mut G, depth: i32, ply: usize, window: &Window) -> Result<bool, Score> {
         if let Some(v) = self.know.known_value(game) {
             self.hit = true;
-            return v.clamp(lo, hi);
+            return Err(v.clamp(window.lo, window.hi));
         }
         let quiet = self.know.quiet(game);
         if depth <= 0 && quiet {
             if let Some(plies) = self.know.quiet_win(game) {
-                return WIN - ply as Score - plies as Score;
+                return Err(WIN - ply as Score - plies as Score);
             }
             self.hit = true;
-            return self.quiescence(game, depth, ply, alpha, beta);
+            return Err(self.quiescence(game, depth, ply, window.alpha, window.beta));
         }
-        let key = game.hash();
-        let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(key) {
-            tt_move = e.mv;
-            if e.depth == PROVEN || (!pv && e.depth as i32 >= depth) {
-                let s = e.score(ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if usable {
-                    if e.depth != PROVEN {
-                        self.hit = true;
-                    }
-                    return s;
+        Ok(quiet)
+    }
+
+    /// Step 4b: the table. Err: the score stored for the position, where it settles the window
+    /// (a proof always; a heuristic score deep enough, and never at a PV node); Ok: the table's
+    /// move for the position ([`NO_MOVE`] if none).
+    fn probe(&mut self, key: u64, depth: i32, ply: usize, pv: bool, window: &Window) -> Result<u32, Score> {
+        let Some(e) = self.tt.probe(key) else { return Ok(NO_MOVE) };
+        if e.depth == PROVEN || (!pv && e.depth as i32 >= depth) {
+            let s = e.score(ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= window.beta,
+                Bound::Upper => s <= window.alpha,
+            };
+            if usable {
+                if e.depth != PROVEN {
+                    self.hit = true;
                 }
+                return Err(s);
             }
         }
-        // Near the horizon at a quiet non-PV node, the static evaluation may settle the node
-        // (reverse futility) or rule out the quiet moves (futility), where the game allows it.
+        Ok(e.mv)
+    }
+
+    /// Step 5: pruning before any move, where the game allows it ([`Selectivity`]). Near the
+    /// horizon at a quiet non-PV node, the static evaluation may settle the node (reverse
+    /// futility) or rule out the quiet moves (futility: Ok(true)). Null move: if passing still
+    /// fails high on a shallower search, so would a move (verified by a shallower normal search
+    /// where the game asks, for zugzwang). Err: the node's score.
+    fn prune(&mut self, game: &mut G, node: &Node, window: &Window) -> Result<bool, Score> {
+        let Node { depth, ply, pv, me, quiet, .. } = *node;
+        let (alpha, beta) = (window.alpha, window.beta);
         let mut futile = false;
         let sel = self.sel;
         let inside = alpha > -WIN_BOUND && beta < WIN_BOUND;
@@ -791,12 +961,10 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             let stand = self.know.evaluate(game);
             if sel.static_margin.is_some_and(|m| stand - m * depth >= beta) {
                 self.hit = true;
-                return stand;
+                return Err(stand);
             }
             futile = sel.futility_margin.is_some_and(|m| stand + m * depth <= alpha);
         }
-        // Null move: if passing still fails high on a shallower search, so would a move
-        // (verified by a shallower normal search where the game asks, for zugzwang).
         if sel.null_reduction > 0 && !pv && quiet && depth >= 2 && inside && self.null_ply.wrapping_add(1) != ply {
             if let Some(pass) = self.know.null_move(game) {
                 if self.know.evaluate(game) >= beta {
@@ -814,24 +982,32 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                     }
                     self.null_ply = outer_null;
                     if self.stopped {
-                        return 0;
+                        return Err(0);
                     }
                     if s >= beta {
                         self.hit = true;
-                        return if s >= WIN_BOUND { beta } else { s };
+                        return Err(if s >= WIN_BOUND { beta } else { s });
                     }
                     (self.hit, self.path_draw) = (hit0, draw0);
                 }
             }
         }
-        let outer_hit = std::mem::replace(&mut self.hit, false);
-        let outer_path_draw = std::mem::replace(&mut self.path_draw, false);
+        Ok(futile)
+    }
+
+    /// Step 6: the moves, best first, with late-move reductions and pruning: the best score
+    /// (-INF if none was searched to the end) and its move's key. Stage 1, in a quiet position:
+    /// the table's move before generating any other (when it refutes the position, scoring
+    /// every candidate is saved). Stage 2: the candidates, ordered by the table's move, the
+    /// killers and the history.
+    fn search_moves(&mut self, game: &mut G, node: &Node, window: Window, futile: bool) -> (Score, u32) {
+        let Node { depth, ply, pv, me, quiet, tt_move } = *node;
+        let Window { mut alpha, beta, lo, hi } = window;
+        let sel = self.sel;
         let side = me.index();
         let (mut best, mut best_key) = (-INF, NO_MOVE);
         let mut searched = 0;
 
-        // Stage 1: in a quiet position, the table's move before generating any other: when it
-        // refutes the position, scoring every candidate is saved.
         let tt_mv = if quiet { game.move_for_key(tt_move) } else { None };
         if let Some(mv) = tt_mv {
             game.play(mv);
@@ -924,23 +1100,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             let score = if i == 0 {
                 self.child(game, me, next, ply + 1, alpha, beta, pv)
             } else {
-                let r = if depth >= 3 && i >= 3 && tame {
-                    if exhaustive {
-                        match sel.reduction {
-                            None => 1 + (depth >= 6 && i >= 8) as i32,
-                            Some(f) => {
-                                let r = (depth as f32).ln() * (i as f32).ln() * f;
-                                (r as i32 - pv as i32).max(1)
-                            }
-                        }
-                    } else {
-                        // A heuristic selection (a large board's moves near the stones): most
-                        // late moves are beside the point, reduced by log(depth) x log(i).
-                        ((depth as f32).ln() * (i as f32).ln() * LATE_MOVE_REDUCTION) as i32
-                    }
-                } else {
-                    0
-                };
+                let r = if depth >= 3 && i >= 3 && tame { self.reduction(depth, i, pv, exhaustive) } else { 0 };
                 let mut s = self.child(game, me, next - r, ply + 1, alpha, alpha + 1, false);
                 if r > 0 && s > alpha && !self.stopped {
                     s = self.child(game, me, next, ply + 1, alpha, alpha + 1, false);
@@ -976,28 +1136,42 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             }
         }
         self.lists[ply] = list;
-        let path_draw = self.path_draw;
-        self.path_draw |= outer_path_draw;
-        if self.stopped {
-            self.hit |= outer_hit;
-            return 0;
+        (best, best_key)
+    }
+
+    /// The late-move reduction of the `i`th move (from 0) at `depth`: in an exhaustive list, the
+    /// game's own (log(depth) x log(i) x its factor, one less at a PV node) or 1 to 2 plies; in
+    /// a heuristic selection (a large board's moves near the stones), where most late moves are
+    /// beside the point, log(depth) x log(i).
+    fn reduction(&self, depth: i32, i: usize, pv: bool, exhaustive: bool) -> i32 {
+        if exhaustive {
+            match self.sel.reduction {
+                None => 1 + (depth >= 6 && i >= 8) as i32,
+                Some(f) => {
+                    let r = (depth as f32).ln() * (i as f32).ln() * f;
+                    (r as i32 - pv as i32).max(1)
+                }
+            }
+        } else {
+            ((depth as f32).ln() * (i as f32).ln() * LATE_MOVE_REDUCTION) as i32
         }
-        let best = best.clamp(lo, hi);
-        let subtree_hit = self.hit;
-        self.hit |= outer_hit;
-        if path_draw {
-            return best;
-        }
-        let bound = if best >= beta0 {
+    }
+
+    /// Step 7: the node's score `best` (within the narrowed window's bounds) in the table, as a
+    /// bound on the window searched, with its depth; a proof (no heuristic leaf below,
+    /// `subtree_hit` false) at depth PROVEN.
+    fn store(&mut self, key: u64, node: &Node, window: &Window, best: Score, best_key: u32, subtree_hit: bool) {
+        debug_assert!(window.lo <= best && best <= window.hi, "{best} outside [{}, {}]", window.lo, window.hi);
+        let bound = if best >= window.beta {
             Bound::Lower
-        } else if best <= alpha0 {
+        } else if best <= window.alpha {
             Bound::Upper
         } else {
             Bound::Exact
         };
-        let stored_depth = if subtree_hit { depth.clamp(0, PROVEN as i32 - 1) as u8 } else { PROVEN };
-        self.tt.store(key, stored_depth, best, ply, bound, best_key);
-        best
+        debug_assert!(window.beta - window.alpha > 1 || bound != Bound::Exact, "an exact score in a zero window");
+        let stored_depth = if subtree_hit { node.depth.clamp(0, PROVEN as i32 - 1) as u8 } else { PROVEN };
+        self.tt.store(key, stored_depth, best, node.ply, bound, best_key);
     }
 
     /// A quiet node past the horizon: the evaluation, or better, what the game's forcing moves
