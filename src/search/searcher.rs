@@ -5,7 +5,7 @@
 //! reached only decided positions through exhaustive move lists: such entries are stored with
 //! depth [`PROVEN`], and a root result that is a proof ends the search at once.
 
-use super::ordering::Ordering;
+use super::ordering::MoveOrder;
 use super::tt::{Bound, Tt, NO_MOVE, PROVEN};
 use super::{
     Candidate, Game, Limits, Outcome, Proof, RootKnowledge, Score, Selectivity, Side, MAX_PLY, WIN, WIN_BOUND,
@@ -40,7 +40,7 @@ pub struct SearchResult<M> {
 pub struct Searcher {
     tt: Tt,
     /// Move-ordering memory, one per search thread.
-    orderings: Vec<Ordering>,
+    orderings: Vec<MoveOrder>,
 }
 
 const INF: Score = WIN + 1;
@@ -65,7 +65,7 @@ const CHECK_EVERY: u64 = 4;
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher { tt: Tt::new(hash_mb), orderings: vec![Ordering::new()] }
+        Searcher { tt: Tt::new(hash_mb), orderings: vec![MoveOrder::new()] }
     }
 
     /// The transposition table's size in bytes.
@@ -76,7 +76,7 @@ impl Searcher {
     /// Forgets the move-ordering memory (a new game). The table is kept: its entries are keyed
     /// by position and stay true.
     pub fn new_game(&mut self) {
-        self.orderings.iter_mut().for_each(|o| *o = Ordering::new());
+        self.orderings.iter_mut().for_each(|o| *o = MoveOrder::new());
     }
 
     /// Searches `game` (which must not be over) within `limits` with one thread; `game` is left
@@ -106,7 +106,7 @@ impl Searcher {
             return self.search(game, know, limits);
         }
         self.tt.new_search();
-        self.orderings.resize_with(threads, Ordering::new);
+        self.orderings.resize_with(threads, MoveOrder::new);
         let keys = game.move_key_space();
         let done = AtomicBool::new(false);
         let (tt, done_ref) = (&self.tt, &done);
@@ -134,7 +134,7 @@ impl Searcher {
 struct Run<'a, G: Game, K: RootKnowledge<G>> {
     tt: &'a Tt,
     know: &'a K,
-    ordering: &'a mut Ordering,
+    ordering: &'a mut MoveOrder,
     limits: &'a Limits,
     /// Set when the main thread is done (for helper threads).
     done: Option<&'a AtomicBool>,
@@ -146,7 +146,7 @@ struct Run<'a, G: Game, K: RootKnowledge<G>> {
     nodes: u64,
     stopped: bool,
     /// Some leaf of the current subtree was judged heuristically (not a proof).
-    hit: bool,
+    heuristic: bool,
     /// Some leaf of the current subtree was scored a draw by its history
     /// ([`Game::drawn_by_history`]): the subtree's score depends on the path to it, so it is not
     /// stored in the table.
@@ -180,7 +180,7 @@ impl<'a, G: Game, K: RootKnowledge<G>> Run<'a, G, K> {
     fn new(
         tt: &'a Tt,
         know: &'a K,
-        ordering: &'a mut Ordering,
+        ordering: &'a mut MoveOrder,
         limits: &'a Limits,
         done: Option<&'a AtomicBool>,
         thread: usize,
@@ -195,7 +195,7 @@ impl<'a, G: Game, K: RootKnowledge<G>> Run<'a, G, K> {
             lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             nodes: 0,
             stopped: false,
-            hit: false,
+            heuristic: false,
             path_draw: false,
             swindle_memo: Default::default(),
             proof_memo: Default::default(),
@@ -386,7 +386,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         loop {
             let mut prev_score: Option<Score> = None;
             for depth in first_depth..=self.limits.max_depth.min(MAX_PLY as u32 - 1).max(first_depth) {
-                self.hit = !exhaustive;
+                self.heuristic = !exhaustive;
                 let (score, mv, alpha) = self.aspiration(game, moves, depth, prev_score);
                 if self.stopped {
                     // The moves the stopped iteration finished: in the first, the best of them;
@@ -403,7 +403,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 if let Some(i) = moves.iter().position(|&m| m == mv) {
                     moves[..=i].rotate_right(1);
                 }
-                let proved = !self.hit;
+                let proved = !self.heuristic;
                 let mut iterations = std::mem::take(&mut best.iterations);
                 iterations.push(SearchInfo { depth, score, nodes: self.nodes, elapsed: self.limits.elapsed() });
                 best = SearchResult {
@@ -462,7 +462,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             beta = p + delta;
         }
         loop {
-            let hit_before = self.hit;
+            let heuristic_before = self.heuristic;
             let (score, mv) = self.root(game, moves, depth as i32, alpha, beta);
             if self.stopped {
                 return (score, mv, alpha);
@@ -476,7 +476,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             } else {
                 return (score, mv, alpha);
             }
-            self.hit = hit_before;
+            self.heuristic = heuristic_before;
         }
     }
 
@@ -761,9 +761,9 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         if let Some(&known) = self.proof_memo.get(&key) {
             return known;
         }
-        self.hit = false;
+        self.heuristic = false;
         let v = self.child(game, me, depth, 1, threshold - 1, threshold, false);
-        let proved = !self.hit && v >= threshold;
+        let proved = !self.heuristic && v >= threshold;
         if !self.stopped {
             self.proof_memo.insert(key, proved);
         }
@@ -840,20 +840,20 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             Ok(futile) => futile,
             Err(score) => return score,
         };
-        let outer_hit = std::mem::replace(&mut self.hit, false);
+        let outer_heuristic = std::mem::replace(&mut self.heuristic, false);
         let outer_path_draw = std::mem::replace(&mut self.path_draw, false);
         let (best, best_key) = self.search_moves(game, &node, window, futile);
         let path_draw = self.path_draw;
         self.path_draw |= outer_path_draw;
         if self.stopped {
-            self.hit |= outer_hit;
+            self.heuristic |= outer_heuristic;
             return 0;
         }
         let best = best.clamp(window.lo, window.hi);
-        let subtree_hit = self.hit;
-        self.hit |= outer_hit;
+        let subtree_heuristic = self.heuristic;
+        self.heuristic |= outer_heuristic;
         if !path_draw {
-            self.store(key, &node, &window, best, best_key, subtree_hit);
+            self.store(key, &node, &window, best, best_key, subtree_heuristic);
         }
         best
     }
@@ -862,7 +862,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     /// history, won at once by the side to move, or at the ply cap (the evaluation).
     fn settled(&mut self, game: &G, ply: usize) -> Option<Score> {
         if game.drawn_by_history() {
-            self.hit = true;
+            self.heuristic = true;
             self.path_draw = true;
             return Some(0);
         }
@@ -878,7 +878,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             return Some(WIN - ply as Score - 1);
         }
         if ply >= MAX_PLY - 1 {
-            self.hit = true;
+            self.heuristic = true;
             return Some(self.know.evaluate(game));
         }
         None
@@ -910,7 +910,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     /// quiescence search). Ok: whether the side to move is quiet, the node to be searched.
     fn known(&mut self, game: &mut G, depth: i32, ply: usize, window: &Window) -> Result<bool, Score> {
         if let Some(v) = self.know.known_value(game) {
-            self.hit = true;
+            self.heuristic = true;
             return Err(v.clamp(window.lo, window.hi));
         }
         let quiet = self.know.quiet(game);
@@ -918,7 +918,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             if let Some(plies) = self.know.quiet_win(game) {
                 return Err(WIN - ply as Score - plies as Score);
             }
-            self.hit = true;
+            self.heuristic = true;
             return Err(self.quiescence(game, depth, ply, window.alpha, window.beta));
         }
         Ok(quiet)
@@ -938,7 +938,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             };
             if usable {
                 if e.depth != PROVEN {
-                    self.hit = true;
+                    self.heuristic = true;
                 }
                 return Err(s);
             }
@@ -960,7 +960,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         if !pv && quiet && depth <= 3 && inside && (sel.static_margin.is_some() || sel.futility_margin.is_some()) {
             let stand = self.know.evaluate(game);
             if sel.static_margin.is_some_and(|m| stand - m * depth >= beta) {
-                self.hit = true;
+                self.heuristic = true;
                 return Err(stand);
             }
             futile = sel.futility_margin.is_some_and(|m| stand + m * depth <= alpha);
@@ -969,7 +969,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             if let Some(pass) = self.know.null_move(game) {
                 if self.know.evaluate(game) >= beta {
                     let r = sel.null_reduction + depth / 6;
-                    let (hit0, draw0) = (self.hit, self.path_draw);
+                    let (heuristic0, draw0) = (self.heuristic, self.path_draw);
                     let outer_null = std::mem::replace(&mut self.null_ply, ply);
                     game.play(pass);
                     let mut s = self.child(game, me, depth - 1 - r, ply + 1, beta - 1, beta, false);
@@ -985,10 +985,10 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                         return Err(0);
                     }
                     if s >= beta {
-                        self.hit = true;
+                        self.heuristic = true;
                         return Err(if s >= WIN_BOUND { beta } else { s });
                     }
-                    (self.hit, self.path_draw) = (hit0, draw0);
+                    (self.heuristic, self.path_draw) = (heuristic0, draw0);
                 }
             }
         }
@@ -1028,7 +1028,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         if best < beta && !self.stopped {
             exhaustive = self.know.candidates(game, &mut list);
             if !exhaustive {
-                self.hit = true;
+                self.heuristic = true;
             }
             if tt_mv.is_some() {
                 list.retain(|c| game.move_key(c.mv) != tt_move);
@@ -1039,7 +1039,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 let all = list.len();
                 list.retain(|c| self.know.searched_past_horizon(game, c.mv));
                 if list.len() < all {
-                    self.hit = true;
+                    self.heuristic = true;
                     let stand = self.know.evaluate(game).clamp(lo, hi);
                     if stand > best {
                         best = stand;
@@ -1074,7 +1074,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         // cutoffs come that early, and spare sorting the rest), then the rest sorted.
         for j in 0..list.len() {
             if j >= count && best > -WIN_BOUND {
-                self.hit = true;
+                self.heuristic = true;
                 break;
             }
             if j < PICKED_ONE_BY_ONE {
@@ -1090,7 +1090,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             // The game's own selectivity leaves its tactical moves alone.
             let tame = quiet_move && (sel.reduction.is_none() && !futile || !self.know.tactical(game, c.mv));
             if futile && i > 0 && tame && best > -WIN_BOUND {
-                self.hit = true;
+                self.heuristic = true;
                 continue;
             }
             if sel.history_malus && quiet_move && !game.move_key(c.mv).eq(&tt_move) {
@@ -1159,8 +1159,8 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
 
     /// Step 7: the node's score `best` (within the narrowed window's bounds) in the table, as a
     /// bound on the window searched, with its depth; a proof (no heuristic leaf below,
-    /// `subtree_hit` false) at depth PROVEN.
-    fn store(&mut self, key: u64, node: &Node, window: &Window, best: Score, best_key: u32, subtree_hit: bool) {
+    /// `subtree_heuristic` false) at depth PROVEN.
+    fn store(&mut self, key: u64, node: &Node, window: &Window, best: Score, best_key: u32, subtree_heuristic: bool) {
         debug_assert!(window.lo <= best && best <= window.hi, "{best} outside [{}, {}]", window.lo, window.hi);
         let bound = if best >= window.beta {
             Bound::Lower
@@ -1170,7 +1170,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             Bound::Exact
         };
         debug_assert!(window.beta - window.alpha > 1 || bound != Bound::Exact, "an exact score in a zero window");
-        let stored_depth = if subtree_hit { node.depth.clamp(0, PROVEN as i32 - 1) as u8 } else { PROVEN };
+        let stored_depth = if subtree_heuristic { node.depth.clamp(0, PROVEN as i32 - 1) as u8 } else { PROVEN };
         self.tt.store(key, stored_depth, best, node.ply, bound, best_key);
     }
 
