@@ -2,7 +2,8 @@
 //! depth, as the course reports compare them: nodes, time, score, best move and principal
 //! variation; a table of nodes with their ratio to plain minimax; an SVG chart for reports.
 
-use crate::game::any::{Algorithm, Analysis, AnyGame};
+use crate::game::any::AnyGame;
+use crate::game::players::{Algorithm, Analysis};
 use crate::game::registry::{GameSpec, Resources};
 use anyhow::{anyhow, bail, Result};
 use std::fmt::Write as _;

@@ -2,7 +2,7 @@
 //! searches with a fixed time cap and prints the time and nodes at which every depth completed,
 //! and the overall nodes per second. Positions are given as protocol move lists.
 
-use crate::game::any::{Player, Request};
+use crate::game::players::{Player, Request};
 use crate::game::registry::{GameSpec, Resources};
 use crate::search::{Limits, Searcher};
 use rand::rngs::SmallRng;
@@ -53,11 +53,11 @@ fn run_one(
     let mut searcher = Searcher::new(hash_mb);
     let request = Request {
         player: Player::Search,
-        level: crate::game::any::MAX_LEVEL,
+        level: crate::game::players::MAX_LEVEL,
         max_depth: limits.max_depth,
         threads,
         limits: Limits { start: Instant::now(), ..limits.clone() },
-        algorithm: crate::game::any::Algorithm::Full,
+        algorithm: crate::game::players::Algorithm::Full,
         evaluation: None,
     };
     let turn = game.think(&mut searcher, &mut SmallRng::seed_from_u64(0), &request);

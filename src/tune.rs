@@ -22,8 +22,8 @@
 //! game do not fall on both sides) is kept out of the fit and its error reported before and
 //! after.
 
-use crate::game::any::{Leaf, TunedPosition};
 use crate::game::registry::{GameSpec, Resources};
+use crate::game::tuned::{Leaf, TunedPosition};
 use crate::search::weights::{WeightFile, Weights, MAX_WEIGHT};
 use crate::selfplay::{self, Record};
 use anyhow::{anyhow, bail, Context, Result};

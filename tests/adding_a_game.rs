@@ -6,10 +6,12 @@
 //! Take-away: a row of stones; each player in turn takes 1, 2 or 3; who takes the last stone
 //! wins. The player to move loses exactly when the stones left are a multiple of 4.
 
-use boardbot::game::any::{Algorithm, Player, Playing, Render, Request, View, ViewCell, ViewMove};
+use boardbot::game::players::{Algorithm, Player, Request};
+use boardbot::game::playing::Playing;
 use boardbot::game::registry::{GameSpec, GameType, Resources};
+use boardbot::game::render::{Render, View, ViewCell, ViewMove};
 use boardbot::search::zobrist::splitmix;
-use boardbot::search::{Candidate, Game, Knowledge, Limits, Outcome, Score, Searcher, Side};
+use boardbot::search::{Candidate, Game, Knowledge, Limits, Outcome, RootKnowledge, Score, Searcher, Side};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -22,7 +24,7 @@ struct TakeAway {
     taken: Vec<u32>,
 }
 
-/// This game's hash salt. A game of the repository adds its line to `registry::salt` instead.
+/// This game's hash salt. A game of the repository adds its line to `src/game/salt.rs` instead.
 const SALT: u64 = 0x7a6b;
 
 /// The most stones a move takes.
@@ -122,6 +124,9 @@ impl Knowledge<TakeAway> for Plain {
         true
     }
 }
+
+/// No exact solver, book or weights: what is asked once a move keeps its defaults.
+impl RootKnowledge<TakeAway> for Plain {}
 
 // ---- the registry entry (src/game/takeaway/entry.rs, and one line in registry::GAMES) ----
 

@@ -2,7 +2,8 @@
 //! search and the memory that pick its moves. The protocols drive an [`Engine`] through move
 //! text; they know nothing of game types or search internals.
 
-use crate::game::any::{Algorithm, AnyGame, Player, Request, Turn};
+use crate::game::any::AnyGame;
+use crate::game::players::{Algorithm, Player, Request, Turn};
 use crate::game::registry::{GameSpec, Resources};
 use crate::search::{Limits, Outcome, Searcher, Side, WeightFile};
 use rand::rngs::SmallRng;
@@ -21,7 +22,7 @@ pub struct Options {
     pub hash_mb: usize,
     pub threads: usize,
     /// 1..=10; 10 is full strength, below that the engine is beatable and varied (see
-    /// [`crate::game::any::MAX_LEVEL`]).
+    /// [`crate::game::players::MAX_LEVEL`]).
     pub level: u32,
     /// The seed of the random choices (the levels', the random and l1 players'); None: drawn
     /// from the operating system, so that every process plays its own games.

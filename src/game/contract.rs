@@ -12,7 +12,7 @@
 //! - a move changes the hash, and the side to move after it is what the hash says: two positions
 //!   reached in the same playouts with one hash have the same board text and side to move.
 
-use super::any::Render;
+use super::render::Render;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -126,7 +126,7 @@ struct Snapshot {
     played: usize,
     outcome: Option<crate::search::Outcome>,
     text: String,
-    view: super::any::View,
+    view: super::render::View,
 }
 
 fn snapshot<G: Render>(game: &G) -> Snapshot {
@@ -165,8 +165,8 @@ fn check_play_undo<G: Render>(game: &mut G, mv: G::Move) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::any::{ViewCell, ViewMove};
     use crate::game::registry::{GameSpec, Resources};
+    use crate::game::render::{ViewCell, ViewMove};
     use crate::search::{Game, Outcome, Side};
 
     /// Which rule the test game breaks.
@@ -253,10 +253,10 @@ mod tests {
             // The side to move is part of the text, so that a hash without it is caught.
             format!("{} left, {:?} to move", self.left, self.to_move())
         }
-        fn view(&self) -> super::super::any::View {
+        fn view(&self) -> super::super::render::View {
             let cell = ViewCell::new(self.left.to_string(), None);
             let moves = vec![ViewMove { text: "1".into(), keys: vec![], human: "1".into() }];
-            super::super::any::View::grid(1, 1, vec![cell], moves)
+            super::super::render::View::grid(1, 1, vec![cell], moves)
         }
     }
 

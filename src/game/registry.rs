@@ -5,122 +5,18 @@
 //! A game's description is text: its name, its size words (`mnk 7 7 5`, `cx 6 7 4`), then its
 //! options (`blocked 0,0 1,1`). [`GameSpec`] holds a description checked and in canonical form,
 //! and builds the game.
+//!
+//! What an entry is ([`GameType`]) and a description ([`GameSpec`]) are defined beside the
+//! interface they build (src/game/any.rs), below the games; this file lists the games and reads
+//! names, so that the arrows run one way: registry -> games' entries -> any.
 
-use super::any::AnyGame;
-use crate::search::Side;
-use std::any::Any;
-use std::fmt;
-use std::sync::{Arc, Mutex};
-
-/// One kind of game: how to read its description and build it.
-pub struct GameType {
-    /// The name that starts its description.
-    pub name: &'static str,
-    /// Other names accepted for it.
-    pub aliases: &'static [&'static str],
-    /// How many words after the name give its size (in `init`, they come before FIRST and
-    /// TIMEOUT; options come after).
-    pub size_words: usize,
-    /// The description's grammar, for error messages and help.
-    pub usage: &'static str,
-    /// One line on what the game is.
-    pub about: &'static str,
-    /// What the game is called in a list of games (`Connect-X`), for help texts.
-    pub title: &'static str,
-    /// Boards people know by a name, as (name, description): the name typed alone stands for the
-    /// description (`connect4`: `cx 6 7 4`), options may follow it (`gomoku blocked 7,7`).
-    pub names: &'static [(&'static str, &'static str)],
-    /// Descriptions of the boards people play, for menus and help (the page's game list):
-    /// each must read as a description of this game.
-    pub examples: &'static [&'static str],
-    /// Whether the description takes cells out of play (`blocked ROW,COL ...`): the terminal
-    /// and the page offer to place them.
-    pub blocked: bool,
-    /// Points as the courses count them: a win by the first player, by the second, a draw.
-    pub points: [u32; 3],
-    /// Builds the game from the words after its name; the built game's [`AnyGame::spec`] is its
-    /// description in canonical form.
-    pub build: Builder,
-    /// `boardbot solve` for this game, if it has an exact solver (see [`SolveRequest`]).
-    pub solve: Option<fn(&GameSpec, &SolveRequest) -> anyhow::Result<()>>,
-    /// `boardbot book` for this game, if it has opening books: (spec, plies, threads, hash MiB,
-    /// output file).
-    pub book: Option<BookMaker>,
-    /// Makes the tables the game's knowledge keeps in `Resources` (see [`Resources::prepare`]).
-    pub prepare: Option<fn(&Resources)>,
-    /// `boardbot perft` for this game, if it has one: the number of leaf positions this many
-    /// moves deep from the description's position (every distinct move counted apart).
-    pub perft: Option<Perft>,
-    /// A finished game in the game's standard record format, if it has one (checkers: PDN),
-    /// for `boardbot match --record`.
-    pub record: Option<RecordWriter>,
-}
-
-impl GameType {
-    /// Every optional field empty, for an entry's `..GameType::DEFAULTS`; the fields a game must
-    /// give are placeholders here (an empty name, a builder that builds nothing), and the
-    /// registry's tests check that no entry of [`GAMES`] keeps them.
-    pub const DEFAULTS: GameType = GameType {
-        name: "",
-        aliases: &[],
-        size_words: 0,
-        usage: "",
-        about: "",
-        title: "",
-        names: &[],
-        examples: &[],
-        blocked: false,
-        points: [3, 3, 1],
-        build: |_, _| Err("this game type has no builder".to_string()),
-        solve: None,
-        book: None,
-        prepare: None,
-        perft: None,
-        record: None,
-    };
-}
-
-/// Builds a game from the words after its name (see [`GameType::build`]).
-pub type Builder = fn(&[&str], &Resources) -> Result<Box<dyn AnyGame>, String>;
-
-/// Counts leaf positions: (spec, depth) -> the count (see [`GameType::perft`]).
-pub type Perft = fn(&GameSpec, u32) -> Result<u64, String>;
-
-/// Writes a game record (see [`GameType::record`]).
-pub type RecordWriter = fn(&GameSpec, &GameRecordText) -> String;
-
-/// What a game record holds, in text: the game's number in its match (from 1), the players of
-/// the first and the second side, the moves in move text, the result from the first player's
-/// view (`1-0`, `0-1`, `1/2-1/2`, `*` for no result) and how the game ended.
-#[derive(Clone, Debug)]
-pub struct GameRecordText {
-    pub event: String,
-    pub number: usize,
-    pub players: [String; 2],
-    pub moves: Vec<String>,
-    pub result: String,
-    pub reason: String,
-}
-
-/// Makes an opening book: (spec, plies, threads, hash MiB, output file).
-pub type BookMaker = fn(&GameSpec, u32, usize, usize, &std::path::Path) -> anyhow::Result<()>;
+pub use super::any::{
+    BookMaker, Builder, GameRecordText, GameSpec, GameType, Perft, RecordWriter, Resources, SolveRequest,
+};
 
 /// Every game, in the order `help` lists them.
 pub static GAMES: &[&GameType] =
     &[&super::mnk::GAME_TYPE, &super::connectx::GAME_TYPE, &super::kalah::GAME_TYPE, &super::checkers::GAME_TYPE];
-
-/// Each game's hash salt, mixed into every key of its positions' hashes (see
-/// [`crate::search::Game::hash`]), so that a table shared across games never takes one game's
-/// position for another's. One table, so that no two games take the same salt: a new game adds
-/// its line here (the registry's tests check that they differ).
-pub mod salt {
-    pub const MNK: u64 = 1;
-    pub const CONNECTX: u64 = 2;
-    pub const KALAH: u64 = 3;
-    pub const CHECKERS: u64 = 4;
-    /// Every salt above, to check that they differ.
-    pub const ALL: &[u64] = &[MNK, CONNECTX, KALAH, CHECKERS];
-}
 
 /// Built-in opening sets: (game, set name, the openings one a line in the game's move text, `#`
 /// starting a comment), for `match --openings NAME` and `selfplay --openings NAME`.
@@ -149,13 +45,7 @@ pub fn named_board(name: &str) -> Option<(&'static GameType, &'static str)> {
     GAMES.iter().find_map(|&t| t.names.iter().find(|(n, _)| plain(n) == name).map(|&(_, desc)| (t, desc)))
 }
 
-/// A game's description, checked and canonical: the type, its size words and its options.
-#[derive(Clone)]
-pub struct GameSpec {
-    kind: &'static GameType,
-    words: Vec<String>,
-}
-
+/// Reading a description needs the list of games: these constructors live with it.
 impl GameSpec {
     /// Reads a description (`mnk 7 7 5 blocked 0,0`), checking it by building the game once.
     pub fn parse(text: &str) -> Result<GameSpec, String> {
@@ -190,76 +80,7 @@ impl GameSpec {
         };
         Ok(game.spec().clone())
     }
-
-    /// The canonical spec of a game a [`GameType::build`] makes from these words (already
-    /// checked by it).
-    pub fn new(kind: &'static GameType, words: Vec<String>) -> GameSpec {
-        GameSpec { kind, words }
-    }
-
-    pub fn kind(&self) -> &'static GameType {
-        self.kind
-    }
-
-    pub fn name(&self) -> &'static str {
-        self.kind.name
-    }
-
-    /// The words after the name: size words, then options.
-    pub fn words(&self) -> &[String] {
-        &self.words
-    }
-
-    /// The size words (see [`GameType::size_words`]).
-    pub fn size(&self) -> &[String] {
-        &self.words[..self.kind.size_words.min(self.words.len())]
-    }
-
-    /// The options (the words after the size).
-    pub fn options(&self) -> &[String] {
-        &self.words[self.kind.size_words.min(self.words.len())..]
-    }
-
-    /// A new game at its start, with `resources` for its knowledge's tables.
-    pub fn new_game(&self, resources: &Resources) -> Result<Box<dyn AnyGame>, String> {
-        let words: Vec<&str> = self.words.iter().map(String::as_str).collect();
-        (self.kind.build)(&words, resources)
-    }
-
-    /// Points of a win by `side`.
-    pub fn win_points(&self, side: Side) -> u32 {
-        self.kind.points[side.index()]
-    }
-
-    /// Points of a draw.
-    pub fn draw_points(&self) -> u32 {
-        self.kind.points[2]
-    }
 }
-
-impl fmt::Display for GameSpec {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(self.kind.name)?;
-        for w in &self.words {
-            write!(f, " {w}")?;
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Debug for GameSpec {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "GameSpec({self})")
-    }
-}
-
-impl PartialEq for GameSpec {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.kind, other.kind) && self.words == other.words
-    }
-}
-
-impl Eq for GameSpec {}
 
 fn no_game() -> String {
     format!("no game given ({})", names())
@@ -296,25 +117,8 @@ pub fn points_legend() -> String {
     GAMES.iter().map(|&t| one(t)).collect::<Vec<_>>().join("; ")
 }
 
-/// What a game's knowledge keeps across moves and games (an exact solver's tables), within the
-/// engine's memory budget: shared values by name, each made once at the first game that asks.
-pub struct Resources {
-    budget_mib: usize,
-    shared: Mutex<Vec<(&'static str, Arc<dyn Any + Send + Sync>)>>,
-}
-
+/// Preparing every game's tables needs the list of games.
 impl Resources {
-    /// Resources within `budget_mib` MiB for all the games' tables together.
-    pub fn new(budget_mib: usize) -> Resources {
-        Resources { budget_mib, shared: Mutex::new(Vec::new()) }
-    }
-
-    /// No tables at all: knowledge without exact solvers (to check a description, or for a
-    /// referee's copy of the rules).
-    pub fn none() -> Resources {
-        Resources::new(0)
-    }
-
     /// Resources within `budget_mib` MiB with every game's tables made now, so that no `init`
     /// (and no move) pays for making them.
     pub fn prepare(budget_mib: usize) -> Resources {
@@ -326,49 +130,12 @@ impl Resources {
         }
         resources
     }
-
-    /// The memory the games' tables may take in all, in MiB.
-    pub fn budget_mib(&self) -> usize {
-        self.budget_mib
-    }
-
-    /// The shared value called `key`, made by `make` (given the budget in MiB) at the first
-    /// call; None with no budget. Games that share a table agree on its key and type.
-    pub fn shared<T: Any + Send + Sync>(&self, key: &'static str, make: impl FnOnce(usize) -> T) -> Option<Arc<T>> {
-        if self.budget_mib == 0 {
-            return None;
-        }
-        let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, v)) = shared.iter().find(|(k, _)| *k == key) {
-            return v.clone().downcast::<T>().ok();
-        }
-        let v = Arc::new(make(self.budget_mib));
-        shared.push((key, v.clone()));
-        Some(v)
-    }
-}
-
-/// What `boardbot solve` asks of a game's solver: the positions' file (None: standard input)
-/// and the options, as the command line gave them.
-#[derive(Clone, Debug, Default)]
-pub struct SolveRequest {
-    pub file: Option<std::path::PathBuf>,
-    pub weak: bool,
-    pub analyze: bool,
-    pub hash_mib: usize,
-    pub threads: usize,
-    pub fresh: bool,
-    /// Seconds per position, after which it is `unknown`.
-    pub limit: Option<f64>,
-    /// The solver's method, where a game has several (m,n,k: `ab`, `pn`, `dfpn`).
-    pub method: Option<String>,
-    /// The seeds of the endgame database (Kalah), instead of the game's own choice.
-    pub db_seeds: Option<u32>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::salt;
 
     #[test]
     fn salts_differ_and_the_games_texts_name_every_game() {

@@ -4,9 +4,9 @@
 use crate::game::connectx::{ConnectX, CxKnowledge};
 use crate::game::mnk::{Mnk, MnkKnowledge};
 use crate::game::Game;
-use crate::search::{Knowledge, Limits, Score, SearchResult, Searcher, WIN, WIN_BOUND};
+use crate::search::{Knowledge, Limits, RootKnowledge, Score, SearchResult, Searcher, WIN, WIN_BOUND};
 
-fn solve<G: Game, K: Knowledge<G>>(game: &mut G, know: &K) -> SearchResult<G::Move> {
+fn solve<G: Game, K: RootKnowledge<G>>(game: &mut G, know: &K) -> SearchResult<G::Move> {
     let mut s = Searcher::new(16);
     let r = s.search(game, know, &Limits::infinite());
     assert!(r.proved, "an unlimited search on a small board ends in a proof: depth {} score {}", r.depth, r.score);

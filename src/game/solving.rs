@@ -1,7 +1,7 @@
 //! What the games' `boardbot solve` share: reading positions a line at a time, printing each
 //! one's result with its nodes and time, and the means at the end.
 
-use super::registry::SolveRequest;
+use super::any::SolveRequest;
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};

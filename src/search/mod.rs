@@ -102,11 +102,12 @@ impl Default for Selectivity {
     }
 }
 
-/// What the search needs to know about a game beyond its rules: evaluation, candidate moves,
-/// tactics (immediate wins, forced replies, whether a side can still win) and, at the root, the
-/// game's exact solvers and threat searches. It is kept apart from the game's struct, which
-/// holds the rules only: one value serves every copy of a game (the search's threads share it),
-/// and holds whatever state the knowledge keeps from move to move (a solver's tables).
+/// What every node of a search needs to know about a game beyond its rules: the evaluation,
+/// candidate moves with their order, tactics (immediate wins, forced replies, whether a side can
+/// still win), what is searched past the horizon, and how selective the search may be. It is kept
+/// apart from the game's struct, which holds the rules only: one value serves every copy of a
+/// game (the search's threads share it), and holds whatever state the knowledge keeps from move to
+/// move (a solver's tables). What is asked once a move, not at every node, is [`RootKnowledge`].
 pub trait Knowledge<G: Game>: Sync {
     /// Static evaluation from the view of the side to move, in +-EVAL_LIMIT.
     fn evaluate(&self, g: &G) -> Score;
@@ -152,6 +153,41 @@ pub trait Knowledge<G: Game>: Sync {
         true
     }
 
+    /// How selective the search may be with this game's moves (by default not more than the
+    /// search's own mild late-move reductions).
+    fn selectivity(&self) -> Selectivity {
+        Selectivity::default()
+    }
+
+    /// The value of a position that the game knows without searching it (e.g. from an endgame
+    /// database), asked at every node below the root before its table probe: the search takes
+    /// it as a leaf's score (a heuristic score: no proof). None by default.
+    fn known_value(&self, _g: &G) -> Option<Score> {
+        None
+    }
+
+    /// A move that passes the turn, where the game allows the search to try one in `g` (for
+    /// null-move pruning, see [`Selectivity::null_reduction`]); never a legal move. None by
+    /// default.
+    fn null_move(&self, _g: &G) -> Option<G::Move> {
+        None
+    }
+
+    /// Whether `mv` (legal in `g`) changes the position so much that pruning must not skip it
+    /// (a promotion, a sacrifice); only asked where [`Selectivity`] prunes.
+    fn tactical(&self, _g: &G, _mv: G::Move) -> bool {
+        false
+    }
+}
+
+/// What is asked of a game's knowledge once a move, never at a node inside the tree: at the
+/// search's root, the game's exact solvers, threat searches and opening book (and so when play
+/// calls them); in play, the reference player and how much a weaker level gives away; in tuning,
+/// the evaluation's weights. Every method has a default (no solver, no book, L1, no weights): a
+/// game without solvers implements it with an empty block. The search takes a `RootKnowledge`
+/// and hands its nodes the [`Knowledge`] it extends; a level below the maximum searches with the
+/// node knowledge alone (src/game/players.rs: `Shallow`).
+pub trait RootKnowledge<G: Game>: Knowledge<G> {
     /// The exact value of the position and the moves that keep it, from a game's own exact
     /// solver, if it has one for this position and it finishes before `deadline` (or `stop`).
     fn solve_exactly(&self, _g: &G, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<G::Move>> {
@@ -178,59 +214,40 @@ pub trait Knowledge<G: Game>: Sync {
         None
     }
 
-    /// Evaluation units a level below the maximum may give away for each level under it: a
-    /// weaker level draws its move among those scoring within this times (maximum - level) of
-    /// the best (see `game::any::MAX_LEVEL`). By default 40: a K-in-a-row window one stone
-    /// short is worth a few hundred.
-    fn level_step(&self) -> Score {
-        40
-    }
-
-    /// How selective the search may be with this game's moves (by default not more than the
-    /// search's own mild late-move reductions).
-    fn selectivity(&self) -> Selectivity {
-        Selectivity::default()
-    }
-
     /// The move of the game's opening book in `g`, if it has one: played at once under a clock
     /// (not in a search without one). None by default.
     fn book_move(&self, _g: &G) -> Option<G::Move> {
         None
     }
 
-    /// The value of a position that the game knows without searching it (e.g. from an endgame
-    /// database), asked at every node below the root before its table probe: the search takes
-    /// it as a leaf's score (a heuristic score: no proof). None by default.
-    fn known_value(&self, _g: &G) -> Option<Score> {
-        None
+    /// Evaluation units a level below the maximum may give away for each level under it: a
+    /// weaker level draws its move among those scoring within this times (maximum - level) of
+    /// the best (see `game::players::MAX_LEVEL`). By default 40: a K-in-a-row window one stone
+    /// short is worth a few hundred.
+    fn level_step(&self) -> Score {
+        40
     }
 
-    /// A move that passes the turn, where the game allows the search to try one in `g` (for
-    /// null-move pruning, see [`Selectivity::null_reduction`]); never a legal move. None by
-    /// default.
-    fn null_move(&self, _g: &G) -> Option<G::Move> {
-        None
-    }
-
-    /// Whether `mv` (legal in `g`) changes the position so much that pruning must not skip it
-    /// (a promotion, a sacrifice); only asked where [`Selectivity`] prunes.
-    fn tactical(&self, _g: &G, _mv: G::Move) -> bool {
-        false
+    /// The move of the game's reference player of the courses, the one a bot is first measured
+    /// against; by default L1 (see [`l1_move`]). Games where it means something else (greedy
+    /// sowing, the largest capture) say so.
+    fn reference_move(&self, g: &mut G, rng: &mut dyn RngCore) -> Option<G::Move> {
+        l1_move(self, g, rng)
     }
 
     /// The evaluation's weights by name, if it has any a tuner can fit ([`Weights`]): their
-    /// defaults compiled in, or those [`Knowledge::set_weights`] gave. None by default.
+    /// defaults compiled in, or those [`RootKnowledge::set_weights`] gave. None by default.
     fn weights(&self) -> Option<&Weights> {
         None
     }
 
-    /// Sets the evaluation's weights (the names of [`Knowledge::weights`]).
+    /// Sets the evaluation's weights (the names of [`RootKnowledge::weights`]).
     fn set_weights(&mut self, _weights: &Weights) -> Result<(), String> {
         Err("this game's evaluation has no weights".into())
     }
 
     /// [`Knowledge::evaluate`] with `weights` in place of the knowledge's own: what a tuner fits.
-    /// `weights` has the names of [`Knowledge::weights`] (a game may panic otherwise). By default
+    /// `weights` has the names of [`RootKnowledge::weights`] (a game may panic otherwise). By default
     /// the evaluation.
     fn evaluate_with(&self, g: &G, _weights: &Weights) -> Score {
         self.evaluate(g)
@@ -239,13 +256,6 @@ pub trait Knowledge<G: Game>: Sync {
     /// Returns once the tables the knowledge builds in the background are ready (a
     /// reproducible run waits for them; play does not). By default there are none.
     fn wait_until_ready(&self) {}
-
-    /// The move of the game's reference player of the courses, the one a bot is first measured
-    /// against; by default L1 (see [`l1_move`]). Games where it means something else (greedy
-    /// sowing, the largest capture) say so.
-    fn reference_move(&self, g: &mut G, rng: &mut dyn RngCore) -> Option<G::Move> {
-        l1_move(self, g, rng)
-    }
 }
 
 /// The courses' L1 player: a move that wins at once, else a random move that hands the

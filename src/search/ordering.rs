@@ -4,15 +4,15 @@
 use super::MAX_PLY;
 use crate::search::tt::NO_MOVE;
 
-pub struct Ordering {
+pub struct MoveOrder {
     killers: Vec<[u32; 2]>,
     history: Vec<i64>,
     key_space: usize,
 }
 
-impl Ordering {
-    pub fn new() -> Ordering {
-        Ordering { killers: vec![[NO_MOVE; 2]; MAX_PLY + 2], history: Vec::new(), key_space: 0 }
+impl MoveOrder {
+    pub fn new() -> MoveOrder {
+        MoveOrder { killers: vec![[NO_MOVE; 2]; MAX_PLY + 2], history: Vec::new(), key_space: 0 }
     }
 
     /// Prepares for a search of a game whose move keys are below `key_space`: killers are

@@ -5,9 +5,11 @@
 //! reached only decided positions through exhaustive move lists: such entries are stored with
 //! depth [`PROVEN`], and a root result that is a proof ends the search at once.
 
-use super::ordering::Ordering;
+use super::ordering::MoveOrder;
 use super::tt::{Bound, Tt, NO_MOVE, PROVEN};
-use super::{Candidate, Game, Knowledge, Limits, Outcome, Proof, Score, Selectivity, Side, MAX_PLY, WIN, WIN_BOUND};
+use super::{
+    Candidate, Game, Limits, Outcome, Proof, RootKnowledge, Score, Selectivity, Side, MAX_PLY, WIN, WIN_BOUND,
+};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
@@ -38,7 +40,7 @@ pub struct SearchResult<M> {
 pub struct Searcher {
     tt: Tt,
     /// Move-ordering memory, one per search thread.
-    orderings: Vec<Ordering>,
+    orderings: Vec<MoveOrder>,
 }
 
 const INF: Score = WIN + 1;
@@ -63,7 +65,7 @@ const CHECK_EVERY: u64 = 4;
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher { tt: Tt::new(hash_mb), orderings: vec![Ordering::new()] }
+        Searcher { tt: Tt::new(hash_mb), orderings: vec![MoveOrder::new()] }
     }
 
     /// The transposition table's size in bytes.
@@ -74,12 +76,12 @@ impl Searcher {
     /// Forgets the move-ordering memory (a new game). The table is kept: its entries are keyed
     /// by position and stay true.
     pub fn new_game(&mut self) {
-        self.orderings.iter_mut().for_each(|o| *o = Ordering::new());
+        self.orderings.iter_mut().for_each(|o| *o = MoveOrder::new());
     }
 
     /// Searches `game` (which must not be over) within `limits` with one thread; `game` is left
     /// as it was.
-    pub fn search<G: Game, K: Knowledge<G>>(
+    pub fn search<G: Game, K: RootKnowledge<G>>(
         &mut self,
         game: &mut G,
         know: &K,
@@ -93,7 +95,7 @@ impl Searcher {
     /// As [`Searcher::search`], with `threads` threads (Lazy SMP): helpers search copies of the
     /// game through the same table, which makes the main thread's search deeper; the main
     /// thread's result is the answer, and the helpers stop when it does.
-    pub fn search_parallel<G: Game + Send, K: Knowledge<G>>(
+    pub fn search_parallel<G: Game + Send, K: RootKnowledge<G>>(
         &mut self,
         game: &mut G,
         know: &K,
@@ -104,7 +106,7 @@ impl Searcher {
             return self.search(game, know, limits);
         }
         self.tt.new_search();
-        self.orderings.resize_with(threads, Ordering::new);
+        self.orderings.resize_with(threads, MoveOrder::new);
         let keys = game.move_key_space();
         let done = AtomicBool::new(false);
         let (tt, done_ref) = (&self.tt, &done);
@@ -129,10 +131,10 @@ impl Searcher {
     }
 }
 
-struct Run<'a, G: Game, K: Knowledge<G>> {
+struct Run<'a, G: Game, K: RootKnowledge<G>> {
     tt: &'a Tt,
     know: &'a K,
-    ordering: &'a mut Ordering,
+    ordering: &'a mut MoveOrder,
     limits: &'a Limits,
     /// Set when the main thread is done (for helper threads).
     done: Option<&'a AtomicBool>,
@@ -144,7 +146,7 @@ struct Run<'a, G: Game, K: Knowledge<G>> {
     nodes: u64,
     stopped: bool,
     /// Some leaf of the current subtree was judged heuristically (not a proof).
-    hit: bool,
+    heuristic: bool,
     /// Some leaf of the current subtree was scored a draw by its history
     /// ([`Game::drawn_by_history`]): the subtree's score depends on the path to it, so it is not
     /// stored in the table.
@@ -174,11 +176,11 @@ struct Run<'a, G: Game, K: Knowledge<G>> {
     tried: Vec<Vec<u32>>,
 }
 
-impl<'a, G: Game, K: Knowledge<G>> Run<'a, G, K> {
+impl<'a, G: Game, K: RootKnowledge<G>> Run<'a, G, K> {
     fn new(
         tt: &'a Tt,
         know: &'a K,
-        ordering: &'a mut Ordering,
+        ordering: &'a mut MoveOrder,
         limits: &'a Limits,
         done: Option<&'a AtomicBool>,
         thread: usize,
@@ -193,7 +195,7 @@ impl<'a, G: Game, K: Knowledge<G>> Run<'a, G, K> {
             lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             nodes: 0,
             stopped: false,
-            hit: false,
+            heuristic: false,
             path_draw: false,
             swindle_memo: Default::default(),
             proof_memo: Default::default(),
@@ -208,9 +210,63 @@ impl<'a, G: Game, K: Knowledge<G>> Run<'a, G, K> {
     }
 }
 
-impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
+/// The root's moves to search (phase 1 of `Run::iterate`), best-ordered: `exhaustive` if they
+/// are every move that matters; `settled` if the exact solver proved the value that every one of
+/// them keeps (a draw or a loss: the search only orders them for the traps); `refuted`: the moves
+/// the solver refuted, left out unless every move searched loses.
+struct RootMoves<M> {
+    moves: Vec<M>,
+    exhaustive: bool,
+    settled: bool,
+    refuted: Vec<M>,
+}
+
+/// A node's window (alpha, beta), narrowed to the scores still possible there (lo, hi: the
+/// mate distances, and 0 for a side that cannot win): lo <= alpha < beta <= hi.
+#[derive(Clone, Copy)]
+struct Window {
+    alpha: Score,
+    beta: Score,
+    lo: Score,
+    hi: Score,
+}
+
+/// What a node's steps share: the depth left, the ply from the root, whether it is on the
+/// principal variation, the side to move, whether it is quiet, and the table's move.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    pv: bool,
+    me: Side,
+    quiet: bool,
+    tt_move: u32,
+}
+
+impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
+    /// The search from the root, in three phases:
+    /// 1. the root's moves: a move decided at once (a win, the book, a forced move, no time
+    ///    left, the exact solver's proof), or the moves to search after the solver's refutations
+    ///    and the threat defence ([`Run::root_moves`]);
+    /// 2. iterative deepening over them, with aspiration windows ([`Run::deepen`]);
+    /// 3. with the value settled or lost, a move for the opponent's errors: traps and swindles
+    ///    ([`Run::play_for_errors`]).
     fn iterate(&mut self, game: &mut G) -> SearchResult<G::Move> {
-        let decided = |best, score, proved| SearchResult {
+        let root = match self.root_moves(game) {
+            Ok(root) => root,
+            Err(decided) => return decided,
+        };
+        let mut moves = root.moves;
+        let mut best = self.deepen(game, &mut moves, root.exhaustive, root.refuted);
+        self.play_for_errors(game, &moves, root.settled, &mut best);
+        best.nodes = self.nodes;
+        best.elapsed = self.limits.elapsed();
+        best
+    }
+
+    /// A move decided before any search, with its score.
+    fn decided(&self, best: G::Move, score: Score, proved: bool) -> SearchResult<G::Move> {
+        SearchResult {
             best,
             score,
             depth: 0,
@@ -219,16 +275,21 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             proved,
             pv: vec![best],
             iterations: Vec::new(),
-        };
+        }
+    }
+
+    /// Phase 1: the root's moves, best-ordered, after the exact solver and the threat defence;
+    /// Err: a move decided at once.
+    fn root_moves(&mut self, game: &mut G) -> Result<RootMoves<G::Move>, SearchResult<G::Move>> {
         if let Some(mv) = self.know.winning_move(game) {
-            return decided(mv, WIN - 1, true);
+            return Err(self.decided(mv, WIN - 1, true));
         }
         if self.limits.hard.is_some() {
             if let Some(mv) = self.know.book_move(game) {
                 if self.thread == 0 {
                     log::info!("book: {}", game.format_move(mv));
                 }
-                return decided(mv, 0, false);
+                return Err(self.decided(mv, 0, false));
             }
         }
         let mut root = Vec::new();
@@ -237,12 +298,12 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         root.sort_by_key(|c| std::cmp::Reverse(c.score));
         if root.len() == 1 && self.limits.hard.is_some() {
             // A forced move under the clock: answer at once (its score is not needed to play).
-            return decided(root[0].mv, 0, false);
+            return Err(self.decided(root[0].mv, 0, false));
         }
         if self.limits.stop_requested() || self.limits.past_hard() {
             // No time left (an extra turn of the same reply after the budget ran out, or a stop):
             // the best-ordered move at once, without the solvers' and threats' set-up work.
-            return decided(root[0].mv, 0, false);
+            return Err(self.decided(root[0].mv, 0, false));
         }
         // The exact solver proved the root a draw or a loss that several moves keep.
         let mut settled = false;
@@ -250,14 +311,14 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         let mut refuted_out: Vec<G::Move> = Vec::new();
         if let Some(proof) = self.exact_solution(game) {
             if proof.score >= WIN_BOUND || proof.moves.len() == 1 {
-                return decided(proof.moves[0], proof.score, true);
+                return Err(self.decided(proof.moves[0], proof.score, true));
             }
             // A draw or a loss: any of these moves keeps it; the search orders them, and the
             // traps (see `Run::trap`) pick the one that gives the opponent the most chances to
             // go wrong.
             root.retain(|c| proof.moves.contains(&c.mv));
             if root.is_empty() {
-                return decided(proof.moves[0], proof.score, true);
+                return Err(self.decided(proof.moves[0], proof.score, true));
             }
             settled = root.len() > 1;
             if settled {
@@ -282,7 +343,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                 root.retain(|c| !refuted.contains(&c.mv));
                 refuted_out = refuted;
                 if root.len() == 1 && self.limits.hard.is_some() {
-                    return decided(root[0].mv, 0, false);
+                    return Err(self.decided(root[0].mv, 0, false));
                 }
             }
             if let Some(answers) = self.threat_defence(game, &root) {
@@ -293,51 +354,40 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                 }
             }
         }
+        let moves = root.iter().map(|c| c.mv).collect();
+        Ok(RootMoves { moves, exhaustive, settled, refuted: refuted_out })
+    }
+
+    /// Phase 2: iterative deepening over `moves` (best first, reordered as it goes); a second
+    /// time over every move when the first proved a loss without the moves the solver refuted
+    /// (`refuted_out`): those may lose later, and a lost position is played to lose as late as
+    /// possible. `exhaustive`: the root's list is every move that matters (a result may be a
+    /// proof).
+    fn deepen(
+        &mut self,
+        game: &mut G,
+        moves: &mut Vec<G::Move>,
+        exhaustive: bool,
+        mut refuted_out: Vec<G::Move>,
+    ) -> SearchResult<G::Move> {
         let mut best = SearchResult {
-            best: root[0].mv,
+            best: moves[0],
             score: 0,
             depth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
             proved: false,
-            pv: vec![root[0].mv],
+            pv: vec![moves[0]],
             iterations: Vec::new(),
         };
-        let mut moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
         // The pauses are measured from here: the solvers' and threats' time before is no pause.
         self.last_look = self.limits.elapsed();
         let first_depth = 1 + (self.thread as u32 % 2);
-        // Iterative deepening; a second time over every move when the first proved a loss
-        // without the moves the solver refuted: those may lose later, and a lost position is
-        // played to lose as late as possible.
         loop {
             let mut prev_score: Option<Score> = None;
             for depth in first_depth..=self.limits.max_depth.min(MAX_PLY as u32 - 1).max(first_depth) {
-                self.hit = !exhaustive;
-                let (mut alpha, mut beta) = (-INF, INF);
-                let mut delta = 0;
-                if let Some(p) = prev_score.filter(|p| depth >= 4 && p.abs() < WIN_BOUND) {
-                    delta = 24 + p.abs() / 16;
-                    alpha = p - delta;
-                    beta = p + delta;
-                }
-                let (score, mv) = loop {
-                    let hit_before = self.hit;
-                    let (score, mv) = self.root(game, &mut moves, depth as i32, alpha, beta);
-                    if self.stopped {
-                        break (score, mv);
-                    }
-                    if score <= alpha && alpha > -INF {
-                        alpha = (alpha - delta).max(-INF);
-                        delta *= 4;
-                    } else if score >= beta && beta < INF {
-                        beta = (beta + delta).min(INF);
-                        delta *= 4;
-                    } else {
-                        break (score, mv);
-                    }
-                    self.hit = hit_before;
-                };
+                self.heuristic = !exhaustive;
+                let (score, mv, alpha) = self.aspiration(game, moves, depth, prev_score);
                 if self.stopped {
                     // The moves the stopped iteration finished: in the first, the best of them;
                     // later, a move that beat the previous best (searched first) inside the
@@ -353,7 +403,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                 if let Some(i) = moves.iter().position(|&m| m == mv) {
                     moves[..=i].rotate_right(1);
                 }
-                let proved = !self.hit;
+                let proved = !self.heuristic;
                 let mut iterations = std::mem::take(&mut best.iterations);
                 iterations.push(SearchInfo { depth, score, nodes: self.nodes, elapsed: self.limits.elapsed() });
                 best = SearchResult {
@@ -390,11 +440,52 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                 moves.append(&mut refuted_out);
                 continue;
             }
-            break;
+            return best;
         }
-        // Playing under a clock (not solving), with the value settled: play for the opponent's errors.
+    }
+
+    /// One iteration of phase 2 at `depth`: the root searched in an aspiration window around the
+    /// last iteration's score (from depth 4 on, away from proofs), widened fourfold on each
+    /// side that fails. The score, the best move and the window's alpha at the end.
+    fn aspiration(
+        &mut self,
+        game: &mut G,
+        moves: &mut [G::Move],
+        depth: u32,
+        prev_score: Option<Score>,
+    ) -> (Score, G::Move, Score) {
+        let (mut alpha, mut beta) = (-INF, INF);
+        let mut delta = 0;
+        if let Some(p) = prev_score.filter(|p| depth >= 4 && p.abs() < WIN_BOUND) {
+            delta = 24 + p.abs() / 16;
+            alpha = p - delta;
+            beta = p + delta;
+        }
+        loop {
+            let heuristic_before = self.heuristic;
+            let (score, mv) = self.root(game, moves, depth as i32, alpha, beta);
+            if self.stopped {
+                return (score, mv, alpha);
+            }
+            if score <= alpha && alpha > -INF {
+                alpha = (alpha - delta).max(-INF);
+                delta *= 4;
+            } else if score >= beta && beta < INF {
+                beta = (beta + delta).min(INF);
+                delta *= 4;
+            } else {
+                return (score, mv, alpha);
+            }
+            self.heuristic = heuristic_before;
+        }
+    }
+
+    /// Phase 3: playing under a clock (not solving), with the value settled (a draw or a loss
+    /// several moves keep: a trap) or proved lost or drawn (a swindle), the move that gives the
+    /// opponent the most chances to go wrong, in place of `best`'s.
+    fn play_for_errors(&mut self, game: &mut G, moves: &[G::Move], settled: bool, best: &mut SearchResult<G::Move>) {
         if settled && !self.stopped {
-            if let Some(mv) = self.trap(game, &moves) {
+            if let Some(mv) = self.trap(game, moves) {
                 if mv != best.best {
                     log::info!("trap: {} instead of {}", game.format_move(mv), game.format_move(best.best));
                     best.pv = vec![mv];
@@ -402,7 +493,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                 }
             }
         } else if best.proved && best.score <= 0 && self.thread == 0 && !self.stopped && self.limits.hard.is_some() {
-            if let Some(mv) = self.swindle(game, &moves, best.score, best.depth as i32) {
+            if let Some(mv) = self.swindle(game, moves, best.score, best.depth as i32) {
                 if mv != best.best {
                     log::info!("swindle: {} instead of {}", game.format_move(mv), game.format_move(best.best));
                     best.pv = vec![mv];
@@ -410,9 +501,6 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                 }
             }
         }
-        best.nodes = self.nodes;
-        best.elapsed = self.limits.elapsed();
-        best
     }
 
     /// The game's exact solver at the root, under the clock only (the main thread asks it; it
@@ -673,9 +761,9 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         if let Some(&known) = self.proof_memo.get(&key) {
             return known;
         }
-        self.hit = false;
+        self.heuristic = false;
         let v = self.child(game, me, depth, 1, threshold - 1, threshold, false);
-        let proved = !self.hit && v >= threshold;
+        let proved = !self.heuristic && v >= threshold;
         if !self.stopped {
             self.proof_memo.insert(key, proved);
         }
@@ -707,99 +795,181 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         self.stopped
     }
 
-    fn negamax(&mut self, game: &mut G, depth: i32, ply: usize, mut alpha: Score, mut beta: Score, pv: bool) -> Score {
+    /// One node of the principal variation search, in named steps in the order they run (as
+    /// Stockfish's search reads):
+    /// 1. the clock ([`Run::out_of_time`], the one place a node looks at it);
+    /// 2. a position settled at once: the game over, drawn by its history, won by one move, the
+    ///    ply cap ([`Run::settled`]);
+    /// 3. the window narrowed to the scores still possible ([`Run::window`]);
+    /// 4. what is known without searching the moves: the game's known value, a quiet leaf
+    ///    ([`Run::known`]), the table ([`Run::probe`]);
+    /// 5. pruning before any move: reverse futility, futility, the null move ([`Run::prune`]);
+    /// 6. the moves, the table's first, with reductions ([`Run::search_moves`]);
+    /// 7. the store ([`Run::store`]).
+    ///
+    /// Invariants: the window is not empty (alpha < beta) and within +-INF; a zero window at a
+    /// node gives a bound, never an exact score; what is stored has a bound that says how the
+    /// score stands to the window searched, and a depth in 0..PROVEN, or PROVEN for a proof.
+    /// `depth` is the depth left: below 1 the node is past the horizon (only moves the game
+    /// searches there, or a quiet leaf), and it may go below 0 there.
+    fn negamax(&mut self, game: &mut G, depth: i32, ply: usize, alpha: Score, beta: Score, pv: bool) -> Score {
+        debug_assert!(alpha < beta, "an empty window ({alpha}, {beta})");
+        debug_assert!(-INF <= alpha && beta <= INF, "a window past the scores ({alpha}, {beta})");
         self.nodes += 1;
         if self.out_of_time() {
             return 0;
         }
-        let me = game.to_move();
-        if game.drawn_by_history() {
-            self.hit = true;
-            self.path_draw = true;
+        if let Some(score) = self.settled(game, ply) {
+            return score;
+        }
+        let window = match self.window(game, ply, alpha, beta) {
+            Ok(window) => window,
+            Err(score) => return score,
+        };
+        let quiet = match self.known(game, depth, ply, &window) {
+            Ok(quiet) => quiet,
+            Err(score) => return score,
+        };
+        let key = game.hash();
+        let tt_move = match self.probe(key, depth, ply, pv, &window) {
+            Ok(tt_move) => tt_move,
+            Err(score) => return score,
+        };
+        let node = Node { depth, ply, pv, me: game.to_move(), quiet, tt_move };
+        let futile = match self.prune(game, &node, &window) {
+            Ok(futile) => futile,
+            Err(score) => return score,
+        };
+        let outer_heuristic = std::mem::replace(&mut self.heuristic, false);
+        let outer_path_draw = std::mem::replace(&mut self.path_draw, false);
+        let (best, best_key) = self.search_moves(game, &node, window, futile);
+        let path_draw = self.path_draw;
+        self.path_draw |= outer_path_draw;
+        if self.stopped {
+            self.heuristic |= outer_heuristic;
             return 0;
         }
+        let best = best.clamp(window.lo, window.hi);
+        let subtree_heuristic = self.heuristic;
+        self.heuristic |= outer_heuristic;
+        if !path_draw {
+            self.store(key, &node, &window, best, best_key, subtree_heuristic);
+        }
+        best
+    }
+
+    /// Step 2: the score of a position settled without a search: the game over, drawn by its
+    /// history, won at once by the side to move, or at the ply cap (the evaluation).
+    fn settled(&mut self, game: &G, ply: usize) -> Option<Score> {
+        if game.drawn_by_history() {
+            self.heuristic = true;
+            self.path_draw = true;
+            return Some(0);
+        }
         match game.outcome() {
-            Some(Outcome::Draw) => return 0,
+            Some(Outcome::Draw) => return Some(0),
             Some(Outcome::Win(side)) => {
                 let s = WIN - ply as Score;
-                return if side == me { s } else { -s };
+                return Some(if side == game.to_move() { s } else { -s });
             }
             None => {}
         }
         if self.know.winning_move(game).is_some() {
-            return WIN - ply as Score - 1;
+            return Some(WIN - ply as Score - 1);
         }
         if ply >= MAX_PLY - 1 {
-            self.hit = true;
-            return self.know.evaluate(game);
+            self.heuristic = true;
+            return Some(self.know.evaluate(game));
         }
-        // Mate-distance bounds, then what the game knows: a side that cannot win scores at most 0.
+        None
+    }
+
+    /// Step 3: the window (alpha, beta) narrowed to the scores still possible: the mate
+    /// distance, and what the game knows (a side that cannot win scores at most 0). Err: the
+    /// node's score, where nothing in the window is possible.
+    fn window(&self, game: &G, ply: usize, alpha: Score, beta: Score) -> Result<Window, Score> {
+        let me = game.to_move();
         let lo = if self.know.can_win(game, me.other()) { -(WIN - ply as Score) } else { 0 };
         let hi = if self.know.can_win(game, me) { WIN - ply as Score - 1 } else { 0 };
         if lo >= beta {
-            return lo;
+            return Err(lo);
         }
         if hi <= alpha {
-            return hi;
+            return Err(hi);
         }
-        alpha = alpha.max(lo);
-        beta = beta.min(hi);
+        let (alpha, beta) = (alpha.max(lo), beta.min(hi));
         if alpha >= beta {
-            return alpha;
+            return Err(alpha);
         }
-        let (alpha0, beta0) = (alpha, beta);
+        debug_assert!(lo <= alpha && beta <= hi);
+        Ok(Window { alpha, beta, lo, hi })
+    }
 
+    /// Step 4a: what the game knows of the position without a search (a value from an endgame
+    /// database), and a quiet node past the horizon (a win the evaluation does not see, or the
+    /// quiescence search). Ok: whether the side to move is quiet, the node to be searched.
+    fn known(&mut self, game: &mut G, depth: i32, ply: usize, window: &Window) -> Result<bool, Score> {
         if let Some(v) = self.know.known_value(game) {
-            self.hit = true;
-            return v.clamp(lo, hi);
+            self.heuristic = true;
+            return Err(v.clamp(window.lo, window.hi));
         }
         let quiet = self.know.quiet(game);
         if depth <= 0 && quiet {
             if let Some(plies) = self.know.quiet_win(game) {
-                return WIN - ply as Score - plies as Score;
+                return Err(WIN - ply as Score - plies as Score);
             }
-            self.hit = true;
-            return self.quiescence(game, depth, ply, alpha, beta);
+            self.heuristic = true;
+            return Err(self.quiescence(game, depth, ply, window.alpha, window.beta));
         }
-        let key = game.hash();
-        let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(key) {
-            tt_move = e.mv;
-            if e.depth == PROVEN || (!pv && e.depth as i32 >= depth) {
-                let s = e.score(ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if usable {
-                    if e.depth != PROVEN {
-                        self.hit = true;
-                    }
-                    return s;
+        Ok(quiet)
+    }
+
+    /// Step 4b: the table. Err: the score stored for the position, where it settles the window
+    /// (a proof always; a heuristic score deep enough, and never at a PV node); Ok: the table's
+    /// move for the position ([`NO_MOVE`] if none).
+    fn probe(&mut self, key: u64, depth: i32, ply: usize, pv: bool, window: &Window) -> Result<u32, Score> {
+        let Some(e) = self.tt.probe(key) else { return Ok(NO_MOVE) };
+        if e.depth == PROVEN || (!pv && e.depth as i32 >= depth) {
+            let s = e.score(ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= window.beta,
+                Bound::Upper => s <= window.alpha,
+            };
+            if usable {
+                if e.depth != PROVEN {
+                    self.heuristic = true;
                 }
+                return Err(s);
             }
         }
-        // Near the horizon at a quiet non-PV node, the static evaluation may settle the node
-        // (reverse futility) or rule out the quiet moves (futility), where the game allows it.
+        Ok(e.mv)
+    }
+
+    /// Step 5: pruning before any move, where the game allows it ([`Selectivity`]). Near the
+    /// horizon at a quiet non-PV node, the static evaluation may settle the node (reverse
+    /// futility) or rule out the quiet moves (futility: Ok(true)). Null move: if passing still
+    /// fails high on a shallower search, so would a move (verified by a shallower normal search
+    /// where the game asks, for zugzwang). Err: the node's score.
+    fn prune(&mut self, game: &mut G, node: &Node, window: &Window) -> Result<bool, Score> {
+        let Node { depth, ply, pv, me, quiet, .. } = *node;
+        let (alpha, beta) = (window.alpha, window.beta);
         let mut futile = false;
         let sel = self.sel;
         let inside = alpha > -WIN_BOUND && beta < WIN_BOUND;
         if !pv && quiet && depth <= 3 && inside && (sel.static_margin.is_some() || sel.futility_margin.is_some()) {
             let stand = self.know.evaluate(game);
             if sel.static_margin.is_some_and(|m| stand - m * depth >= beta) {
-                self.hit = true;
-                return stand;
+                self.heuristic = true;
+                return Err(stand);
             }
             futile = sel.futility_margin.is_some_and(|m| stand + m * depth <= alpha);
         }
-        // Null move: if passing still fails high on a shallower search, so would a move
-        // (verified by a shallower normal search where the game asks, for zugzwang).
         if sel.null_reduction > 0 && !pv && quiet && depth >= 2 && inside && self.null_ply.wrapping_add(1) != ply {
             if let Some(pass) = self.know.null_move(game) {
                 if self.know.evaluate(game) >= beta {
                     let r = sel.null_reduction + depth / 6;
-                    let (hit0, draw0) = (self.hit, self.path_draw);
+                    let (heuristic0, draw0) = (self.heuristic, self.path_draw);
                     let outer_null = std::mem::replace(&mut self.null_ply, ply);
                     game.play(pass);
                     let mut s = self.child(game, me, depth - 1 - r, ply + 1, beta - 1, beta, false);
@@ -812,24 +982,32 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                     }
                     self.null_ply = outer_null;
                     if self.stopped {
-                        return 0;
+                        return Err(0);
                     }
                     if s >= beta {
-                        self.hit = true;
-                        return if s >= WIN_BOUND { beta } else { s };
+                        self.heuristic = true;
+                        return Err(if s >= WIN_BOUND { beta } else { s });
                     }
-                    (self.hit, self.path_draw) = (hit0, draw0);
+                    (self.heuristic, self.path_draw) = (heuristic0, draw0);
                 }
             }
         }
-        let outer_hit = std::mem::replace(&mut self.hit, false);
-        let outer_path_draw = std::mem::replace(&mut self.path_draw, false);
+        Ok(futile)
+    }
+
+    /// Step 6: the moves, best first, with late-move reductions and pruning: the best score
+    /// (-INF if none was searched to the end) and its move's key. Stage 1, in a quiet position:
+    /// the table's move before generating any other (when it refutes the position, scoring
+    /// every candidate is saved). Stage 2: the candidates, ordered by the table's move, the
+    /// killers and the history.
+    fn search_moves(&mut self, game: &mut G, node: &Node, window: Window, futile: bool) -> (Score, u32) {
+        let Node { depth, ply, pv, me, quiet, tt_move } = *node;
+        let Window { mut alpha, beta, lo, hi } = window;
+        let sel = self.sel;
         let side = me.index();
         let (mut best, mut best_key) = (-INF, NO_MOVE);
         let mut searched = 0;
 
-        // Stage 1: in a quiet position, the table's move before generating any other: when it
-        // refutes the position, scoring every candidate is saved.
         let tt_mv = if quiet { game.move_for_key(tt_move) } else { None };
         if let Some(mv) = tt_mv {
             game.play(mv);
@@ -850,7 +1028,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         if best < beta && !self.stopped {
             exhaustive = self.know.candidates(game, &mut list);
             if !exhaustive {
-                self.hit = true;
+                self.heuristic = true;
             }
             if tt_mv.is_some() {
                 list.retain(|c| game.move_key(c.mv) != tt_move);
@@ -861,7 +1039,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
                 let all = list.len();
                 list.retain(|c| self.know.searched_past_horizon(game, c.mv));
                 if list.len() < all {
-                    self.hit = true;
+                    self.heuristic = true;
                     let stand = self.know.evaluate(game).clamp(lo, hi);
                     if stand > best {
                         best = stand;
@@ -896,7 +1074,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
         // cutoffs come that early, and spare sorting the rest), then the rest sorted.
         for j in 0..list.len() {
             if j >= count && best > -WIN_BOUND {
-                self.hit = true;
+                self.heuristic = true;
                 break;
             }
             if j < PICKED_ONE_BY_ONE {
@@ -912,7 +1090,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             // The game's own selectivity leaves its tactical moves alone.
             let tame = quiet_move && (sel.reduction.is_none() && !futile || !self.know.tactical(game, c.mv));
             if futile && i > 0 && tame && best > -WIN_BOUND {
-                self.hit = true;
+                self.heuristic = true;
                 continue;
             }
             if sel.history_malus && quiet_move && !game.move_key(c.mv).eq(&tt_move) {
@@ -922,23 +1100,7 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             let score = if i == 0 {
                 self.child(game, me, next, ply + 1, alpha, beta, pv)
             } else {
-                let r = if depth >= 3 && i >= 3 && tame {
-                    if exhaustive {
-                        match sel.reduction {
-                            None => 1 + (depth >= 6 && i >= 8) as i32,
-                            Some(f) => {
-                                let r = (depth as f32).ln() * (i as f32).ln() * f;
-                                (r as i32 - pv as i32).max(1)
-                            }
-                        }
-                    } else {
-                        // A heuristic selection (a large board's moves near the stones): most
-                        // late moves are beside the point, reduced by log(depth) x log(i).
-                        ((depth as f32).ln() * (i as f32).ln() * LATE_MOVE_REDUCTION) as i32
-                    }
-                } else {
-                    0
-                };
+                let r = if depth >= 3 && i >= 3 && tame { self.reduction(depth, i, pv, exhaustive) } else { 0 };
                 let mut s = self.child(game, me, next - r, ply + 1, alpha, alpha + 1, false);
                 if r > 0 && s > alpha && !self.stopped {
                     s = self.child(game, me, next, ply + 1, alpha, alpha + 1, false);
@@ -974,28 +1136,42 @@ impl<G: Game, K: Knowledge<G>> Run<'_, G, K> {
             }
         }
         self.lists[ply] = list;
-        let path_draw = self.path_draw;
-        self.path_draw |= outer_path_draw;
-        if self.stopped {
-            self.hit |= outer_hit;
-            return 0;
+        (best, best_key)
+    }
+
+    /// The late-move reduction of the `i`th move (from 0) at `depth`: in an exhaustive list, the
+    /// game's own (log(depth) x log(i) x its factor, one less at a PV node) or 1 to 2 plies; in
+    /// a heuristic selection (a large board's moves near the stones), where most late moves are
+    /// beside the point, log(depth) x log(i).
+    fn reduction(&self, depth: i32, i: usize, pv: bool, exhaustive: bool) -> i32 {
+        if exhaustive {
+            match self.sel.reduction {
+                None => 1 + (depth >= 6 && i >= 8) as i32,
+                Some(f) => {
+                    let r = (depth as f32).ln() * (i as f32).ln() * f;
+                    (r as i32 - pv as i32).max(1)
+                }
+            }
+        } else {
+            ((depth as f32).ln() * (i as f32).ln() * LATE_MOVE_REDUCTION) as i32
         }
-        let best = best.clamp(lo, hi);
-        let subtree_hit = self.hit;
-        self.hit |= outer_hit;
-        if path_draw {
-            return best;
-        }
-        let bound = if best >= beta0 {
+    }
+
+    /// Step 7: the node's score `best` (within the narrowed window's bounds) in the table, as a
+    /// bound on the window searched, with its depth; a proof (no heuristic leaf below,
+    /// `subtree_heuristic` false) at depth PROVEN.
+    fn store(&mut self, key: u64, node: &Node, window: &Window, best: Score, best_key: u32, subtree_heuristic: bool) {
+        debug_assert!(window.lo <= best && best <= window.hi, "{best} outside [{}, {}]", window.lo, window.hi);
+        let bound = if best >= window.beta {
             Bound::Lower
-        } else if best <= alpha0 {
+        } else if best <= window.alpha {
             Bound::Upper
         } else {
             Bound::Exact
         };
-        let stored_depth = if subtree_hit { depth.clamp(0, PROVEN as i32 - 1) as u8 } else { PROVEN };
-        self.tt.store(key, stored_depth, best, ply, bound, best_key);
-        best
+        debug_assert!(window.beta - window.alpha > 1 || bound != Bound::Exact, "an exact score in a zero window");
+        let stored_depth = if subtree_heuristic { node.depth.clamp(0, PROVEN as i32 - 1) as u8 } else { PROVEN };
+        self.tt.store(key, stored_depth, best, node.ply, bound, best_key);
     }
 
     /// A quiet node past the horizon: the evaluation, or better, what the game's forcing moves

@@ -17,12 +17,15 @@ impl<G: Scored + Sync> Knowledge<G> for Plain {
     fn evaluate(&self, g: &G) -> Score {
         g.lead()
     }
+
     fn winning_move(&self, _g: &G) -> Option<G::Move> {
         None
     }
+
     fn quiet(&self, _g: &G) -> bool {
         true
     }
+
     fn candidates(&self, g: &G, out: &mut Vec<Candidate<G::Move>>) -> bool {
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
@@ -30,6 +33,8 @@ impl<G: Scored + Sync> Knowledge<G> for Plain {
         true
     }
 }
+
+impl<G: Scored + Sync> RootKnowledge<G> for Plain {}
 
 /// Plain minimax: 1 if the side to move wins, 0 draw, -1 loss, for any game (the same side
 /// may move again: its value is then taken as it is, not negated).

@@ -4,7 +4,8 @@
 //! [`AnyGame`]: this file never names a game.
 
 use crate::bot::{parse_level, Engine, Options};
-use crate::game::any::{Algorithm, AnyGame, MoveError};
+use crate::game::any::{AnyGame, MoveError};
+use crate::game::players::Algorithm;
 use crate::game::registry::{GameSpec, Resources, GAMES};
 use crate::referee::report::{log_line, LOG_HEADER};
 use crate::referee::{GameEnd, GameRecord};

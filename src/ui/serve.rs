@@ -21,8 +21,10 @@
 //!   is bounded (docs/api.md gives the ceiling).
 
 use crate::bot::{parse_level, Engine, Options};
-use crate::game::any::{Algorithm, AnyGame, Source, Thought, View};
+use crate::game::any::AnyGame;
+use crate::game::players::{Algorithm, Source, Thought};
 use crate::game::registry::{GameSpec, GameType, Resources, GAMES};
+use crate::game::render::View;
 use crate::search::{Outcome, Side};
 use crate::ui::words::{opinion_words, thought_line};
 use axum::body::Bytes;

@@ -2,7 +2,8 @@
 //! opinion of the position ("boardbot wins in 4 moves", "better for you") and where its move
 //! came from ("only move", "book", the search's depth, nodes and time).
 
-use crate::game::any::{Opinion, Source, Thought};
+use crate::game::players::{Source, Thought};
+use crate::game::render::Opinion;
 use crate::search::MAX_PLY;
 
 /// `base` conjugated for `who`: "you win", "boardbot wins".
@@ -91,7 +92,7 @@ pub fn thought_line(t: &Thought, me: &str, other: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::any::Algorithm;
+    use crate::game::players::Algorithm;
     use std::time::Duration;
 
     #[test]

@@ -10,7 +10,7 @@
 
 use super::endgame::{self, DistanceWriter, Endgame, Keep, MAX_PIECES};
 use super::movegen::Capturing;
-use crate::game::registry::Resources;
+use crate::game::any::Resources;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};

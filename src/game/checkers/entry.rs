@@ -3,8 +3,9 @@
 
 use super::knowledge::CheckersKnowledge as Know;
 use super::{fen, notation, Checkers, Move, Rules, QUIET_PLIES_DRAW};
-use crate::game::any::{AnyGame, Playing, Render, View, ViewCell, ViewMove, ViewPlayer};
-use crate::game::registry::{GameRecordText, GameSpec, GameType, Resources};
+use crate::game::any::{AnyGame, GameRecordText, GameSpec, GameType, Resources};
+use crate::game::playing::Playing;
+use crate::game::render::{Render, View, ViewCell, ViewMove, ViewPlayer};
 use crate::game::{Game, Outcome, Side};
 
 pub use super::knowledge::CheckersKnowledge;

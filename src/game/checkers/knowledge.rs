@@ -10,9 +10,9 @@ use super::endgame::{self, Endgame, Value, MAX_PIECES};
 use super::eval::{self, EvalWeights};
 use super::movegen::{forward, Board, CROWN_ROW, NEIGHBOUR, NONE};
 use super::{reference, Checkers, Move, Rules};
-use crate::game::registry::Resources;
+use crate::game::any::Resources;
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, Score, Weights, EVAL_LIMIT, WIN_BOUND};
+use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, Weights, EVAL_LIMIT, WIN_BOUND};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -267,31 +267,6 @@ impl Knowledge<Checkers> for CheckersKnowledge {
         }
     }
 
-    fn weights(&self) -> Option<&Weights> {
-        Some(&self.weights)
-    }
-
-    fn set_weights(&mut self, weights: &Weights) -> Result<(), String> {
-        let values: EvalWeights = weights.values().try_into().map_err(|_| "not checkers' weights".to_string())?;
-        if weights.names() != eval::NAMES {
-            return Err("not checkers' weights".into());
-        }
-        (self.weights, self.eval_weights) = (weights.clone(), values);
-        Ok(())
-    }
-
-    fn evaluate_with(&self, g: &Checkers, weights: &Weights) -> Score {
-        let Ok(w) = <EvalWeights>::try_from(weights.values()) else { return self.evaluate(g) };
-        match self.probe(g) {
-            None => evaluate(g, &w).clamp(-EVAL_LIMIT, EVAL_LIMIT),
-            Some(v) => known_score(g, v, &w),
-        }
-    }
-
-    fn wait_until_ready(&self) {
-        self.wait_for_database();
-    }
-
     /// Right after a capture or a man's move (the quiet count is 0), a position of the endgame
     /// database scores as [`Knowledge::evaluate`] scores it, without search below it. (Not
     /// elsewhere: a won ending is still played by the search, which makes progress.)
@@ -330,6 +305,50 @@ impl Knowledge<Checkers> for CheckersKnowledge {
         true
     }
 
+    // The selectivity is the search's own (`Knowledge::selectivity`'s default): the bolder sets
+    // tried were not better (docs/results/checkers.md).
+
+    /// A pass, while each side has at least [`NULL_MOVE_PIECES`] pieces (zugzwang, common in
+    /// checkers endings, is rarer then; and every null move's cutoff is verified).
+    fn null_move(&self, g: &Checkers) -> Option<Move> {
+        let b = g.board();
+        let enough = b.pieces.iter().all(|p| p.count_ones() >= NULL_MOVE_PIECES);
+        enough.then_some(Move::PASS)
+    }
+
+    /// Captures, and the steps that crown a man: never reduced or pruned.
+    fn tactical(&self, g: &Checkers, mv: Move) -> bool {
+        let man = g.board().kings & (1 << mv.from) == 0;
+        mv.is_capture() || man && CROWN_ROW[g.to_move().index()] & (1 << mv.to) != 0
+    }
+}
+
+impl RootKnowledge<Checkers> for CheckersKnowledge {
+    fn weights(&self) -> Option<&Weights> {
+        Some(&self.weights)
+    }
+
+    fn set_weights(&mut self, weights: &Weights) -> Result<(), String> {
+        let values: EvalWeights = weights.values().try_into().map_err(|_| "not checkers' weights".to_string())?;
+        if weights.names() != eval::NAMES {
+            return Err("not checkers' weights".into());
+        }
+        (self.weights, self.eval_weights) = (weights.clone(), values);
+        Ok(())
+    }
+
+    fn evaluate_with(&self, g: &Checkers, weights: &Weights) -> Score {
+        let Ok(w) = <EvalWeights>::try_from(weights.values()) else { return self.evaluate(g) };
+        match self.probe(g) {
+            None => evaluate(g, &w).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+            Some(v) => known_score(g, v, &w),
+        }
+    }
+
+    fn wait_until_ready(&self) {
+        self.wait_for_database();
+    }
+
     /// A drawn position of the database: the moves that keep the draw (the search orders them,
     /// the traps pick among them). A won one: the move that converts the win soonest (see
     /// [`CheckersKnowledge::converting_move`]). Lost ones are left to the search, whose
@@ -366,23 +385,6 @@ impl Knowledge<Checkers> for CheckersKnowledge {
 
     fn book_move(&self, g: &Checkers) -> Option<Move> {
         self.book?.lookup(g)
-    }
-
-    // The selectivity is the search's own (`Knowledge::selectivity`'s default): the bolder sets
-    // tried were not better (docs/results/checkers.md).
-
-    /// A pass, while each side has at least [`NULL_MOVE_PIECES`] pieces (zugzwang, common in
-    /// checkers endings, is rarer then; and every null move's cutoff is verified).
-    fn null_move(&self, g: &Checkers) -> Option<Move> {
-        let b = g.board();
-        let enough = b.pieces.iter().all(|p| p.count_ones() >= NULL_MOVE_PIECES);
-        enough.then_some(Move::PASS)
-    }
-
-    /// Captures, and the steps that crown a man: never reduced or pruned.
-    fn tactical(&self, g: &Checkers, mv: Move) -> bool {
-        let man = g.board().kings & (1 << mv.from) == 0;
-        mv.is_capture() || man && CROWN_ROW[g.to_move().index()] & (1 << mv.to) != 0
     }
 
     /// A man is 100: the weaker levels give away an eighth of a man a level (easy, level 2:

@@ -44,8 +44,8 @@ pub use movegen::{Board, Capturing, Move};
 
 use super::{Game, Outcome, Side};
 
-/// Salt of this game's hashes (one table for every game: [`crate::game::registry::salt`]).
-const GAME_ID: u64 = crate::game::registry::salt::CHECKERS;
+/// Salt of this game's hashes (one table for every game: [`crate::game::salt`]).
+const GAME_ID: u64 = crate::game::salt::CHECKERS;
 
 /// Plies in a row without a capture or a man move after which the game is drawn (40 moves by
 /// each side).

@@ -1,5 +1,5 @@
 use super::*;
-use crate::game::any::Render;
+use crate::game::render::Render;
 
 fn perft(rules: Rules, depth: u32) -> u64 {
     Checkers::new(rules).perft(depth)
@@ -369,7 +369,7 @@ fn play_undo_against_copy_make() {
 #[test]
 fn the_knowledge_uses_the_database_once_built() {
     use crate::game::registry::Resources;
-    use crate::search::Knowledge;
+    use crate::search::{Knowledge, RootKnowledge};
     // A budget for four pieces (built in memory in seconds; five would be read from or written
     // to the cache directory).
     let resources = Resources::new(8);
@@ -511,7 +511,7 @@ fn random_board(rng: &mut crate::game::zobrist::SplitMix64, pieces: u32) -> Boar
 /// conversion), the conversion comes within it.
 #[test]
 fn the_converting_move_wins_the_database_wins() {
-    use crate::search::Knowledge;
+    use crate::search::RootKnowledge;
     use endgame::{Endgame, Value, LONG_CONVERSION};
     let db = Endgame::build(Capturing::Complete, 4);
     let know = knowledge::CheckersKnowledge::with_database(Rules::English, db);
@@ -573,7 +573,7 @@ fn the_converting_move_wins_the_database_wins() {
 #[test]
 #[ignore = "minutes of search; run with --ignored"]
 fn the_converting_move_keeps_to_the_deadline() {
-    use crate::search::Knowledge;
+    use crate::search::RootKnowledge;
     use endgame::{Endgame, Value};
     let know = knowledge::CheckersKnowledge::with_database(Rules::English, Endgame::build(Capturing::Complete, 4));
     let db = know.database().unwrap();

@@ -4,10 +4,11 @@
 use super::book::Book;
 use super::solver::{solve_parallel, BoundTable, Geometry, Position, Shape, Solver};
 use super::{ConnectX, CxKnowledge};
-use crate::game::any::{AnyGame, Playing, Render, View};
+use crate::game::any::{AnyGame, GameSpec, GameType, Resources, SolveRequest};
 use crate::game::kinarow;
 use crate::game::kinarow::parse_index;
-use crate::game::registry::{GameSpec, GameType, Resources, SolveRequest};
+use crate::game::playing::Playing;
+use crate::game::render::{Render, View};
 use crate::game::solving::{checked, deadline, drive, Solved};
 use crate::game::{proof, Game, Side};
 use crate::search::Score;

@@ -112,7 +112,7 @@ fn search_score(score: i32, p: &Position) -> Score {
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::search::Knowledge;
+    use crate::search::RootKnowledge;
     use std::sync::Arc;
     use std::time::Duration;
 

@@ -4,7 +4,7 @@
 
 use super::{solver, Column, ConnectX};
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, Score};
+use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -88,7 +88,9 @@ impl Knowledge<ConnectX> for CxKnowledge {
     fn can_win(&self, g: &ConnectX, side: Side) -> bool {
         g.lines.can_win(side)
     }
+}
 
+impl RootKnowledge<ConnectX> for CxKnowledge {
     fn solve_exactly(&self, g: &ConnectX, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Column>> {
         self.exact_proof(g, deadline, stop)
     }

@@ -15,8 +15,8 @@ use super::kinarow::{check_size, parse_index, Lines};
 use super::{Alternating, Game, Outcome, Side};
 
 /// Salt of this game's hashes (see [`Lines::new`]; one table for every game:
-/// [`crate::game::registry::salt`]).
-const GAME_ID: u64 = crate::game::registry::salt::CONNECTX;
+/// [`crate::game::salt`]).
+const GAME_ID: u64 = crate::game::salt::CONNECTX;
 
 /// A move is a column index.
 pub type Column = u32;

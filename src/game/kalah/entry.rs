@@ -5,11 +5,12 @@
 use super::knowledge::{evaluate, greedy_move, order_key, SEED};
 use super::solver::{self, cache, Database, Solver};
 use super::{Capture, Kalah, KalahMove};
-use crate::game::any::{AnyGame, Opinion, Playing, Render, View, ViewCell, ViewMove, ViewPlayer};
-use crate::game::registry::{GameSpec, GameType, Resources, SolveRequest};
+use crate::game::any::{AnyGame, GameSpec, GameType, Resources, SolveRequest};
+use crate::game::playing::Playing;
+use crate::game::render::{Opinion, Render, View, ViewCell, ViewMove, ViewPlayer};
 use crate::game::solving::{checked, deadline, drive, Solved as SolvedLine};
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, Score, EVAL_LIMIT, WIN_BOUND};
+use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, EVAL_LIMIT, WIN_BOUND};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -331,7 +332,9 @@ impl Knowledge<Kalah> for KalahKnowledge {
         out.extend(moves.into_iter().map(|mv| Candidate { mv, score: order_key(g, mv) as i64 }));
         true
     }
+}
 
+impl RootKnowledge<Kalah> for KalahKnowledge {
     /// The solver's verdict: a won position's best move (the largest margin) is played at once;
     /// in a drawn or lost one, every move that keeps the value. The margin is not a number of
     /// plies: wins and losses are scored just past [`WIN_BOUND`], by the margin.
@@ -581,7 +584,7 @@ impl Render for Kalah {
         match score {
             s if (WIN_BOUND + 1..=WIN_BOUND + 200).contains(&s) => format!("wins by {}", seeds(s - WIN_BOUND)),
             s if (-(WIN_BOUND + 200)..=-(WIN_BOUND + 1)).contains(&s) => format!("loses by {}", seeds(-s - WIN_BOUND)),
-            s => crate::game::any::score_words(s, proved),
+            s => crate::game::render::score_words(s, proved),
         }
     }
 
@@ -747,7 +750,7 @@ mod tests {
 
     #[test]
     fn a_result_the_search_proves_is_said_as_a_margin() {
-        use crate::game::any::{Algorithm, Player, Request, MAX_LEVEL};
+        use crate::game::players::{Algorithm, Player, Request, MAX_LEVEL};
         use crate::search::{Limits, Searcher};
         use rand::SeedableRng;
         // Near the end: with no clock the root solver is not asked, and the search proves the

@@ -97,8 +97,8 @@ pub const MAX_START_SEEDS: usize = 64;
 /// Slots of the largest board: 2 rows of pits and 2 stores.
 const SLOTS: usize = 2 * MAX_PITS + 2;
 
-/// Salt of this game's hashes (one table for every game: [`crate::game::registry::salt`]).
-const GAME_ID: u64 = crate::game::registry::salt::KALAH;
+/// Salt of this game's hashes (one table for every game: [`crate::game::salt`]).
+const GAME_ID: u64 = crate::game::salt::KALAH;
 
 /// What the last seed does in an empty pit of the mover's row.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]

@@ -302,7 +302,7 @@ fn plain_minimax_values_are_remaining_margins() {
 
 #[test]
 fn under_the_pie_rule_the_engine_swaps_exactly_when_swapping_is_worth_more() {
-    use crate::game::any::{Player, Request, MAX_LEVEL};
+    use crate::game::players::{Player, Request, MAX_LEVEL};
     use crate::game::registry::{GameSpec, Resources};
     use crate::search::{Limits, Searcher};
     use std::time::{Duration, Instant};
@@ -326,7 +326,7 @@ fn under_the_pie_rule_the_engine_swaps_exactly_when_swapping_is_worth_more() {
                 max_depth: u32::MAX,
                 threads: 1,
                 limits: Limits::per_move(Instant::now(), Duration::from_secs(2), Duration::ZERO),
-                algorithm: crate::game::any::Algorithm::Full,
+                algorithm: crate::game::players::Algorithm::Full,
                 evaluation: None,
             };
             let turn = g.think(&mut Searcher::new(4), &mut SmallRng::seed_from_u64(1), &request);

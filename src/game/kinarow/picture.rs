@@ -2,7 +2,7 @@
 //! in words.
 
 use super::{Lines, BLOCKED, EMPTY};
-use crate::game::any::{View, ViewCell, ViewMove, ViewPlayer};
+use crate::game::render::{View, ViewCell, ViewMove, ViewPlayer};
 use crate::search::{Score, Side};
 
 /// The board as text, a line per row (row 0 first): `.` empty, `X` first, `O` second, `#`

@@ -3,10 +3,11 @@
 
 use super::solver as bits;
 use super::{Mnk, MnkKnowledge};
-use crate::game::any::{AnyGame, Playing, Render, View};
+use crate::game::any::{AnyGame, GameSpec, GameType, Resources, SolveRequest};
 use crate::game::kinarow;
 use crate::game::kinarow::parse_index;
-use crate::game::registry::{GameSpec, GameType, Resources, SolveRequest};
+use crate::game::playing::Playing;
+use crate::game::render::{Render, View};
 use crate::game::solving::{checked, deadline, drive, Solved};
 use crate::game::{proof, Game, Side};
 use crate::search::dfpn;

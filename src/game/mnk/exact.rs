@@ -158,7 +158,7 @@ impl InPlay {
 mod tests {
     use super::*;
     use crate::game::mnk::solver::{AlphaBeta, Board, BoundTable};
-    use crate::search::{Knowledge, WIN_BOUND};
+    use crate::search::{RootKnowledge, WIN_BOUND};
     use std::sync::Arc;
     use std::time::Duration;
 

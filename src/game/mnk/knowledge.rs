@@ -5,7 +5,7 @@ use super::vct::ThreatMemo;
 use super::{solver, Cell, Mnk};
 use crate::game::kinarow::BLOCKED;
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, Score, WIN};
+use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, WIN};
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -188,7 +188,9 @@ impl Knowledge<Mnk> for MnkKnowledge {
     fn can_win(&self, g: &Mnk, side: Side) -> bool {
         g.lines.can_win(side)
     }
+}
 
+impl RootKnowledge<Mnk> for MnkKnowledge {
     /// A forced win by continuous fours (see [`super::threats`]); then, where the exact solver
     /// is in play and not waiting after a failure, its verdict (see [`MnkKnowledge::exact_proof`]) with
     /// all the time left: it proves wins as well, so a df-pn proof of one first would only take

@@ -20,8 +20,8 @@ pub use vct::ThreatMemo;
 pub type Cell = u32;
 
 /// Salt of this game's hashes (see [`Lines::new`]; one table for every game:
-/// [`crate::game::registry::salt`]).
-const GAME_ID: u64 = crate::game::registry::salt::MNK;
+/// [`crate::game::salt`]).
+const GAME_ID: u64 = crate::game::salt::MNK;
 
 /// Candidate cells are the empty cells within this distance (in kings' moves) of a stone.
 const NEAR_RADIUS: usize = 2;

@@ -72,6 +72,6 @@ pub fn narrow(alpha: &mut i32, beta: &mut i32, lower: i32, upper: i32) -> Option
 /// The exact solvers' table of bounds, one for every game that uses one (its entries say which
 /// board they are of): half of the games' memory budget, made once (its memory mapped then, so
 /// that no move's time pays for it). None without a budget.
-pub fn shared_table(resources: &crate::game::registry::Resources) -> Option<std::sync::Arc<table::BoundTable>> {
+pub fn shared_table(resources: &crate::game::any::Resources) -> Option<std::sync::Arc<table::BoundTable>> {
     resources.shared("proof table", |mib| table::BoundTable::new((mib / 2).max(1)))
 }

@@ -1,0 +1,460 @@
+//! [`Playing`]: the one implementation of [`AnyGame`], for a game of type `G` with its knowledge
+//! `K`. It keeps the game of record (its start and the moves played, so that any past position can
+//! be rebuilt), reads and writes moves as text, and hands a move request to the engine
+//! ([`Chooser`], src/game/players.rs). The contract it keeps is the interface's
+//! (src/game/any.rs): a refused move changes nothing, a search leaves the game as it was.
+
+use super::any::{AnyGame, GameSpec, MoveError};
+use super::contract::RulesReport;
+use super::players::{Algorithm, Analysis, Chooser, Request, Turn};
+use super::render::{with_human_moves, Render, View};
+use super::tuned::{quiet_leaf, Leaf, Tuned, TunedPosition, LEAF_PLIES};
+use crate::search::{Game, Limits, Outcome, RootKnowledge, Searcher, Side, WeightFile, Weights};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::sync::Arc;
+
+/// The moves of a line from `start`, each written by `write` in the position it is played in
+/// (a move's text may depend on the position: a checkers path); the line stops at a move that
+/// is not legal there.
+fn line_text<G: Game>(start: &G, moves: &[G::Move], write: impl Fn(&G, G::Move) -> String) -> Vec<String> {
+    let mut g = start.clone();
+    let mut text = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        if !g.is_legal(mv) {
+            break;
+        }
+        text.push(write(&g, mv));
+        g.play(mv);
+    }
+    text
+}
+
+/// A game of type `G` with its knowledge `K`, as an [`AnyGame`]. The knowledge is shared by
+/// the clones (it holds tables kept from move to move).
+pub struct Playing<G: Game, K> {
+    spec: GameSpec,
+    start: G,
+    game: G,
+    /// The moves from `start` to `game`.
+    played: Vec<G::Move>,
+    know: Arc<K>,
+}
+
+impl<G: Game, K> Clone for Playing<G, K> {
+    fn clone(&self) -> Self {
+        Playing {
+            spec: self.spec.clone(),
+            start: self.start.clone(),
+            game: self.game.clone(),
+            played: self.played.clone(),
+            know: self.know.clone(),
+        }
+    }
+}
+
+impl<G, K> Playing<G, K>
+where
+    G: Render + Send + 'static,
+    K: RootKnowledge<G> + Send + 'static,
+{
+    /// `game` (at its start) with `know`, described by `spec`.
+    pub fn new(spec: GameSpec, game: G, know: K) -> Playing<G, K> {
+        Playing { spec, start: game.clone(), game, played: Vec::new(), know: Arc::new(know) }
+    }
+
+    fn parse_legal(game: &G, text: &str) -> Result<G::Move, MoveError> {
+        if game.outcome().is_some() {
+            return Err(MoveError::Illegal("the game is over".into()));
+        }
+        let mv = game.parse_move(text).map_err(MoveError::Unreadable)?;
+        if !game.is_legal(mv) {
+            return Err(MoveError::Illegal(format!("illegal move '{}'", text.trim())));
+        }
+        Ok(mv)
+    }
+}
+
+impl<G, K> AnyGame for Playing<G, K>
+where
+    G: Render + Send + 'static,
+    K: RootKnowledge<G> + Send + 'static,
+{
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn weights(&self) -> Option<Weights> {
+        self.know.weights().cloned()
+    }
+
+    fn set_weights(&mut self, file: &WeightFile) -> Result<(), String> {
+        if file.game != self.spec.name() {
+            return Err(format!("the weights are for {}, not {}", file.game, self.spec.name()));
+        }
+        let mut weights =
+            self.know.weights().cloned().ok_or_else(|| format!("{}'s evaluation has no weights", file.game))?;
+        weights.apply(file)?;
+        let know = Arc::get_mut(&mut self.know).ok_or("the weights are set on a game before it is copied")?;
+        know.set_weights(&weights)
+    }
+
+    fn tuning_position(&self, leaf: Leaf) -> Option<Box<dyn TunedPosition>> {
+        if self.game.outcome().is_some() {
+            return None;
+        }
+        let game = match leaf {
+            Leaf::Static => Some(self.game.clone()).filter(|g| self.know.quiet(g))?,
+            Leaf::Quiescence => quiet_leaf(self.know.as_ref(), &mut self.game.clone(), LEAF_PLIES).1?,
+        };
+        Some(Box::new(Tuned { game, know: self.know.clone() }))
+    }
+
+    fn wait_until_ready(&self) {
+        self.know.wait_until_ready();
+    }
+
+    fn fen(&self) -> Option<String> {
+        self.game.fen()
+    }
+
+    fn to_move(&self) -> Side {
+        self.game.to_move()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    fn end_reason(&self) -> Option<String> {
+        self.game.outcome().and(self.game.end_reason())
+    }
+
+    fn is_dead_draw(&self) -> bool {
+        self.game.is_dead_draw()
+    }
+
+    fn history(&self) -> Vec<String> {
+        line_text(&self.start, &self.played, G::format_move)
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.game.legal_moves(&mut moves);
+        moves.into_iter().map(|m| self.game.format_move(m)).collect()
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), MoveError> {
+        let mv = Self::parse_legal(&self.game, text)?;
+        self.game.play(mv);
+        self.played.push(mv);
+        Ok(())
+    }
+
+    fn undo(&mut self) -> bool {
+        if self.played.pop().is_none() {
+            return false;
+        }
+        self.game.undo();
+        true
+    }
+
+    fn set_moves(&mut self, moves: &[String]) -> Result<(), String> {
+        let mut game = self.start.clone();
+        let mut played = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let mv = Self::parse_legal(&game, text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            game.play(mv);
+            played.push(mv);
+        }
+        self.game = game;
+        self.played = played;
+        Ok(())
+    }
+
+    fn split_moves(&self, words: &[&str]) -> Result<Vec<String>, String> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        // A move of two words is written as the engine writes it (`16 5`, not `16, 5`).
+        let written = |pair: &String| self.game.parse_move(pair).is_ok_and(|m| self.game.format_move(m) == *pair);
+        while i < words.len() {
+            let pair = words.get(i + 1).map(|next| format!("{} {next}", words[i]));
+            if self.game.parse_move(words[i]).is_ok() {
+                out.push(words[i].to_string());
+                i += 1;
+            } else if let Some(pair) = pair.filter(written) {
+                out.push(pair);
+                i += 2;
+            } else {
+                return Err(format!("cannot read a move at '{}'", words[i..].join(" ")));
+            }
+        }
+        Ok(out)
+    }
+
+    fn board_text(&self) -> String {
+        self.game.board_text()
+    }
+
+    fn view(&self) -> View {
+        with_human_moves(&self.game, self.game.view())
+    }
+
+    fn view_at(&self, ply: usize) -> Option<View> {
+        if ply > self.played.len() {
+            return None;
+        }
+        let mut g = self.start.clone();
+        for &mv in &self.played[..ply] {
+            g.play(mv);
+        }
+        Some(with_human_moves(&g, g.view()))
+    }
+
+    fn movers(&self) -> Vec<Side> {
+        let mut g = self.start.clone();
+        let mut sides = Vec::with_capacity(self.played.len());
+        for &mv in &self.played {
+            sides.push(g.to_move());
+            g.play(mv);
+        }
+        sides
+    }
+
+    fn board_picture(&self, colour: bool, bottom: Side) -> String {
+        self.game.board_picture(colour, bottom)
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        self.game.side_names()
+    }
+
+    fn evaluations(&self) -> &'static [(&'static str, &'static str)] {
+        self.game.evaluations()
+    }
+
+    fn notation_help(&self) -> String {
+        self.game.notation_help()
+    }
+
+    fn parse_human(&self, text: &str) -> Result<String, MoveError> {
+        if self.game.outcome().is_some() {
+            return Err(MoveError::Illegal("the game is over".into()));
+        }
+        let text = text.trim();
+        let mv = self.game.parse_human(text).map_err(MoveError::Unreadable)?;
+        if !self.game.is_legal(mv) {
+            return Err(MoveError::Illegal(format!("'{text}' cannot be played now")));
+        }
+        Ok(self.game.format_move(mv))
+    }
+
+    fn human_move(&self, text: &str) -> String {
+        match self.game.parse_move(text) {
+            Ok(mv) => self.game.human_move(mv),
+            Err(_) => text.to_string(),
+        }
+    }
+
+    fn human_history(&self) -> Vec<String> {
+        line_text(&self.start, &self.played, G::human_move)
+    }
+
+    fn human_end_reason(&self) -> Option<String> {
+        self.game.outcome().and(self.game.human_end_reason())
+    }
+
+    fn random_opening(&mut self, plies: usize, seed: u64) -> Vec<String> {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut opening = Vec::with_capacity(plies);
+        let mut moves = Vec::new();
+        let game = &mut self.game;
+        while opening.len() < plies {
+            moves.clear();
+            game.legal_moves(&mut moves);
+            moves.shuffle(&mut rng);
+            let quiet = moves.iter().copied().find(|&mv| {
+                game.play(mv);
+                let quiet = game.outcome().is_none() && !game.is_dead_draw();
+                game.undo();
+                quiet
+            });
+            let Some(mv) = quiet else { break };
+            opening.push(game.format_move(mv));
+            game.play(mv);
+            self.played.push(mv);
+        }
+        opening
+    }
+
+    /// A turn is one decision: where the same side moves again (an extra turn), the moves after
+    /// the first come from the search's principal variation while that side stays to move; only
+    /// where the variation ends first is the rest searched, in the time left.
+    fn think(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> Turn {
+        let me = self.game.to_move();
+        let mut turn = Turn::default();
+        let mut planned = Vec::new().into_iter();
+        loop {
+            let mv = match planned.next().filter(|&m| self.game.is_legal(m)) {
+                Some(mv) => mv,
+                None => {
+                    let (mv, thought, pv) = Chooser {
+                        game: &mut self.game,
+                        start: &self.start,
+                        played: &self.played,
+                        know: self.know.as_ref(),
+                    }
+                    .choose(searcher, rng, request);
+                    let rest = if pv.first() == Some(&mv) { pv[1..].to_vec() } else { Vec::new() };
+                    planned = rest.into_iter();
+                    if turn.thought.is_none() {
+                        turn.thought = thought;
+                    }
+                    mv
+                }
+            };
+            turn.moves.push(self.game.format_move(mv));
+            self.game.play(mv);
+            self.played.push(mv);
+            if self.game.outcome().is_some() || self.game.to_move() != me {
+                return turn;
+            }
+        }
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+
+    fn hash(&self) -> u64 {
+        self.game.hash()
+    }
+
+    fn check_rules(&self, seed: u64, playouts: usize) -> Result<RulesReport, String> {
+        super::contract::check_rules(&self.game, seed, playouts)
+    }
+
+    fn analyze(&self, algorithm: Algorithm, depth: u32, hash_mb: usize) -> Analysis {
+        let mut copy = self.game.clone();
+        let (score, pv, nodes, proved, elapsed) = match algorithm.variant() {
+            Some(variant) => {
+                let start = std::time::Instant::now();
+                let r = crate::search::plain::search(&mut copy, self.know.as_ref(), depth, variant);
+                (r.score, r.pv, r.nodes, false, start.elapsed())
+            }
+            None => {
+                // The search's own time: the table's allocation is left out.
+                let mut searcher = Searcher::new(hash_mb);
+                let r = searcher.search(&mut copy, self.know.as_ref(), &Limits::depth(depth));
+                (r.score, r.pv, r.nodes, r.proved, r.elapsed)
+            }
+        };
+        let text = line_text(&self.game, &pv, G::format_move);
+        Analysis {
+            score,
+            words: self.game.score_words(score, proved),
+            best: text.first().cloned(),
+            pv: text,
+            nodes,
+            elapsed,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::players::{Player, MAX_LEVEL};
+    use crate::game::registry::{GameSpec, Resources};
+    use std::time::{Duration, Instant};
+
+    fn game(spec: &str) -> Box<dyn AnyGame> {
+        GameSpec::parse(spec).unwrap().new_game(&Resources::none()).unwrap()
+    }
+
+    /// A turn with extra turns is one decision: its moves are the search's principal variation
+    /// while the same side moves (Kalah, issue 45: the later moves of a chain used to get a
+    /// search of their own each, with what was left of the time). Fixed depth: no clock.
+    #[test]
+    fn a_turn_of_extra_turns_follows_one_search() {
+        let spec = GameSpec::parse("kalah 7 7 capture standard pie").unwrap();
+        let moves: Vec<String> = "7 7 3 5 7 1 7 2 2 4 3 5 6 6 5 7 6 1".split(' ').map(String::from).collect();
+        let depth = 12;
+        let mut g = spec.new_game(&Resources::none()).unwrap();
+        g.set_moves(&moves).unwrap();
+        let request = Request {
+            player: Player::Search,
+            level: MAX_LEVEL,
+            max_depth: depth,
+            threads: 1,
+            limits: Limits::depth(depth),
+            algorithm: Algorithm::Full,
+            evaluation: None,
+        };
+        let turn = g.think(&mut Searcher::new(16), &mut SmallRng::seed_from_u64(0), &request);
+        // One search of the same position with a fresh table, as `think` began.
+        let mut again = spec.new_game(&Resources::none()).unwrap();
+        again.set_moves(&moves).unwrap();
+        let pv = again.analyze(Algorithm::Full, depth, 16).pv;
+        let n = turn.moves.len().min(pv.len());
+        assert!(n >= 3, "a chain of extra turns: {:?}, pv {pv:?}", turn.moves);
+        assert_eq!(turn.moves[..n], pv[..n], "the turn against the search's variation");
+    }
+
+    #[test]
+    fn moves_as_people_write_them() {
+        let mut g = game("mnk 3 4 3");
+        assert_eq!(g.parse_human("c2"), Ok("1 2".to_string()));
+        assert_eq!(g.parse_human(" D3 "), Ok("2 3".to_string()));
+        assert_eq!(g.parse_human("1,2"), Ok("1 2".to_string()));
+        assert_eq!(g.parse_human("1 2"), Ok("1 2".to_string()));
+        for bad in ["e1", "a4", "a0", "z", "12", "b2b"] {
+            assert!(matches!(g.parse_human(bad), Err(MoveError::Unreadable(_))), "{bad}");
+        }
+        g.play("1 2").unwrap();
+        assert!(matches!(g.parse_human("c2"), Err(MoveError::Illegal(_))));
+        assert_eq!(g.human_move("2 3"), "d3");
+        assert_eq!(g.human_history(), ["c2"]);
+        assert!(g.board_picture(false, Side::First).starts_with("   a  b  c  d\n1  .  .  .  .\n2  .  . [X] .\n"));
+        assert!(g.board_picture(true, Side::First).contains('\x1b'));
+        for mv in ["0 0", "1 1", "0 1", "1 3"] {
+            g.play(mv).unwrap();
+        }
+        let reason = g.human_end_reason().unwrap();
+        assert!(reason.starts_with("X has 3 in a row: "), "{reason}");
+        assert!(["b2", "c2", "d2"].iter().all(|c| reason.contains(c)), "{reason}");
+
+        let mut g = game("cx 6 7 4");
+        assert_eq!(g.parse_human("4"), Ok("3".to_string()));
+        assert!(g.parse_human("0").is_err() && g.parse_human("8").is_err() && g.parse_human("a").is_err());
+        for mv in ["0", "6", "1", "6", "2", "6", "3"] {
+            g.play(mv).unwrap();
+        }
+        assert_eq!(g.human_history().join(" "), "1 7 2 7 3 7 4");
+        assert_eq!(g.human_end_reason().as_deref(), Some("X has 4 in a row: 1/1 2/1 3/1 4/1"));
+    }
+
+    #[test]
+    fn max_draws_among_the_moves_equal_by_symmetry() {
+        let replies: std::collections::HashSet<String> = (0..12)
+            .map(|seed| {
+                let mut g = game("mnk 3 3 3");
+                g.play("1 1").unwrap();
+                let request = Request {
+                    player: Player::Search,
+                    level: MAX_LEVEL,
+                    max_depth: u32::MAX,
+                    threads: 1,
+                    limits: Limits::per_move(Instant::now(), Duration::from_millis(500), Duration::ZERO),
+                    algorithm: Algorithm::Full,
+                    evaluation: None,
+                };
+                g.think(&mut Searcher::new(1), &mut SmallRng::seed_from_u64(seed), &request).moves[0].clone()
+            })
+            .collect();
+        // The corners are the answers to the centre (an edge loses); any of them.
+        assert!(replies.iter().all(|m| ["0 0", "0 2", "2 0", "2 2"].contains(&m.as_str())), "{replies:?}");
+        assert!(replies.len() > 1, "{replies:?}");
+    }
+}
