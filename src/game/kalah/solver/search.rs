@@ -42,8 +42,9 @@ pub struct Options {
     pub trace: bool,
     /// Nodes with at most this many seeds more than the endgame database's neither read nor
     /// write the table: they are many, rarely met twice, and each probe is a cache miss. None
-    /// (the default): 4 over a database of 20 seeds or more, 0 over a smaller one (chosen by
-    /// measurements, docs/results/kalah.md).
+    /// (the default): 0. It was 4 over a database of 20 seeds or more before the database
+    /// cutoffs ([`Options::db_cutoffs`]), with which 0 takes the fewest nodes and time
+    /// (docs/results/kalah.md).
     pub table_above_db: Option<i32>,
     /// What a node starts loading for its children before searching them: 0 nothing, 1 their
     /// table buckets, 2 also their database bytes (measurements in docs/results/kalah.md).
