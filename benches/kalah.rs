@@ -11,7 +11,7 @@
 //!   database is cached as a file (mapped into memory if there, else built and saved;
 //!   `DB_READ=1`: read into memory instead of mapped);
 //! - `ETC=1`: enhanced transposition cutoffs (off by default); `TABLE_ABOVE_DB`: see
-//!   `Options::table_above_db`; `TRACE=1`: each MTD(f) test on stderr;
+//!   `Options::table_above_db`; `PREFETCH`: `Options::prefetch`; `DB_CUTOFFS`: `Options::db_cutoffs` (0 or 1); `TRACE=1`: each MTD(f) test on stderr;
 //! - `ALPHABETA=D`: first the plain alpha-beta of `knowledge` on Kalah(6,3) to D plies, with and
 //!   without move ordering, and plain minimax.
 
@@ -83,6 +83,8 @@ fn main() {
         let mut solver = Solver::new(mib);
         solver.options.etc = env("ETC", 0) != 0;
         solver.options.trace = env("TRACE", 0) != 0;
+        solver.options.prefetch = env("PREFETCH", solver.options.prefetch);
+        solver.options.db_cutoffs = env("DB_CUTOFFS", solver.options.db_cutoffs as u8) != 0;
         if let Ok(v) = std::env::var("TABLE_ABOVE_DB") {
             solver.options.table_above_db = Some(v.parse().expect("TABLE_ABOVE_DB"));
         }

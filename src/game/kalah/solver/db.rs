@@ -106,6 +106,14 @@ impl Bytes {
             }
         }
     }
+    /// Starts loading byte `i`'s cache line (see [`super::table::prefetch`]).
+    #[inline(always)]
+    fn prefetch(&self, i: usize) {
+        match self {
+            Bytes::Owned { words, .. } => super::table::prefetch(&words[i / 8]),
+            Bytes::Mapped(m) => super::table::prefetch(&m.bytes()[i]),
+        }
+    }
     #[inline(always)]
     fn set(&self, i: usize, v: i8) {
         let Bytes::Owned { words, .. } = self else { unreachable!("a mapped database is read-only") };
@@ -285,6 +293,12 @@ impl Database {
     #[inline(always)]
     pub fn touch(&self, pos: u128, n: u32) -> i8 {
         self.values.get(self.index(pos, n))
+    }
+
+    /// Starts loading `pos`'s value into the cache without waiting for it.
+    #[inline(always)]
+    pub fn prefetch(&self, pos: u128, n: u32) {
+        self.values.prefetch(self.index(pos, n));
     }
 
     #[inline(always)]

@@ -214,7 +214,7 @@ impl Solver {
             aborted: false,
             table_floor: self.db.as_ref().map_or(0, |db| {
                 let n = db.max_seeds() as i32;
-                n + self.options.table_above_db.unwrap_or(if n >= 20 { 4 } else { 0 })
+                n + self.options.table_above_db.unwrap_or(0)
             }),
             cuts: [0; board::MAX_PITS],
             by_seeds: vec![0; 256],
@@ -224,20 +224,26 @@ impl Solver {
 }
 
 /// The transposition table a solve of a position with `seeds` in its pits is given: 1 MiB up to
-/// 24 seeds, twice as much every 2 seeds more (36 seeds, Bantumi: 64 MiB; 48, Kalah(6,4): 4 GiB),
-/// which the caller caps by its memory budget. The nodes of a solve grow about as fast (1.3
-/// million for Bantumi without a database, docs/results/kalah.md), and a table is touched
-/// whole when made: a small board must not pay for a large one.
+/// 24 seeds, twice as much every 2 seeds more up to 64 MiB (36 seeds, Bantumi; Kalah(6,4) too),
+/// then twice as much every 2 seeds from 50 seeds on (60, Kalah(6,5): 4 GiB), which the caller
+/// caps by its memory budget. The nodes of a solve grow about as fast, and a table is touched
+/// whole when made (256 MiB took 0.4 to 3 s here): a small board must not pay for a large one.
+/// Over the 20-seed database, Kalah(6,4) takes 10,778,902 nodes with 64 MiB and 10,596,057
+/// with 256 MiB (docs/results/kalah.md).
 pub fn table_bytes_for(seeds: u32) -> usize {
-    1usize << (20 + (seeds.saturating_sub(24) / 2).min(20))
+    let doublings = (seeds.saturating_sub(24) / 2).min(6) + (seeds.saturating_sub(48) / 2);
+    1usize << (20 + doublings.min(20))
 }
 
 /// The endgame database a solve of a position with `seeds` in its pits asks for when none is
-/// cached: half the seeds less 10 (Bantumi 8, Kalah(6,4) 14, (6,5) 20; none up to 20 seeds), so
-/// that building it (about 200 ns a position) costs less than what it saves. A larger database
-/// already in the cache is used instead.
+/// cached: 28 seeds fewer (Bantumi 8, Kalah(6,4) 20, none up to 28 seeds), within the caller's
+/// budget (256 MiB holds 20 seeds on 6 pits: Kalah(6,5) gets 20 too). The database is cached as
+/// a file ([`cache`]): the first solve builds it (20 seeds: 225,792,840 bytes, 70 s on an idle
+/// core), the later ones map it at once; Kalah(6,4) takes 49,974,523 nodes over 14 seeds,
+/// 10,596,057 over 20 (docs/results/kalah.md). A larger database already in the cache is used
+/// instead.
 pub fn database_seeds_for(seeds: u32) -> u32 {
-    (seeds / 2).saturating_sub(10)
+    seeds.saturating_sub(28)
 }
 
 /// The solver's position of `k` (not over): its pits seen from the side to move.

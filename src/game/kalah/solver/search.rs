@@ -15,7 +15,11 @@
 //! except those whose known upper bound already fails low: the table's best move, extra turns (the rightmost
 //! pit first: it leaves the other extra turns in place), moves putting 3 seeds or more in the
 //! store (captures), moves putting some, the others; the rightmost pit first within each group.
-//! That order was chosen by node counts (docs/results/kalah.md).
+//! That order was chosen by node counts (docs/results/kalah.md). By default
+//! ([`Options::db_cutoffs`]) the children that the endgame database values are read before any
+//! child is searched: one of them may cut off, and none of them is searched; and a node starts
+//! loading its children's table buckets and database bytes ([`Options::prefetch`]) as soon as it
+//! has made them.
 
 use super::board::{self, byte, Child, Geometry, Kind, MAX_PITS};
 use super::db::Database;
@@ -27,7 +31,7 @@ use std::time::Instant;
 const CHECK_EVERY: u64 = 1 << 12;
 
 /// Switches of the search, for measurements; all off (None) by default.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Enhanced transposition cutoffs: probe the children before searching any. Off by default:
     /// they save nodes (Kalah(6,4) over the 14-seed database: 34.9 M instead of 62.8 M) but each
@@ -38,9 +42,23 @@ pub struct Options {
     pub trace: bool,
     /// Nodes with at most this many seeds more than the endgame database's neither read nor
     /// write the table: they are many, rarely met twice, and each probe is a cache miss. None
-    /// (the default): 4 over a database of 20 seeds or more, 0 over a smaller one (chosen by
-    /// measurements, docs/results/kalah.md).
+    /// (the default): 0. It was 4 over a database of 20 seeds or more before the database
+    /// cutoffs ([`Options::db_cutoffs`]), with which 0 takes the fewest nodes and time
+    /// (docs/results/kalah.md).
     pub table_above_db: Option<i32>,
+    /// What a node starts loading for its children before searching them: 0 nothing, 1 their
+    /// table buckets, 2 also their database bytes (measurements in docs/results/kalah.md).
+    pub prefetch: u8,
+    /// Cutoffs by the children the endgame database values (enhanced transposition cutoffs
+    /// restricted to them, whose bytes are prefetched): a node reads every such child's exact
+    /// value before searching any child, and searches none of them.
+    pub db_cutoffs: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { etc: false, trace: false, table_above_db: None, prefetch: 2, db_cutoffs: true }
+    }
 }
 
 /// One solve's search state.
@@ -165,6 +183,23 @@ impl Search<'_> {
         self.table.touch(pos)
     }
 
+    /// Starts loading what [`Search::search`] will read first of `pos` (its database byte or its
+    /// table bucket), per [`Options::prefetch`].
+    #[inline(always)]
+    fn prefetch(&self, pos: u128, n: i32) {
+        if let Some(db) = self.db {
+            if n <= db.max_seeds() as i32 {
+                if self.options.prefetch >= 2 {
+                    db.prefetch(pos, n as u32);
+                }
+                return;
+            }
+        }
+        if self.options.prefetch >= 1 && n > self.table_floor {
+            self.table.prefetch(pos);
+        }
+    }
+
     /// The value of `pos` (mover to move, `n` seeds in the pits, not over), fail-soft: a value
     /// <= alpha is an upper bound, >= beta a lower bound, in between exact.
     pub fn search(&mut self, pos: u128, n: i32, mut alpha: i32, beta: i32) -> i32 {
@@ -223,8 +258,12 @@ impl Search<'_> {
                 continue;
             }
             *child = self.geometry.play(pos, i);
-            if etc && child.kind != Kind::End {
-                touched ^= self.touch(child.pos, n - child.gain);
+            if child.kind != Kind::End {
+                if etc {
+                    touched ^= self.touch(child.pos, n - child.gain);
+                } else {
+                    self.prefetch(child.pos, n - child.gain);
+                }
             }
         }
         std::hint::black_box(touched);
@@ -246,7 +285,8 @@ impl Search<'_> {
                 Kind::Normal => ((c.gain > 2) as i32) * 256 + ((c.gain > 0) as i32) * 16 + i as i32,
             };
             let mut upper = i32::MAX;
-            if etc {
+            let in_db = self.db.is_some_and(|db| n - c.gain <= db.max_seeds() as i32);
+            if etc || (in_db && self.options.db_cutoffs) {
                 if let Some((clo, chi)) = self.known(c.pos, n - c.gain) {
                     let vlo;
                     (vlo, upper) = match c.kind {
@@ -259,6 +299,11 @@ impl Search<'_> {
                     }
                     if vlo >= beta {
                         break;
+                    }
+                    if vlo == upper {
+                        // Exact: nothing to search.
+                        known_hi = known_hi.max(upper);
+                        continue;
                     }
                 }
             }

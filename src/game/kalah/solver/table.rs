@@ -82,6 +82,25 @@ fn work_of(d: u32) -> u32 {
     d >> 21
 }
 
+/// Starts loading the cache line of `at` (a hint: it reads no memory and cannot fault).
+#[inline(always)]
+pub fn prefetch<T>(at: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // Measured reason for `unsafe` (the intrinsic is an unsafe fn): Kalah(6,4)'s solve
+        // prefetching its children's buckets, docs/results/kalah.md.
+        // SAFETY: a prefetch is a hint that reads no memory (it cannot fault); SSE, which it
+        // needs, is part of every x86-64 processor.
+        #[allow(unused_unsafe)]
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(at as *const T as *const i8)
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 impl Table {
     /// A table of `bytes` bytes (rounded down to whole buckets of 64 bytes; at least one).
     pub fn new(bytes: usize) -> Table {
@@ -136,6 +155,13 @@ impl Table {
     #[inline(always)]
     pub fn touch(&self, pos: u128) -> u64 {
         self.words[self.bucket(pos)].load(Relaxed)
+    }
+
+    /// Starts loading `pos`'s bucket into the cache without waiting for it, so that a later
+    /// [`Table::probe`] or [`Table::store`] of `pos` finds it there.
+    #[inline(always)]
+    pub fn prefetch(&self, pos: u128) {
+        prefetch(&self.words[self.bucket(pos)]);
     }
 
     /// What the table knows of `pos`.

@@ -92,6 +92,8 @@ fn bantumi_solves_to_the_same_value_with_and_without_enhancements() {
     let a = full.solve(&k, None, None).unwrap();
     let mut plain = Solver::new(16);
     plain.options.etc = false;
+    plain.options.prefetch = 0;
+    plain.options.db_cutoffs = false;
     let b = plain.solve(&k, None, None).unwrap();
     assert_eq!((a.first_margin, &a.best), (b.first_margin, &b.best));
     assert_eq!(a.first_margin, 2);
@@ -170,6 +172,9 @@ fn solves_with_a_database_agree_with_plain_minimax() {
     for (p, s, capture) in [(2, 3, Capture::Empty), (3, 3, Capture::Standard), (4, 2, Capture::Empty)] {
         let mut solver = small_solver();
         solver.options.etc = capture == Capture::Empty;
+        // Cutoffs by the database's children and prefetching on and off.
+        solver.options.db_cutoffs = p != 4;
+        solver.options.prefetch = (p % 3) as u8;
         solver.set_database_budget(64 << 10);
         for _ in 0..12 {
             let mut k = Kalah::with_rules(p, s, capture, false).unwrap();
