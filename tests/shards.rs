@@ -172,8 +172,8 @@ fn match_shards_merge_to_the_whole_match() {
     // Another match (another seed) does not merge.
     let other = temp("other.jsonl");
     let mut args = MATCH.to_vec();
-    args[15] = "4";
-    boardbot(&[&args[..], &["--rounds", "1", "--results", other.to_str().unwrap()]].concat());
+    (args[7], args[15]) = ("1", "4");
+    boardbot(&[&args[..], &["--results", other.to_str().unwrap()]].concat());
     let (ok, err) = boardbot_status(&["merge", whole_file.to_str().unwrap(), other.to_str().unwrap()]);
     assert!(!ok && err.contains("another match"), "{err}");
     for f in [whole_file, merged_file, other] {
