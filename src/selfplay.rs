@@ -21,6 +21,10 @@
 //! first: the games, and so the file, depend on the settings alone, not on the machine, the
 //! number of jobs or interruptions. With `--time` they do not.
 //!
+//! **Sharded.** `--shard I/N` plays only the games g with (g - 1) mod N = I - 1 of the run's
+//! `--games` (the same games, numbers and seeds); its header says `# shard I/N`, and `boardbot
+//! merge` puts the shards' files together as the file one run writes.
+//!
 //! **Resumable.** Games are written whole, in order. Run again with the same settings and `--out`,
 //! it keeps the complete games already there, drops a game cut off part-way, and plays on.
 
@@ -30,6 +34,7 @@ use crate::game::{Outcome, Side};
 use crate::referee::game::Opening;
 use crate::referee::progress::Progress;
 use crate::referee::report::moves_text;
+use crate::referee::shard::Shard;
 use crate::search::weights::WeightFile;
 use crate::search::{Limits, Searcher};
 use anyhow::{anyhow, bail, Context, Result};
@@ -82,6 +87,10 @@ pub struct SelfplayArgs {
     /// The evaluation's weights (a file from `boardbot tune`); the compiled-in ones otherwise.
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
+    /// Plays shard I of N (1 <= I <= N): only the games g (from 1) of the run with (g - 1) mod N
+    /// = I - 1, the same games as in the whole run; `boardbot merge` joins the shards' files.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -106,6 +115,8 @@ pub struct Settings {
     pub opening_plies: usize,
     pub hash_mb: usize,
     pub weights: Option<WeightFile>,
+    /// The games of the run this file holds.
+    pub shard: Shard,
 }
 
 impl Settings {
@@ -118,8 +129,16 @@ impl Settings {
         format!(
             "# boardbot selfplay: GAME, K/N (its K-th of N positions), RESULT (first player's view), \
              SCORE (search, side to move's view), POSITION\n\
-             # game {}\n# limit {limit}\n# seed {}\n# openings {} then {} random plies\n# hash {}\n# weights {weights_text}\n",
-            self.spec, self.seed, self.openings_name, self.opening_plies, self.hash_mb
+             # game {}\n# limit {limit}\n# seed {}\n# openings {} then {} random plies\n# hash {}\n# weights {weights_text}\n{}",
+            self.spec,
+            self.seed,
+            self.openings_name,
+            self.opening_plies,
+            self.hash_mb,
+            match self.shard.is_whole() {
+                true => String::new(),
+                false => format!("# shard {}\n", self.shard),
+            }
         )
     }
 
@@ -255,7 +274,7 @@ pub fn header_value<'a>(header: &'a str, key: &str) -> Option<&'a str> {
 /// Where a file's complete games end: the number of the last complete game and the byte length
 /// of the text up to its last line. A game's lines are consecutive, K = 1..N; what follows the
 /// last complete game (a game cut off part-way) is not kept.
-fn complete_games(text: &str, header_len: usize) -> (usize, usize) {
+pub(crate) fn complete_games(text: &str, header_len: usize) -> (usize, usize) {
     let (mut last, mut keep) = (0, header_len);
     let mut expect: Option<(usize, usize)> = None; // (game, next K) of the game in progress
     let mut offset = header_len;
@@ -340,6 +359,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         opening_plies: args.opening,
         hash_mb: args.hash,
         weights,
+        shard: args.shard.unwrap_or_default(),
     };
     let resources = Resources::new(args.hash - args.hash / 2);
     let probe = new_game(&settings, &resources).map_err(|e| anyhow!(e))?;
@@ -349,26 +369,25 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     };
     let header = settings.header(&weights_text);
     let done = prepare_file(&args.out, &header)?;
-    if done >= args.games {
-        eprintln!("{}: {done} games already, --games {}", args.out.display(), args.games);
+    // This shard's games still to play, in order (the file holds its games up to `done`).
+    let todo: Vec<usize> = (done + 1..=args.games).filter(|g| settings.shard.holds(g - 1)).collect();
+    if todo.is_empty() {
+        eprintln!("{}: complete up to game {done}, --games {}", args.out.display(), args.games);
         return Ok(());
     }
     let mut out =
         OpenOptions::new().append(true).open(&args.out).with_context(|| format!("opening {}", args.out.display()))?;
-    let progress = Progress::new(args.games - done, args.quiet, true);
-    let next = AtomicUsize::new(done + 1);
+    let progress = Progress::new(todo.len(), args.quiet, true);
+    let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(usize, Result<String, String>)>();
     let mut failure: Option<anyhow::Error> = None;
     std::thread::scope(|scope| {
-        for _ in 0..args.jobs.min(args.games - done) {
-            let (tx, next, stop, settings, resources) = (tx.clone(), &next, &stop, &settings, &resources);
+        for _ in 0..args.jobs.min(todo.len()) {
+            let (tx, next, stop, settings, resources, todo) = (tx.clone(), &next, &stop, &settings, &resources, &todo);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
-                    let number = next.fetch_add(1, Ordering::Relaxed);
-                    if number > args.games {
-                        break;
-                    }
+                    let Some(&number) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
                     if tx.send((number, play_game(settings, resources, number))).is_err() {
                         break;
                     }
@@ -378,7 +397,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         drop(tx);
         // Games are written in order, each whole.
         let mut waiting = BTreeMap::new();
-        let (mut written, mut finished) = (done, 0);
+        let (mut written, mut finished) = (0, 0);
         for (number, text) in rx {
             match text {
                 Ok(text) => {
@@ -392,7 +411,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
                     failure.get_or_insert(anyhow!(e));
                 }
             }
-            while let Some(text) = waiting.remove(&(written + 1)) {
+            while let Some(text) = todo.get(written).and_then(|n| waiting.remove(n)) {
                 if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
                     stop.store(true, Ordering::Relaxed);
                     failure.get_or_insert(anyhow!("writing {}: {e}", args.out.display()));
@@ -406,7 +425,10 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     if let Some(e) = failure {
         return Err(e);
     }
-    eprintln!("{}: {} games", args.out.display(), args.games);
+    match settings.shard.is_whole() {
+        true => eprintln!("{}: {} games", args.out.display(), args.games),
+        false => eprintln!("{}: shard {} of {} games", args.out.display(), settings.shard, args.games),
+    }
     Ok(())
 }
 
@@ -450,6 +472,7 @@ mod tests {
             opening_plies: 4,
             hash_mb: 16,
             weights: None,
+            shard: Shard::WHOLE,
         }
     }
 

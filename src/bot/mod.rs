@@ -163,13 +163,19 @@ impl Options {
 /// `hash` cap each, every page touched when made (not inside a move's time).
 struct Memory {
     searcher: Searcher,
+    /// The table's size, in MiB.
+    search_mb: usize,
     resources: Resources,
 }
 
 impl Memory {
     fn new(hash_mb: usize) -> Memory {
         let search_mb = (hash_mb / 2).max(1);
-        Memory { searcher: Searcher::new(search_mb), resources: Resources::prepare(hash_mb.saturating_sub(search_mb)) }
+        Memory {
+            searcher: Searcher::new(search_mb),
+            search_mb,
+            resources: Resources::prepare(hash_mb.saturating_sub(search_mb)),
+        }
     }
 }
 
@@ -255,6 +261,12 @@ impl Engine {
         self.timeout = timeout;
         self.from_clock = false;
         self.side = if first { Side::First } else { Side::Second };
+        if self.options.nodes > 0 {
+            // Capped by nodes, a game depends on nothing but its own moves: from an empty table
+            // (the old one would steer the search by the games before), so that a match plays the
+            // same games whatever the jobs or shards that share out its games.
+            self.memory.searcher = Searcher::new(self.memory.search_mb);
+        }
         self.memory.searcher.new_game();
         Ok(())
     }

@@ -6,8 +6,9 @@ use super::process::{ProcessConfig, ProcessEngine, Protocol};
 use super::progress::Progress;
 use super::report::{game_line, legend, log_line, moves_text, record_text, result_text, table, LOG_HEADER};
 use super::results::{self, GameResult, MatchHeader};
-use super::runner::{collect, run_match, schedule, EnginePair};
+use super::runner::{collect, run_match, schedule, shard_schedule, EnginePair};
 use super::score::{game_score, score_line};
+use super::shard::Shard;
 use super::spec::{board_text, builtin_boards, engine_config, parse_board, parse_boards};
 use super::sprt::{EloModel, Pentanomial, Sprt, Verdict};
 use super::{MatchPlan, MatchResult};
@@ -116,6 +117,12 @@ pub struct MatchArgs {
     /// engines' stderr is not shown), else a line per game.
     #[arg(long, short)]
     quiet: bool,
+    /// Plays shard I of N of the match (1 <= I <= N): the same games as the whole match (numbers,
+    /// seeds, colours, openings), only the game pairs p (from 0) with p mod N = I - 1. The shards'
+    /// --results files put together by `boardbot merge` give the whole match's results. With
+    /// --sprt a shard does not stop on its own pairs' LLR: the merged one decides.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
     /// Games played at the same time. Each job runs its own pair of engines, which think one
     /// after the other, so a job loads about one core. The results do not depend on N.
     #[arg(long, short, value_name = "N", default_value_t = 1)]
@@ -212,6 +219,7 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         opening: args.opening,
         openings,
         shuffle_openings: sprt.is_some(),
+        shard: args.shard.unwrap_or_default(),
     };
     let setup_timeout = seconds(args.setup_timeout, "--setup-timeout")?;
     let config = |text: &str| {
@@ -227,7 +235,14 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         }
     }
     let names = [configs[0].name.as_str(), configs[1].name.as_str()];
-    let total_games = plan.boards.len() * 2 * plan.rounds;
+    let total_games = shard_schedule(&plan).len();
+    if total_games == 0 {
+        bail!(
+            "shard {}: no game pairs in this shard (the match has {} pairs)",
+            plan.shard,
+            plan.boards.len() * plan.rounds
+        );
+    }
     let jobs = jobs(args.jobs, total_games)?;
 
     let mut log = match &args.log {
@@ -281,6 +296,8 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
                 openings: args.openings.as_ref().map(|p| p.display().to_string()),
                 opening_plies: plan.opening,
                 sprt,
+                names: Some([names[0].to_string(), names[1].to_string()]),
+                shard: (!plan.shard.is_whole()).then(|| plan.shard.to_string()),
             };
             writeln!(f, "{}", results::Line::Match(header).text())?;
             f.flush()?;
@@ -341,6 +358,16 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
             (_, n) => format!(", each followed by {n} random plies"),
         }
     )?;
+    if !plan.shard.is_whole() {
+        writeln!(
+            out,
+            "shard {}: {total_games} of the match's {} games (the game pairs p with p mod {} = {})",
+            plan.shard,
+            plan.boards.len() * games_per_board,
+            plan.shard.count,
+            plan.shard.index
+        )?;
+    }
     if let Some(sprt) = &sprt {
         let (lower, upper) = sprt.bounds();
         writeln!(
@@ -401,7 +428,8 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
                 verdict = sprt.verdict(llr);
             }
         }
-        verdict.is_none()
+        // A shard plays on: the verdict is the merged shards' (see `boardbot merge`).
+        verdict.is_none() || !plan.shard.is_whole()
     };
     let result = run_match(&plan, engine_pairs(&configs, jobs), on_finished, on_game);
     progress.finish();
@@ -416,14 +444,21 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
             std::thread::park();
         }
     }
-    let sprt_text = sprt.as_ref().map(|sprt| sprt_report(sprt, &counts, llr, verdict));
+    let sprt_text = sprt.as_ref().map(|sprt| match plan.shard.is_whole() {
+        true => sprt_report(sprt, &counts, llr, verdict),
+        false => format!(
+            "shard {} alone (the test's verdict is the merged shards'): {}",
+            plan.shard,
+            sprt_report(sprt, &counts, llr, verdict)
+        ),
+    });
     print_results(&mut out, &result, names, plan.timeout, sprt_text)?;
     Ok(())
 }
 
 /// The match's results: the table by board, the score line (or the SPRT's report), and each
 /// engine's losses.
-fn print_results(
+pub(super) fn print_results(
     out: &mut impl Write,
     result: &MatchResult,
     names: [&str; 2],
@@ -459,7 +494,7 @@ fn sprt_status(sprt: &Sprt, llr: f64, pairs: u64) -> String {
 }
 
 /// The SPRT's result: the verdict (or none), the LLR and bounds, the pairs' counts, the Elo.
-fn sprt_report(sprt: &Sprt, counts: &Pentanomial, llr: f64, verdict: Option<Verdict>) -> String {
+pub(super) fn sprt_report(sprt: &Sprt, counts: &Pentanomial, llr: f64, verdict: Option<Verdict>) -> String {
     let (lower, upper) = sprt.bounds();
     let pairs = counts.pairs();
     let mut text = match verdict {

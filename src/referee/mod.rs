@@ -9,7 +9,8 @@
 //! - [`score`]: course points and the totals of a match; [`report`]: tables and logs.
 //! - [`runner`]: a match on one or more jobs (pairs of engines playing games in parallel).
 //! - [`sprt`]: the sequential probability ratio test on game pairs (`match --sprt`);
-//!   [`results`]: a match's games as mergeable records (`match --results`).
+//!   [`results`]: a match's games as mergeable records (`match --results`); [`shard`]: one
+//!   N-th of a match (`--shard I/N`); [`merge`]: `boardbot merge`, which puts shards together.
 //! - [`spec`]: the text forms of boards and engines; [`cli`]: `boardbot match`;
 //!   [`progress`]: its progress display.
 //! - [`replay`]: `boardbot replay`, which checks a game log against the rules.
@@ -17,6 +18,7 @@
 pub mod adapter;
 pub mod cli;
 pub mod game;
+pub mod merge;
 pub mod pbrain;
 pub mod process;
 pub mod progress;
@@ -25,6 +27,7 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod score;
+pub mod shard;
 pub mod spec;
 pub mod sprt;
 
@@ -64,6 +67,9 @@ pub struct MatchPlan {
     /// The given openings are taken in an order drawn from the seed, each once in every
     /// `openings.len()` rounds, rather than in the order given.
     pub shuffle_openings: bool,
+    /// The part of the match this run plays (all of it: [`shard::Shard::WHOLE`]); see
+    /// [`runner::shard_schedule`].
+    pub shard: shard::Shard,
 }
 
 /// The results of a match.

@@ -4,15 +4,21 @@
 //! who moved first, the result, engine1's score, how it ended and the moves. The games of
 //! several runs of the same match (the same schedule: engines, boards, rounds, seed, openings)
 //! put together by game number give the totals, the pair outcomes ([`pentanomial`]) and the
-//! SPRT's course ([`sprt_course`]) of one run that played them all.
+//! SPRT's course ([`sprt_course`]) of one run that played them all. Each game keeps every reply
+//! time (in nanoseconds), so that its [`GameRecord`] comes back whole ([`GameResult::record`])
+//! and a merge prints the very table of one run ([`super::merge`]).
 
-use super::game::GameRecord;
-use super::report::log_line;
+use super::adapter::{Fault, FaultKind};
+use super::game::{GameEnd, GameRecord};
+use super::report::{log_line, DEAD_DRAW_REASON};
 use super::runner::Scheduled;
 use super::score::game_score;
 use super::sprt::{Pentanomial, Sprt, Verdict};
+use crate::game::registry::GameSpec;
+use crate::game::{Outcome, Side};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 /// The first line of a results file: what was played.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -29,6 +35,12 @@ pub struct MatchHeader {
     /// Random plies after the given opening (or from the start without one).
     pub opening_plies: usize,
     pub sprt: Option<Sprt>,
+    /// The engines' names in the tables and logs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<[String; 2]>,
+    /// The shard played (`I/N`, see [`super::shard`]); absent for the whole match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 /// One game counted in a match.
@@ -53,6 +65,9 @@ pub struct GameResult {
     pub score: f64,
     pub reason: String,
     pub moves: Vec<String>,
+    /// Every reply time of engine1 and engine2, in nanoseconds.
+    #[serde(default)]
+    pub replies: [Vec<u64>; 2],
 }
 
 impl GameResult {
@@ -72,7 +87,55 @@ impl GameResult {
             score: game_score(record),
             reason: fields.get(5).unwrap_or(&"").to_string(),
             moves: record.moves.clone(),
+            replies: record.replies.clone().map(|r| r.iter().map(|d| d.as_nanos() as u64).collect()),
         }
+    }
+
+    /// The game as the match recorded it (the inverse of [`GameResult::new`]: the same end, a
+    /// fault with the same kind and words).
+    pub fn record(&self) -> Result<GameRecord, String> {
+        let spec =
+            GameSpec::parse(&self.board).map_err(|e| format!("game {}: board '{}': {e}", self.game, self.board))?;
+        let bad = || format!("game {}: result '{}' with reason '{}'", self.game, self.result, self.reason);
+        let fault = |text: &str| -> Result<Fault, String> {
+            let (kind, detail) = text.split_once(": ").ok_or_else(bad)?;
+            let kind = [FaultKind::Timeout, FaultKind::Illegal, FaultKind::Garbled, FaultKind::Crash]
+                .into_iter()
+                .find(|k| k.as_str() == kind)
+                .ok_or_else(bad)?;
+            Ok(Fault::new(kind, detail))
+        };
+        let end = match (self.result.as_str(), self.reason.as_str()) {
+            ("1-0", "win") => GameEnd::Played(Outcome::Win(Side::First)),
+            ("0-1", "win") => GameEnd::Played(Outcome::Win(Side::Second)),
+            ("1/2-1/2", "draw") => GameEnd::Played(Outcome::Draw),
+            ("1/2-1/2", DEAD_DRAW_REASON) => GameEnd::DeadDraw,
+            ("0-1", reason) if reason.starts_with("forfeit by first ") => {
+                GameEnd::Forfeit { loser: Side::First, fault: fault(&reason["forfeit by first ".len()..])? }
+            }
+            ("1-0", reason) if reason.starts_with("forfeit by second ") => {
+                GameEnd::Forfeit { loser: Side::Second, fault: fault(&reason["forfeit by second ".len()..])? }
+            }
+            ("0-0", reason) => {
+                let (first, second) = reason
+                    .strip_prefix("both forfeit: first ")
+                    .and_then(|r| r.split_once("; second "))
+                    .ok_or_else(bad)?;
+                GameEnd::BothForfeit { first: fault(first)?, second: fault(second)? }
+            }
+            _ => return Err(bad()),
+        };
+        if !(1..=2).contains(&self.first) || self.game == 0 {
+            return Err(bad());
+        }
+        Ok(GameRecord {
+            number: self.game - 1,
+            spec,
+            first: self.first - 1,
+            moves: self.moves.clone(),
+            end,
+            replies: self.replies.clone().map(|r| r.into_iter().map(Duration::from_nanos).collect()),
+        })
     }
 }
 
@@ -120,7 +183,7 @@ pub fn pentanomial(games: &[GameResult]) -> Pentanomial {
 }
 
 /// The pairs of `games` in the order of their first game's number.
-fn pairs(games: &[GameResult]) -> Vec<(&GameResult, &GameResult)> {
+pub fn pairs(games: &[GameResult]) -> Vec<(&GameResult, &GameResult)> {
     let mut rounds: BTreeMap<(&str, usize), Vec<&GameResult>> = BTreeMap::new();
     for g in games {
         rounds.entry((g.board.as_str(), g.round)).or_default().push(g);
@@ -171,6 +234,7 @@ mod tests {
             score,
             reason: "win".into(),
             moves: vec!["9-13".into(), "21-17".into()],
+            replies: [vec![1_000_000, 7], vec![2_500_000]],
         }
     }
 
@@ -186,6 +250,8 @@ mod tests {
             openings: Some("acf3".into()),
             opening_plies: 0,
             sprt: Some(Sprt::new(0.0, 10.0, 0.05, 0.05, EloModel::Logistic).unwrap()),
+            names: Some(["self".into(), "self".into()]),
+            shard: None,
         };
         let games = [game(1, 1, 1.0), game(2, 1, 0.5), game(3, 2, 0.0), game(4, 2, 0.0), game(5, 3, 1.0)];
         let mut text = Line::Match(header.clone()).text() + "\n";
@@ -201,6 +267,64 @@ mod tests {
         assert_eq!(pentanomial(&shuffled), Pentanomial([1, 0, 0, 1, 0]));
         assert!(read("").is_err());
         assert!(read(&Line::Game(games[0].clone()).text()).is_err(), "no header");
+        // An older file, without reply times or shard, still reads.
+        let old = Line::Game(games[0].clone()).text().replace(r#","replies":[[1000000,7],[2500000]]"#, "");
+        assert_ne!(old, Line::Game(games[0].clone()).text());
+        assert!(matches!(Line::parse(&old), Ok(Line::Game(g)) if g.replies.iter().all(Vec::is_empty)));
+    }
+
+    #[test]
+    fn a_result_gives_back_its_game_record() {
+        use crate::referee::spec::board_text;
+        let spec = GameSpec::parse("mnk 3 3 3").unwrap();
+        let ends = [
+            GameEnd::Played(Outcome::Win(Side::First)),
+            GameEnd::Played(Outcome::Win(Side::Second)),
+            GameEnd::Played(Outcome::Draw),
+            GameEnd::DeadDraw,
+            GameEnd::Forfeit { loser: Side::First, fault: Fault::new(FaultKind::Timeout, "no reply: after 3 ms") },
+            GameEnd::Forfeit { loser: Side::Second, fault: Fault::new(FaultKind::Illegal, "'9 9'") },
+            GameEnd::BothForfeit {
+                first: Fault::new(FaultKind::Crash, "exit 3"),
+                second: Fault::new(FaultKind::Garbled, "hello"),
+            },
+        ];
+        for (number, end) in ends.into_iter().enumerate() {
+            let record = GameRecord {
+                number,
+                spec: spec.clone(),
+                first: number % 2,
+                moves: vec!["1 1".into(), "0 0".into()],
+                end,
+                replies: [vec![Duration::from_nanos(123_456_789)], vec![Duration::from_millis(2), Duration::ZERO]],
+            };
+            let scheduled = Scheduled {
+                number,
+                board: 0,
+                first: number % 2,
+                seed: 0,
+                round: number / 2,
+                opening_seed: 0,
+                opening: None,
+            };
+            let result = GameResult::new(&record, &scheduled, ["a", "b"]);
+            let back = GameResult::record(
+                &Line::parse(&Line::Game(result).text())
+                    .map(|l| match l {
+                        Line::Game(g) => g,
+                        Line::Match(_) => unreachable!(),
+                    })
+                    .unwrap(),
+            )
+            .unwrap();
+            assert_eq!(
+                (back.number, back.first, &back.moves, &back.end, &back.replies),
+                (record.number, record.first, &record.moves, &record.end, &record.replies),
+                "{}",
+                board_text(&record.spec)
+            );
+            assert_eq!(back.spec.to_string(), record.spec.to_string());
+        }
     }
 
     #[test]

@@ -63,6 +63,12 @@ pub fn schedule(plan: &MatchPlan) -> Vec<Scheduled> {
         .collect()
 }
 
+/// The games of `plan` its shard plays, in order: the pairs `p` (games `2p` and `2p + 1` of
+/// [`schedule`]) that [`super::shard::Shard::holds`], the same games as in the whole match.
+pub fn shard_schedule(plan: &MatchPlan) -> Vec<Scheduled> {
+    schedule(plan).into_iter().filter(|g| plan.shard.holds(g.number / 2)).collect()
+}
+
 /// The given openings of the rounds of a board, in order, repeating after as many rounds as
 /// there are entries: `0, 1, ..., n - 1`, or shuffled blocks of them (enough for every round).
 fn opening_order(plan: &MatchPlan) -> Vec<usize> {
@@ -100,11 +106,11 @@ pub fn run_match(
     for e in jobs.iter_mut().flat_map(|pair| pair.iter_mut()) {
         e.start().map_err(|f| anyhow::anyhow!("engine {}: {f}", e.name()))?;
     }
-    let games = schedule(plan);
+    let games = shard_schedule(plan);
     let next = AtomicUsize::new(0);
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel();
-    let mut in_order = InOrder::default();
+    let mut in_order = InOrder::new(games.iter().map(|g| g.number).collect());
     let mut error = None;
     std::thread::scope(|scope| {
         for pair in jobs.iter_mut() {
@@ -183,8 +189,9 @@ fn work(
 }
 
 /// Puts finished games back in the order of their numbers.
-#[derive(Default)]
 struct InOrder {
+    /// The numbers of the games to come, in order (a shard's games skip numbers).
+    numbers: Vec<usize>,
     /// The games passed on, in order.
     records: Vec<GameRecord>,
     /// Finished games waiting for an earlier one.
@@ -192,11 +199,15 @@ struct InOrder {
 }
 
 impl InOrder {
+    fn new(numbers: Vec<usize>) -> InOrder {
+        InOrder { numbers, records: Vec::new(), waiting: BTreeMap::new() }
+    }
+
     /// Adds a finished game and passes on to `on_game` every game now in order, until it
     /// returns false (then returns false, and the games after that one stay waiting).
     fn add(&mut self, record: GameRecord, on_game: &mut impl FnMut(&GameRecord) -> bool) -> bool {
         self.waiting.insert(record.number, record);
-        while let Some(record) = self.waiting.remove(&self.records.len()) {
+        while let Some(record) = self.numbers.get(self.records.len()).and_then(|n| self.waiting.remove(n)) {
             let go_on = on_game(&record);
             self.records.push(record);
             if !go_on {
@@ -208,11 +219,12 @@ impl InOrder {
 }
 
 /// The results of the games of `plan`, given in order (all of them, or the first ones of a
-/// match cut short).
+/// match cut short; a shard's, or several shards' put together).
 pub fn collect(plan: &MatchPlan, games: Vec<GameRecord>) -> MatchResult {
     let mut tallies = vec![Tally::default(); plan.boards.len()];
-    for (game, scheduled) in games.iter().zip(schedule(plan)) {
-        tallies[scheduled.board].add(game);
+    let per_board = 2 * plan.rounds;
+    for game in &games {
+        tallies[game.number / per_board].add(game);
     }
     let mut total = Tally::default();
     tallies.iter().for_each(|t| total.merge(t));
@@ -237,7 +249,25 @@ mod tests {
             opening: 0,
             openings: vec![],
             shuffle_openings: false,
+            shard: crate::referee::shard::Shard::WHOLE,
         }
+    }
+
+    #[test]
+    fn shards_play_whole_pairs_of_the_same_schedule_and_together_all_of_it() {
+        use crate::referee::shard::Shard;
+        let whole = schedule(&plan(2, 5));
+        for n in 1..=4 {
+            let mut all: Vec<Scheduled> = (0..n)
+                .flat_map(|index| shard_schedule(&MatchPlan { shard: Shard { index, count: n }, ..plan(2, 5) }))
+                .collect();
+            let first = shard_schedule(&MatchPlan { shard: Shard { index: 0, count: n }, ..plan(2, 5) });
+            assert!(first.chunks(2).all(|p| p[0].number / 2 == p[1].number / 2 && p[0].number % 2 == 0), "whole pairs");
+            all.sort_by_key(|g| g.number);
+            assert_eq!(all, whole, "{n} shards");
+        }
+        let second = shard_schedule(&MatchPlan { shard: Shard { index: 1, count: 3 }, ..plan(2, 5) });
+        assert_eq!(second.iter().map(|g| g.number).collect::<Vec<_>>(), [2, 3, 8, 9, 14, 15]);
     }
 
     #[test]
@@ -288,7 +318,7 @@ mod tests {
             end: crate::referee::GameEnd::Played(crate::game::Outcome::Draw),
             replies: [vec![], vec![]],
         };
-        let mut in_order = InOrder::default();
+        let mut in_order = InOrder::new((0..5).collect());
         let mut seen = vec![];
         for n in [2, 0, 3, 1, 4] {
             assert!(in_order.add(record(n), &mut |r: &GameRecord| {
@@ -302,7 +332,7 @@ mod tests {
         assert_eq!(seen, [0, 1, 2, 3, 4]);
         assert!(in_order.waiting.is_empty());
         // A stop after game 1: games 2 and 3, finished, are not passed on.
-        let mut in_order = InOrder::default();
+        let mut in_order = InOrder::new((0..5).collect());
         let mut seen = vec![];
         let mut on_game = |r: &GameRecord| {
             seen.push(r.number);
@@ -314,5 +344,15 @@ mod tests {
         assert!(!in_order.add(record(1), &mut on_game));
         assert_eq!(seen, [0, 1]);
         assert_eq!(in_order.records.len(), 2);
+        // A shard's games: 2 and 3 follow 0 and 1 directly when those are another shard's.
+        let mut in_order = InOrder::new(vec![2, 3, 8, 9]);
+        let mut seen = vec![];
+        for n in [3, 8, 2, 9] {
+            assert!(in_order.add(record(n), &mut |r: &GameRecord| {
+                seen.push(r.number);
+                true
+            }));
+        }
+        assert_eq!(seen, [2, 3, 8, 9]);
     }
 }
