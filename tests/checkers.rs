@@ -98,7 +98,15 @@ fn the_engine_beats_greedy_and_the_log_replays() {
     let pdn = std::fs::read_to_string(&pdn_path).unwrap();
     assert_eq!(pdn.matches("[GameType \"21\"]").count(), 2, "{pdn}");
     assert!(pdn.contains("[Black \"e1:self\"]\n[White \"e2:greedy\"]\n[Result \"1-0\"]"), "{pdn}");
-    assert!(pdn.contains("\n1. ") && pdn.contains(" 0-1\n"), "{pdn}");
+    // Each game's movetext starts at move 1 and ends with its result (on a line of its own
+    // when the last line is full).
+    for game in pdn.split("[Event").skip(1) {
+        let result = game.split("[Result \"").nth(1).and_then(|r| r.split('"').next()).unwrap();
+        let movetext: Vec<&str> =
+            game.lines().skip(1).filter(|l| !l.starts_with('[') && !l.trim().is_empty()).collect();
+        assert!(movetext.first().is_some_and(|l| l.starts_with("1. ")), "{pdn}");
+        assert!(movetext.last().is_some_and(|l| l.split_whitespace().last() == Some(result)), "{pdn}");
+    }
     let (ok, out, err) = run(&["replay", log_text]);
     assert!(ok && out.contains("2 ok, 0 failed"), "{out}{err}");
     std::fs::remove_dir_all(&dir).ok();

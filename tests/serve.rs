@@ -5,6 +5,7 @@
 mod common;
 
 use common::server::Server;
+use headless_chrome::browser::tab::point::Point;
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::{json, Value};
@@ -318,7 +319,7 @@ fn new_game_as(tab: &Tab, game: &str, you: &str) -> Value {
                 return true; }})()"#
         ),
     );
-    tab.find_element("#new").unwrap().click().unwrap();
+    mouse_click(tab, "#new");
     let start = Instant::now();
     loop {
         let s = settled(tab);
@@ -331,19 +332,37 @@ fn new_game_as(tab: &Tab, game: &str, you: &str) -> Value {
     }
 }
 
-/// Clicks the board's cell `i` (its index in the view): with the mouse, through DevTools
-/// (about a second a click here), or by the element's `click()` in the page (the same handler,
-/// without the mouse's wait for a stable layout), for the long games.
+/// Clicks the board's cell `i` (its index in the view): with the mouse (DevTools' mouse events
+/// at the cell's centre, scrolled into view first), or by the element's `click()` in the page
+/// (the same handler, without the mouse), for the long games.
 fn click_cell(tab: &Tab, i: usize, mouse: bool) {
     let selector = format!("#board .cell[data-index='{i}']");
     if mouse {
-        tab.find_element(&selector).unwrap().click().unwrap();
+        mouse_click(tab, &selector);
     } else {
         assert_eq!(
             js(tab, &format!(r#"(() => {{ document.querySelector("{selector}").click(); return true; }})()"#)),
             json!(true)
         );
     }
+}
+
+/// A mouse click at the centre of the element of `selector`, through DevTools' input events
+/// (a press and a release, as a person's click). headless_chrome's `Element::click` does the
+/// same after waiting for the page's next frames: about a second a click, most of this file's
+/// time.
+fn mouse_click(tab: &Tab, selector: &str) {
+    let centre = js(
+        tab,
+        &format!(
+            r#"(() => {{ const el = document.querySelector("{selector}"); if (!el) return null;
+                el.scrollIntoView({{ block: "nearest", inline: "nearest" }});
+                const r = el.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"#
+        ),
+    );
+    let xy = centre.as_array().unwrap_or_else(|| panic!("no element {selector} to click"));
+    let point = Point { x: xy[0].as_f64().unwrap(), y: xy[1].as_f64().unwrap() };
+    tab.click_point(point).unwrap();
 }
 
 /// The index of the cell whose key is `key`.
@@ -498,7 +517,7 @@ fn browser_plays_whole_games_by_clicks() {
     // Under the pie rule, the second player's first move may be the swap: a button, no cell.
     let state = new_game_as(&tab, "kalah 6 3 pie", "second");
     assert_eq!(state["history"].as_array().unwrap().len(), 1, "{state}");
-    tab.find_element("#no-cell-moves button").unwrap().click().unwrap();
+    mouse_click(&tab, "#no-cell-moves button");
     wait_until(&tab, "window.boardbot.state.history.length >= 2 && !window.boardbot.pending", "the swap played");
     assert_eq!(js(&tab, "window.boardbot.state.history[1]"), "swap");
 
@@ -513,7 +532,7 @@ fn browser_plays_whole_games_by_clicks() {
 
     // Undo takes back the person's last move and the reply.
     let before = end["history"].as_array().unwrap().len();
-    tab.find_element("#undo").unwrap().click().unwrap();
+    mouse_click(&tab, "#undo");
     wait_until(
         &tab,
         &format!("window.boardbot.state.history.length < {before} && document.body.dataset.status === 'your_turn'"),
@@ -600,7 +619,7 @@ fn browser_draws_each_games_board() {
     click_cell(&tab, cell_of(&state, "14"), true);
     click_cell(&tab, cell_of(&state, "23"), true);
     assert_eq!(js(&tab, "document.getElementById('stop').hidden"), json!(false));
-    tab.find_element("#stop").unwrap().click().unwrap();
+    mouse_click(&tab, "#stop");
     wait_until(&tab, "window.boardbot.state.played.length >= 1 && !window.boardbot.pending", "stop here");
     assert_eq!(js(&tab, "window.boardbot.state.played[0].human"), "14x23");
 
@@ -670,7 +689,7 @@ fn browser_draws_each_games_board() {
     }
     assert_eq!(js(&tab, "document.querySelectorAll('#board .stone').length"), 6);
     // Move numbers on request.
-    tab.find_element("#numbers").unwrap().click().unwrap();
+    mouse_click(&tab, "#numbers");
     assert_eq!(js(&tab, "document.querySelectorAll('#board .stone .number').length"), 6);
     screenshot(&tab, "serve-gomoku.png");
 
@@ -686,12 +705,12 @@ fn browser_draws_each_games_board() {
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(js(&tab, "window.boardbot.state.history.length"), json!(state["history"].as_array().unwrap().len()));
     screenshot(&tab, "serve-review.png");
-    tab.find_element("#review-end").unwrap().click().unwrap();
+    mouse_click(&tab, "#review-end");
     wait_until(&tab, "window.boardbot.review === null", "back to the game");
     assert_eq!(js(&tab, "document.querySelectorAll('#board .stone').length"), 6);
 
     // ---- a hint: a legal move, shown, not played ----
-    tab.find_element("#hint").unwrap().click().unwrap();
+    mouse_click(&tab, "#hint");
     wait_until(&tab, "window.boardbot.hint !== null && !window.boardbot.pending", "a hint");
     let hint = text(&tab, "hint-text");
     assert!(hint.starts_with("Hint: "), "{hint}");
@@ -704,7 +723,7 @@ fn browser_draws_each_games_board() {
         r#"(() => { const g = document.getElementById("game"); g.value = "mnk 4 4 3"; if (g.value !== "mnk 4 4 3") { g.value = "other:mnk"; g.dispatchEvent(new Event("change")); document.getElementById("custom").value = "mnk 4 4 3"; } else g.dispatchEvent(new Event("change")); return true; })()"#,
     );
     js(&tab, "(document.getElementById('advanced').open = true, true)");
-    tab.find_element("#lock").unwrap().click().unwrap();
+    mouse_click(&tab, "#lock");
     wait_until(
         &tab,
         "document.querySelectorAll('#board .cell.lockable').length === 16",
@@ -712,8 +731,8 @@ fn browser_draws_each_games_board() {
     );
     click_cell(&tab, 0, true);
     click_cell(&tab, 5, true);
-    tab.find_element("#lock-done").unwrap().click().unwrap();
-    tab.find_element("#new").unwrap().click().unwrap();
+    mouse_click(&tab, "#lock-done");
+    mouse_click(&tab, "#new");
     wait_until(&tab, "window.boardbot.state.game === 'mnk 4 4 3 blocked 0,0 1,1'", "the locked cells in the game");
     assert_eq!(js(&tab, "document.querySelectorAll('#board .cell.blocked').length"), 2);
 }

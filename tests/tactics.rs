@@ -12,7 +12,8 @@
 //! Positions come from seeded random play near the stones (kept when the forced win is at least
 //! 7 to 11 plies long, or when at most 3 moves defend), and for K = 10 from fixed patterns. The
 //! threat positions are fewer in the suite than with BOARDBOT_FULL_TACTICS=1 set
-//! (`BOARDBOT_FULL_TACTICS=1 cargo test --release --test tactics`).
+//! (`BOARDBOT_FULL_TACTICS=1 cargo test --release --test tactics`), and the defences against
+//! threats are three fixed positions (the first that search finds; finding them takes a minute).
 
 mod common;
 
@@ -163,30 +164,44 @@ fn random_cases(rows: usize, cols: usize, k: usize, kind: Kind, want: usize, see
         if g.outcome().is_some() || MnkKnowledge::new().winning_move(&g).is_some() || !MnkKnowledge::new().quiet(&g) {
             continue;
         }
-        let me = g.to_move();
-        let mine = g.vcf(me, later(), NODES);
-        let keep = match kind {
-            Kind::Win => mine.is_some_and(|w| w.plies >= min_plies),
-            Kind::Defend => {
-                mine.is_none() && g.vcf(me.other(), later(), NODES).is_some() && (1..=3).contains(&defences(&g).len())
-            }
-            Kind::WinByThreats => {
-                mine.is_none()
-                    && g.vct_dfpn(&ThreatMemo::default(), me, later(), NODES).1.is_some_and(|w| w.plies >= min_plies)
-            }
-            Kind::DefendThreats => {
-                mine.is_none()
-                    && g.vcf(me.other(), later(), NODES).is_none()
-                    && vct(&g, me) == Some(false)
-                    && vct(&g, me.other()) == Some(true)
-                    && (1..=3).contains(&threat_defences(&g, 3).len())
-            }
-        };
-        if keep {
+        if is_case(&g, kind, min_plies) {
             cases.push(Case { rows, cols, k, moves: g.history().to_vec(), kind });
         }
     }
     assert_eq!(cases.len(), want, "{rows}x{cols}x{k} {kind:?}: not enough positions");
+    cases
+}
+
+/// Whether `g` (not over, quiet, no immediate win) is a tactic of `kind`.
+fn is_case(g: &Mnk, kind: Kind, min_plies: u32) -> bool {
+    let me = g.to_move();
+    let mine = g.vcf(me, later(), NODES);
+    match kind {
+        Kind::Win => mine.is_some_and(|w| w.plies >= min_plies),
+        Kind::Defend => {
+            mine.is_none() && g.vcf(me.other(), later(), NODES).is_some() && (1..=3).contains(&defences(g).len())
+        }
+        Kind::WinByThreats => {
+            mine.is_none()
+                && g.vct_dfpn(&ThreatMemo::default(), me, later(), NODES).1.is_some_and(|w| w.plies >= min_plies)
+        }
+        Kind::DefendThreats => {
+            mine.is_none()
+                && g.vcf(me.other(), later(), NODES).is_none()
+                && vct(g, me) == Some(false)
+                && vct(g, me.other()) == Some(true)
+                && (1..=3).contains(&threat_defences(g, 3).len())
+        }
+    }
+}
+
+/// The positions of `moves`, each checked to be a tactic of `kind` (found by [`random_cases`]
+/// once: searching for them takes most of a minute).
+fn fixed_cases(rows: usize, cols: usize, k: usize, kind: Kind, moves: &[&[Cell]]) -> Vec<Case> {
+    let cases: Vec<Case> = moves.iter().map(|m| Case { rows, cols, k, moves: m.to_vec(), kind }).collect();
+    for case in &cases {
+        assert!(is_case(&case.game(), kind, 0), "{rows}x{cols}x{k} {kind:?} {:?} is not one", case.moves);
+    }
     cases
 }
 
@@ -290,9 +305,24 @@ fn forced_wins_by_threats_for_k_4_5_6() {
 
 #[test]
 fn only_defences_against_threats_for_k_5_6() {
-    let mut cases = random_cases(11, 11, 5, Kind::DefendThreats, wanted(1, 2), 14, 0);
-    cases.extend(random_cases(15, 15, 5, Kind::DefendThreats, wanted(1, 3), 15, 0));
-    cases.extend(random_cases(12, 12, 6, Kind::DefendThreats, wanted(1, 2), 16, 0));
+    let cases = if std::env::var_os("BOARDBOT_FULL_TACTICS").is_some() {
+        let mut cases = random_cases(11, 11, 5, Kind::DefendThreats, 2, 14, 0);
+        cases.extend(random_cases(15, 15, 5, Kind::DefendThreats, 3, 15, 0));
+        cases.extend(random_cases(12, 12, 6, Kind::DefendThreats, 2, 16, 0));
+        cases
+    } else {
+        // The first case of each search above (its seeds 14, 15, 16).
+        let mut cases = fixed_cases(11, 11, 5, Kind::DefendThreats, &[&[60, 80, 79, 59, 91, 111, 49, 67, 26, 25, 81]]);
+        cases.extend(fixed_cases(15, 15, 5, Kind::DefendThreats, &[&[112, 144, 126, 146, 142, 80, 64]]));
+        cases.extend(fixed_cases(
+            12,
+            12,
+            6,
+            Kind::DefendThreats,
+            &[&[78, 88, 89, 62, 36, 110, 124, 76, 25, 111, 100, 2, 138, 87, 16, 86, 67, 99, 126, 113, 27, 64]],
+        ));
+        cases
+    };
     run(&cases);
 }
 
