@@ -37,6 +37,13 @@ fn api_bad_requests_get_4xx_json_errors_and_change_nothing() {
     for g in games {
         assert!(g["usage"].as_str().unwrap().starts_with(g["name"].as_str().unwrap()), "{g}");
     }
+    // Every reply, an error's too, says the server's own time over it (Server-Timing).
+    for (method, path) in [("GET", "/api/games"), ("GET", "/api/nothing"), ("POST", "/api/state")] {
+        let (_, head, _) = server.call_whole(method, path, None);
+        let timing =
+            head.lines().find_map(|l| l.strip_prefix("server-timing: app;dur=")).unwrap_or_else(|| panic!("{head}"));
+        assert!(timing.parse::<f64>().is_ok_and(|ms| ms >= 0.0), "{head}");
+    }
 
     assert_error(server.post("/api/new", &json!({"game": "chess 8 8"})), 400, "unknown game");
     assert_error(server.post("/api/new", &json!({"game": "mnk 3 3"})), 400, "usage");

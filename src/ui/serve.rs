@@ -184,7 +184,22 @@ pub fn router(app: Arc<App>) -> Router {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method not allowed here (see docs/api.md)")
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(server_timing))
         .with_state(app)
+}
+
+/// Every response says how long the server took over it, in the standard `Server-Timing`
+/// header (`app;dur=MS`, milliseconds): from the request's arrival at the router to its
+/// response, the waits for a search slot, a session or a blocking thread included. The load
+/// test (scripts/loadtest.sh) reads it to tell the server's time from its clients' own waits.
+async fn server_timing(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let start = Instant::now();
+    let mut response = next.run(request).await;
+    let value = format!("app;dur={:.1}", start.elapsed().as_secs_f64() * 1000.0);
+    if let Ok(value) = header::HeaderValue::from_str(&value) {
+        response.headers_mut().insert("server-timing", value);
+    }
+    response
 }
 
 /// The server's state: the sessions and the searches' slots.

@@ -45,6 +45,12 @@ impl Server {
 
     /// One request: the status and the body's text (the reply is read for at most 120 s).
     pub fn call_text(&self, method: &str, path: &str, body: Option<&[u8]>) -> (u16, String) {
+        let (status, _, text) = self.call_whole(method, path, body);
+        (status, text)
+    }
+
+    /// One request: the status, the reply's head (status line and headers) and its body's text.
+    pub fn call_whole(&self, method: &str, path: &str, body: Option<&[u8]>) -> (u16, String, String) {
         let mut stream = TcpStream::connect(&self.addr).unwrap();
         stream.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
         let body = body.unwrap_or(b"");
@@ -61,8 +67,8 @@ impl Server {
         let reply = String::from_utf8_lossy(&reply).to_string();
         let status: u16 =
             reply.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{reply}"));
-        let (_, text) = reply.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no body: {reply}"));
-        (status, text.to_string())
+        let (head, text) = reply.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no body: {reply}"));
+        (status, head.to_string(), text.to_string())
     }
 
     /// One request: the status and the JSON body.
