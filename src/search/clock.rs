@@ -1,5 +1,7 @@
 //! When to stop: a hard deadline that a reply must beat, a soft one after which no new iteration
 //! starts, depth and node caps, and a stop flag another thread may raise (end of input, quit).
+//! Every share of a move's time is here: the soft deadline's, the safety margin's, and those of
+//! the root's phases (the exact solver, the answers to a threat, the traps, the swindle).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -31,6 +33,25 @@ const CLOCK_SOFT_SHARE: f64 = 0.5;
 /// The safety margin kept free of a move's time is at most this share of the timeout, so that
 /// short time controls keep most of their time (0.2 s: 60 ms of margin, 140 ms to think).
 pub const MARGIN_SHARE: f64 = 0.3;
+
+// ---- The shares of a move's budget that the search's phases at the root may take (the
+// searcher reads them; they are here so that every share of the time is in one file). ----
+
+/// The share of a move's budget that a game's exact solver may take at the root.
+pub(crate) const SOLVER_SHARE: f64 = 0.8;
+/// The share of a move's budget that the search for answers to a threatened forced win may take.
+pub(crate) const DEFENCE_SHARE: f64 = 0.2;
+/// The search itself keeps at least this share of the budget: the answers to a threat end by
+/// then, even when the exact solver took its whole share first.
+pub(crate) const SEARCH_RESERVE: f64 = 0.15;
+/// The swindle's slice of time: this share of the budget, and at most SWINDLE_MAX.
+pub(crate) const SWINDLE_SHARE: f64 = 0.25;
+pub(crate) const SWINDLE_MAX: Duration = Duration::from_millis(300);
+/// Setting traps after the exact solver's verdict: the search may take the budget up to this
+/// share, each of the solver's verdicts on an opponent's reply at most TRAP_QUERY_SHARE of it
+/// (the search looks at the opponent's likeliest `TRAP_REPLIES` replies).
+pub(crate) const TRAP_END: f64 = 0.85;
+pub(crate) const TRAP_QUERY_SHARE: f64 = 1.0 / 16.0;
 
 impl Limits {
     /// No limits at all (search until `max_depth` or a proof).

@@ -5,6 +5,9 @@
 //! reached only decided positions through exhaustive move lists: such entries are stored with
 //! depth [`PROVEN`], and a root result that is a proof ends the search at once.
 
+use super::clock::{
+    DEFENCE_SHARE, SEARCH_RESERVE, SOLVER_SHARE, SWINDLE_MAX, SWINDLE_SHARE, TRAP_END, TRAP_QUERY_SHARE,
+};
 use super::ordering::MoveOrder;
 use super::tt::{Bound, Tt, NO_MOVE, PROVEN};
 use super::{
@@ -44,21 +47,7 @@ pub struct Searcher {
 }
 
 const INF: Score = WIN + 1;
-/// The share of a move's budget that a game's exact solver may take at the root.
-const SOLVER_SHARE: f64 = 0.8;
-/// The share of a move's budget that the search for answers to a threatened forced win may take.
-const DEFENCE_SHARE: f64 = 0.2;
-/// The search itself keeps at least this share of the budget: the answers to a threat end by
-/// then, even when the exact solver took its whole share first.
-const SEARCH_RESERVE: f64 = 0.15;
-/// The swindle's slice of time: this share of the budget, and at most SWINDLE_MAX.
-const SWINDLE_SHARE: f64 = 0.25;
-const SWINDLE_MAX: Duration = Duration::from_millis(300);
-/// Setting traps after the exact solver's verdict: the search may take the budget up to this
-/// share, each of the solver's verdicts on an opponent's reply at most TRAP_QUERY_SHARE of it,
-/// and the opponent's likeliest TRAP_REPLIES replies are looked at.
-const TRAP_END: f64 = 0.85;
-const TRAP_QUERY_SHARE: f64 = 1.0 / 16.0;
+/// The opponent's likeliest replies looked at when setting traps (see [`TRAP_END`]).
 const TRAP_REPLIES: usize = 8;
 /// Time is checked every this many nodes.
 const CHECK_EVERY: u64 = 4;
