@@ -237,6 +237,22 @@ pub struct Request {
     pub evaluation: Option<String>,
 }
 
+impl Request {
+    /// The engine at full strength (the search, every level and depth, one thread, the game's
+    /// own evaluation) under `limits`.
+    pub fn full_strength(limits: Limits) -> Request {
+        Request {
+            player: Player::Search,
+            level: MAX_LEVEL,
+            max_depth: u32::MAX,
+            threads: 1,
+            limits,
+            algorithm: Algorithm::Full,
+            evaluation: None,
+        }
+    }
+}
+
 /// A level below the maximum takes at most LEVEL_TIME times its level over [`MAX_LEVEL`],
 /// whatever the time per move: under a second at every level.
 pub const LEVEL_TIME: Duration = Duration::from_millis(800);

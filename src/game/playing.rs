@@ -365,7 +365,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::players::{Player, MAX_LEVEL};
     use crate::game::registry::{GameSpec, Resources};
     use std::time::{Duration, Instant};
 
@@ -383,15 +382,7 @@ mod tests {
         let depth = 12;
         let mut g = spec.new_game(&Resources::none()).unwrap();
         g.set_moves(&moves).unwrap();
-        let request = Request {
-            player: Player::Search,
-            level: MAX_LEVEL,
-            max_depth: depth,
-            threads: 1,
-            limits: Limits::depth(depth),
-            algorithm: Algorithm::Full,
-            evaluation: None,
-        };
+        let request = Request { max_depth: depth, ..Request::full_strength(Limits::depth(depth)) };
         let turn = g.think(&mut Searcher::new(16), &mut SmallRng::seed_from_u64(0), &request);
         // One search of the same position with a fresh table, as `think` began.
         let mut again = spec.new_game(&Resources::none()).unwrap();
@@ -441,15 +432,8 @@ mod tests {
             .map(|seed| {
                 let mut g = game("mnk 3 3 3");
                 g.play("1 1").unwrap();
-                let request = Request {
-                    player: Player::Search,
-                    level: MAX_LEVEL,
-                    max_depth: u32::MAX,
-                    threads: 1,
-                    limits: Limits::per_move(Instant::now(), Duration::from_millis(500), Duration::ZERO),
-                    algorithm: Algorithm::Full,
-                    evaluation: None,
-                };
+                let limits = Limits::per_move(Instant::now(), Duration::from_millis(500), Duration::ZERO);
+                let request = Request::full_strength(limits);
                 g.think(&mut Searcher::new(1), &mut SmallRng::seed_from_u64(seed), &request).moves[0].clone()
             })
             .collect();

@@ -302,7 +302,7 @@ fn plain_minimax_values_are_remaining_margins() {
 
 #[test]
 fn under_the_pie_rule_the_engine_swaps_exactly_when_swapping_is_worth_more() {
-    use crate::game::players::{Player, Request, MAX_LEVEL};
+    use crate::game::players::Request;
     use crate::game::registry::{GameSpec, Resources};
     use crate::search::{Limits, Searcher};
     use std::time::{Duration, Instant};
@@ -320,15 +320,8 @@ fn under_the_pie_rule_the_engine_swaps_exactly_when_swapping_is_worth_more() {
             let spec = GameSpec::parse(&format!("kalah {p} {s} capture standard pie")).unwrap();
             let mut g = spec.new_game(&Resources::new(16)).unwrap();
             g.play(&first.to_string()).unwrap();
-            let request = Request {
-                player: Player::Search,
-                level: MAX_LEVEL,
-                max_depth: u32::MAX,
-                threads: 1,
-                limits: Limits::per_move(Instant::now(), Duration::from_secs(2), Duration::ZERO),
-                algorithm: crate::game::players::Algorithm::Full,
-                evaluation: None,
-            };
+            let request =
+                Request::full_strength(Limits::per_move(Instant::now(), Duration::from_secs(2), Duration::ZERO));
             let turn = g.think(&mut Searcher::new(4), &mut SmallRng::seed_from_u64(1), &request);
             let swaps = turn.moves[0] == "swap";
             assert_eq!(swaps, swap > best_pit, "kalah {p} {s} after {first}: swap {swap}, best pit {best_pit}");
