@@ -288,6 +288,18 @@ impl Database {
         self.values.get(self.index(pos, n)) as i32
     }
 
+    /// The value at `index` (of [`Database::index`]): the remaining margin for the mover.
+    #[inline(always)]
+    pub fn value_at(&self, index: usize) -> i32 {
+        self.values.get(index) as i32
+    }
+
+    /// Starts loading the value at `index` into the cache without waiting for it.
+    #[inline(always)]
+    pub fn prefetch_at(&self, index: usize) {
+        self.values.prefetch(index);
+    }
+
     /// Loads `pos`'s value and returns it as it is stored, for the same purpose as
     /// [`super::table::Table::touch`].
     #[inline(always)]
@@ -315,9 +327,9 @@ impl Database {
         }
     }
 
-    /// The index of `pos`, which has `n` seeds in the pits.
+    /// The index of `pos`, which has `n` <= N seeds in the pits (for [`Database::value_at`]).
     #[inline(always)]
-    fn index(&self, pos: u128, n: u32) -> usize {
+    pub fn index(&self, pos: u128, n: u32) -> usize {
         let p = self.pits();
         let k = 2 * p;
         let mut rem = n;
@@ -404,6 +416,41 @@ impl Database {
     /// Reads a database written by [`Database::save`], mapping the file into memory; an error
     /// if the file is not one, or not of `pits` pits and the `capture` rule.
     pub fn load(path: &Path, pits: usize, capture: Capture) -> std::io::Result<Database> {
+        let (file, max_seeds, len) = Database::open(path, pits, capture)?;
+        let values = Bytes::Mapped(Mapping::new(&file, len, HEADER)?);
+        Ok(Database::empty(pits, capture, max_seeds, values))
+    }
+
+    /// As [`Database::load`], but the values are read from the file into memory of their own,
+    /// backed by huge pages where the system allows it (the bench's `DB_READ=1`): the solve over
+    /// it is faster, but the read costs about as much as that saves on Kalah(6,4), so the cache
+    /// maps its files (docs/results/kalah.md).
+    pub fn read(path: &Path, pits: usize, capture: Capture) -> std::io::Result<Database> {
+        let (mut file, max_seeds, len) = Database::open(path, pits, capture)?;
+        let len = len - HEADER;
+        let values = Bytes::unknown(len);
+        let Bytes::Owned { words, .. } = &values else { unreachable!("made in memory") };
+        // Whole chunks of words, read straight from the file (the header already read).
+        let mut chunk = vec![0u8; 1 << 20];
+        let mut w = 0;
+        let mut left = len;
+        while left > 0 {
+            let got = left.min(chunk.len());
+            file.read_exact(&mut chunk[..got])?;
+            for bytes in chunk[..got].chunks(8) {
+                let mut b = [0u8; 8];
+                b[..bytes.len()].copy_from_slice(bytes);
+                words[w].store(u64::from_le_bytes(b), Relaxed);
+                w += 1;
+            }
+            left -= got;
+        }
+        Ok(Database::empty(pits, capture, max_seeds, values))
+    }
+
+    /// Opens a database file and checks its header and length: the file (read past its header),
+    /// N and the file's length.
+    fn open(path: &Path, pits: usize, capture: Capture) -> std::io::Result<(std::fs::File, u32, usize)> {
         let bad =
             |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{}: {what}", path.display()));
         let mut file = std::fs::File::open(path)?;
@@ -420,21 +467,7 @@ impl Database {
         if max_seeds > MAX_DB_SEEDS || Database::size(pits, max_seeds) != Some((len - HEADER) as u64) {
             return Err(bad("wrong length"));
         }
-        let values = Bytes::Mapped(Mapping::new(&file, len, HEADER)?);
-        Ok(Database::empty(pits, capture, max_seeds, values))
-    }
-
-    /// As [`Database::load`], but the values are read into memory of their own (backed by huge
-    /// pages where the system allows it) instead of mapped: the file is read whole first.
-    pub fn read(path: &Path, pits: usize, capture: Capture) -> std::io::Result<Database> {
-        let mapped = Database::load(path, pits, capture)?;
-        let len = mapped.values.len();
-        let values = Bytes::unknown(len);
-        let Bytes::Owned { words, .. } = &values else { unreachable!("made in memory") };
-        for w in 0..len.div_ceil(8) {
-            words[w].store(mapped.values.word(w), Relaxed);
-        }
-        Ok(Database::empty(pits, capture, mapped.max_seeds, values))
+        Ok((file, max_seeds, len))
     }
 }
 
