@@ -43,9 +43,9 @@ pub struct SolveArgs {
     /// MiB) instead of alpha-beta.
     #[arg(long, conflicts_with = "dfpn")]
     pn: bool,
-    /// Kalah: the endgame database's seeds (by default half the seeds in the pits less 10, or a
-    /// larger one cached in ~/.cache/boardbot; a database built is cached there: see
-    /// docs/results/kalah.md).
+    /// Kalah: the endgame database's seeds (by default the seeds in the pits less 26 within
+    /// --hash, or a larger one cached in ~/.cache/boardbot; a database built is cached there:
+    /// see docs/results/kalah.md).
     #[arg(long, value_name = "SEEDS")]
     db: Option<u32>,
     /// Positions file ('-' or nothing: standard input).

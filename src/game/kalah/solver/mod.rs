@@ -236,14 +236,15 @@ pub fn table_bytes_for(seeds: u32) -> usize {
 }
 
 /// The endgame database a solve of a position with `seeds` in its pits asks for when none is
-/// cached: 28 seeds fewer (Bantumi 8, Kalah(6,4) 20, none up to 28 seeds), within the caller's
-/// budget (256 MiB holds 20 seeds on 6 pits: Kalah(6,5) gets 20 too). The database is cached as
-/// a file ([`cache`]): the first solve builds it (20 seeds: 225,792,840 bytes, 70 s on an idle
-/// core), the later ones map it at once; Kalah(6,4) takes 49,974,523 nodes over 14 seeds,
-/// 10,596,057 over 20 (docs/results/kalah.md). A larger database already in the cache is used
-/// instead.
+/// cached: 26 seeds fewer (Bantumi 10, Kalah(6,4) 22, none up to 26 seeds), within the caller's
+/// budget, which on 6 pits holds 20 seeds from 216 MiB (225,792,840 bytes), 22 from 523 MiB
+/// (548,354,040 bytes), 23 from 796 MiB: `boardbot solve` (default `--hash 256`) gives
+/// Kalah(6,4) 20 seeds, and 22 from `--hash 523` on. The database is cached as a file
+/// ([`cache`]), built from the largest one cached (22 from 20: 170.90 s of CPU here, once), mapped
+/// at once by later solves. Kalah(6,4) takes 10,778,902 nodes over 20 seeds, 5,203,043 over 22
+/// (docs/results/kalah.md). A larger database already in the cache is used instead.
 pub fn database_seeds_for(seeds: u32) -> u32 {
-    seeds.saturating_sub(28)
+    seeds.saturating_sub(26)
 }
 
 /// The solver's position of `k` (not over): its pits seen from the side to move.

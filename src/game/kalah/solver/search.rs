@@ -183,23 +183,6 @@ impl Search<'_> {
         self.table.touch(pos)
     }
 
-    /// Starts loading what [`Search::search`] will read first of `pos` (its database byte or its
-    /// table bucket), per [`Options::prefetch`].
-    #[inline(always)]
-    fn prefetch(&self, pos: u128, n: i32) {
-        if let Some(db) = self.db {
-            if n <= db.max_seeds() as i32 {
-                if self.options.prefetch >= 2 {
-                    db.prefetch(pos, n as u32);
-                }
-                return;
-            }
-        }
-        if self.options.prefetch >= 1 && n > self.table_floor {
-            self.table.prefetch(pos);
-        }
-    }
-
     /// The value of `pos` (mover to move, `n` seeds in the pits, not over), fail-soft: a value
     /// <= alpha is an upper bound, >= beta a lower bound, in between exact.
     pub fn search(&mut self, pos: u128, n: i32, mut alpha: i32, beta: i32) -> i32 {
@@ -253,6 +236,9 @@ impl Search<'_> {
         // those memory accesses overlap.
         let mut children = [Child { pos: 0, gain: 0, kind: Kind::End }; MAX_PITS];
         let mut touched = 0u64;
+        // The database index of each child the database values (usize::MAX for the others),
+        // computed once, for the prefetch and the read.
+        let mut at = [usize::MAX; MAX_PITS];
         for (i, child) in children.iter_mut().enumerate().take(self.geometry.pits()) {
             if byte(pos, i) == 0 {
                 continue;
@@ -261,8 +247,13 @@ impl Search<'_> {
             if child.kind != Kind::End {
                 if etc {
                     touched ^= self.touch(child.pos, n - child.gain);
-                } else {
-                    self.prefetch(child.pos, n - child.gain);
+                } else if let Some(db) = self.db.filter(|db| n - child.gain <= db.max_seeds() as i32) {
+                    at[i] = db.index(child.pos, (n - child.gain) as u32);
+                    if self.options.prefetch >= 2 {
+                        db.prefetch_at(at[i]);
+                    }
+                } else if self.options.prefetch >= 1 && n - child.gain > self.table_floor {
+                    self.table.prefetch(child.pos);
                 }
             }
         }
@@ -287,7 +278,14 @@ impl Search<'_> {
             let mut upper = i32::MAX;
             let in_db = self.db.is_some_and(|db| n - c.gain <= db.max_seeds() as i32);
             if etc || (in_db && self.options.db_cutoffs) {
-                if let Some((clo, chi)) = self.known(c.pos, n - c.gain) {
+                let known = match (at[i], self.db) {
+                    (index, Some(db)) if index != usize::MAX => {
+                        let v = db.value_at(index);
+                        Some((v, v))
+                    }
+                    _ => self.known(c.pos, n - c.gain),
+                };
+                if let Some((clo, chi)) = known {
                     let vlo;
                     (vlo, upper) = match c.kind {
                         Kind::Extra => (c.gain + clo, c.gain + chi),
