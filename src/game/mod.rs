@@ -10,8 +10,15 @@
 //! - [`players`]: how the engine picks a move (players, algorithms, levels, requests).
 //! - [`tuned`]: a position as the tuner sees it. [`contract`]: the rules' contract, checked.
 //! - [`salt`]: every game's hash salt, in one table.
-//! - [`kinarow`], [`proof`]: what the K-in-a-row games share (the board of windows; the exact
-//!   solvers' table and line helpers); [`solving`]: what the games' `solve` commands share.
+//! - [`kinarow`], [`solver`]: what the K-in-a-row games share (the board of windows; what their
+//!   exact solvers share: the table of proved bounds, line helpers, the budget); [`solve`]: what
+//!   the games' `boardbot solve` commands share.
+//!
+//! A game's folder names its files alike: `mod.rs` (the rules), `description.rs` (its
+//! description's words read), `entry.rs` (the registry entry: the game built with its knowledge),
+//! `picture.rs` (the board as text and as the page's view), `knowledge.rs` (evaluation,
+//! ordering), `solver/` (the exact solver), `solver_in_play.rs` (when play calls it), `solve.rs`
+//! (its `boardbot solve`), `book.rs` (an opening book), `book_maker.rs` (its `boardbot book`).
 
 pub mod any;
 pub mod checkers;
@@ -22,11 +29,11 @@ pub mod kinarow;
 pub mod mnk;
 pub mod players;
 pub mod playing;
-pub mod proof;
 pub mod registry;
 pub mod render;
 pub mod salt;
-pub mod solving;
+pub mod solve;
+pub mod solver;
 pub mod tuned;
 pub use crate::search::zobrist;
 

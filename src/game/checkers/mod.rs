@@ -28,7 +28,9 @@
 //!   repetition rule reads the hashes in it.
 
 pub mod book;
+mod book_maker;
 pub mod database;
+mod description;
 pub mod endgame;
 mod entry;
 pub mod eval;
@@ -37,6 +39,7 @@ pub mod knowledge;
 pub mod movegen;
 pub mod notation;
 pub mod openings;
+mod picture;
 pub mod reference;
 
 pub use entry::{CheckersKnowledge, GAME_TYPE};

@@ -11,6 +11,7 @@
 
 use super::solver::{BoundTable, Geometry, Position, Shape, Solver};
 use ahash::AHashSet;
+use anyhow::Result;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};

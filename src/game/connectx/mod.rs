@@ -3,9 +3,13 @@
 //! referee). X in a row wins; a full board is a draw. Connect-4 is 6 x 7 x 4.
 
 pub mod book;
+mod book_maker;
+mod description;
 mod entry;
-mod exact;
 mod knowledge;
+mod picture;
+mod solve;
+mod solver_in_play;
 
 pub use entry::GAME_TYPE;
 pub use knowledge::CxKnowledge;

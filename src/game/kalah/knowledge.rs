@@ -273,7 +273,7 @@ mod tests {
         // To the end of a small game, alpha-beta's value is the exact margin in seed units.
         let k = Kalah::new(2, 2).unwrap();
         let exact = alpha_beta(&k, 100, AlphaBetaOptions::default());
-        let mut reference = crate::game::kalah::reference::Reference::new();
-        assert_eq!(exact.value, SEED * reference.first_margin(&k));
+        let mut exhaustive = crate::game::kalah::exhaustive::Negamax::new();
+        assert_eq!(exact.value, SEED * exhaustive.first_margin(&k));
     }
 }

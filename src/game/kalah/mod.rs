@@ -68,24 +68,32 @@
 //!
 //! # Knowledge
 //!
-//! Plain Kalah-specific functions, for the integrator to wire into the search framework:
 //! - [`knowledge`]: the evaluation (100 units a seed), the move order, the "more than half of
 //!   all the seeds" bound ([`knowledge::decided`]), the greedy reference player and a plain
 //!   depth-limited alpha-beta;
 //! - [`solver`]: the exact solver (MTD(f), its own transposition table, enhanced transposition
 //!   cutoffs, endgame databases by retrograde analysis);
-//! - [`reference`](mod@reference): a tiny exhaustive negamax with memo, the yardstick of the
-//!   tests.
+//! - `solver_in_play.rs`: [`KalahKnowledge`], the knowledge the search uses (the evaluation,
+//!   the endgame database at the leaves, the solver at the root);
+//! - [`exhaustive`]: a tiny exhaustive negamax with memo, the yardstick of the tests.
+//!
+//! The description, the registry entry, the pictures and `boardbot solve`: `description.rs`,
+//! `entry.rs`, `picture.rs`, `solve.rs`.
 //!
 //! Measurements: docs/results/kalah.md.
 
+mod description;
 mod entry;
+pub mod exhaustive;
 pub mod fen;
 pub mod knowledge;
-pub mod reference;
+mod picture;
+mod solve;
 pub mod solver;
+mod solver_in_play;
 
-pub use entry::{KalahKnowledge, GAME_TYPE};
+pub use entry::GAME_TYPE;
+pub use solver_in_play::KalahKnowledge;
 
 use super::zobrist::SplitMix64;
 use super::{Game, Outcome, Side};

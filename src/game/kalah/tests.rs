@@ -272,7 +272,7 @@ fn plain_minimax_finds_the_small_board_values() {
         for (s, &(empty, standard)) in row.iter().enumerate() {
             for (capture, expected) in [(Capture::Empty, empty), (Capture::Standard, standard)] {
                 let k = Kalah::with_rules(p + 1, s + 1, capture, false).unwrap();
-                let mut r = reference::Reference::new();
+                let mut r = exhaustive::Negamax::new();
                 assert_eq!(r.first_margin(&k), expected, "kalah {} {} {}", p + 1, s + 1, capture.name());
             }
         }
@@ -284,7 +284,7 @@ fn plain_minimax_values_are_remaining_margins() {
     // Mid-game, the second player to move with stores 5 and 2: the first player's final margin
     // is 3 minus the second player's remaining margin.
     let k = pos(&[1, 0, 2], 5, &[2, 1, 1], 2, Side::Second);
-    let mut r = reference::Reference::new();
+    let mut r = exhaustive::Negamax::new();
     let rest = r.remaining(&k);
     assert_eq!(r.first_margin(&k), 3 - rest);
     let best = r.move_values(&k).into_iter().map(|(_, v)| v).max().unwrap();
@@ -311,7 +311,7 @@ fn under_the_pie_rule_the_engine_swaps_exactly_when_swapping_is_worth_more() {
         for first in 1..=p {
             let mut k = Kalah::with_rules(p, s, Capture::Standard, true).unwrap();
             k.play(pit(first as u8));
-            let values = reference::Reference::new().move_values(&k);
+            let values = exhaustive::Negamax::new().move_values(&k);
             let swap = values.iter().find(|(mv, _)| *mv == KalahMove::Swap).unwrap().1;
             let best_pit = values.iter().filter(|(mv, _)| *mv != KalahMove::Swap).map(|&(_, v)| v).max().unwrap();
             if swap == best_pit {

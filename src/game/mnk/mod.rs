@@ -2,10 +2,13 @@
 //! blocked); the first to get K in a row (horizontally, vertically or diagonally) wins; a full
 //! board is a draw. Tic-tac-toe is 3,3,3; free-style gomoku is 15,15,5.
 
+mod description;
 mod entry;
-mod exact;
 mod knowledge;
+mod picture;
+mod solve;
 pub mod solver;
+mod solver_in_play;
 pub mod threats;
 mod vct;
 

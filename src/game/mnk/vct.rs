@@ -540,7 +540,7 @@ mod tests {
     fn the_whole_tree_agrees_with_the_exact_solver() {
         // Empty boards of known value and random positions, against the bitboard solver.
         use crate::game::mnk::solver::{AlphaBeta, Board, BoundTable as SolverTable, Stones};
-        use crate::game::proof::testing::random_moves;
+        use crate::game::solver::testing::random_moves;
         let mut seed = 0x0dd_ba11_u64;
         let mut values = [0usize; 3];
         for &(rows, cols, k) in &[(3, 3, 3), (3, 4, 3), (4, 4, 3), (4, 4, 4), (3, 5, 2), (4, 5, 4), (5, 5, 4)] {

@@ -22,7 +22,7 @@
 //! Neighbours along a line are 1 bit apart vertically, rows + 1 (7) horizontally, and rows (6)
 //! and rows + 2 (8) along the two diagonals.
 
-use crate::game::proof::lines::{completions_along, completions_long, has_line, shl};
+use crate::game::solver::lines::{completions_along, completions_long, has_line, shl};
 
 /// The geometry of a board known at run time: its size, X, and the masks derived from them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,7 +153,7 @@ pub trait Geometry: Copy + std::fmt::Debug + PartialEq + Eq {
     fn x(&self) -> usize {
         self.x_u32() as usize
     }
-    /// A number unique to the board among all the solvers' boards (for [`crate::game::proof::table::BoundTable::prepare`]).
+    /// A number unique to the board among all the solvers' boards (for [`crate::game::solver::table::BoundTable::prepare`]).
     fn id(&self) -> u64 {
         (1 + self.rows_u32() as u64) | ((self.cols_u32() as u64) << 16) | ((self.x_u32() as u64) << 32)
     }

@@ -2,7 +2,7 @@
 //! <= 64) and any X: Connect-4 (6x7x4), 4x4x4, 5x5x4, 6x6x5, 7x7x5, 8x7x4 ...
 //!
 //! - [`bitboard`]: positions as bitboards; lines of any length by shifts.
-//! - [`BoundTable`] (shared with the m,n,k solver, in [`crate::game::proof`]): a lock-free table of
+//! - [`BoundTable`] (shared with the m,n,k solver, in [`crate::game::solver`]): a lock-free table of
 //!   proved score bounds and best moves.
 //! - [`search`]: negamax with alpha-beta, null-window narrowing, move ordering.
 //!
@@ -14,7 +14,7 @@
 pub mod bitboard;
 pub mod search;
 
-pub use crate::game::proof::{table::BoundTable, Aborted};
+pub use crate::game::solver::{table::BoundTable, Aborted};
 pub use bitboard::{Connect4, Geometry, Position, Shape};
 pub use search::{solve_parallel, Solver};
 

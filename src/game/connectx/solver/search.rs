@@ -15,8 +15,8 @@
 //!   the weak solve (win, draw or loss) as the window [-1, 1].
 
 use super::bitboard::{Connect4, Geometry, Position};
-use crate::game::proof::table::{BoundTable, Bounds};
-use crate::game::proof::{narrow, Aborted, Budget};
+use crate::game::solver::table::{BoundTable, Bounds};
+use crate::game::solver::{narrow, Aborted, Budget};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 

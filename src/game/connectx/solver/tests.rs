@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::game::connectx::ConnectX;
-use crate::game::proof::testing::random_moves;
+use crate::game::solver::testing::random_moves;
 use crate::game::{Game, Outcome};
 use ahash::AHashMap;
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::game::kalah::reference::Reference;
+use crate::game::kalah::exhaustive::Negamax;
 use crate::game::kalah::solver::board;
 use crate::game::kalah::tests::SMALL_BOARD_VALUES;
 use crate::game::kalah::Capture;
@@ -47,13 +47,13 @@ fn the_solver_agrees_with_plain_minimax_in_the_middle_of_random_games() {
             }
             k.play(moves[rng.gen_range(0..moves.len())]);
         }
-        let mut reference = Reference::new();
+        let mut exhaustive = Negamax::new();
         solver.options.etc = game % 3 != 0;
         let name = format!("kalah {p} {s} {} pie {pie} after {:?}", capture.name(), k.history().collect::<Vec<_>>());
         let solved = solver.solve(&k, None, None).unwrap();
-        assert_eq!(solved.value, reference.remaining(&k), "{name}");
-        assert_eq!(solved.first_margin, reference.first_margin(&k), "{name}");
-        let values = reference.move_values(&k);
+        assert_eq!(solved.value, exhaustive.remaining(&k), "{name}");
+        assert_eq!(solved.first_margin, exhaustive.first_margin(&k), "{name}");
+        let values = exhaustive.move_values(&k);
         let mut best: Vec<KalahMove> = values.iter().filter(|&&(_, v)| v == solved.value).map(|&(m, _)| m).collect();
         let mut found = solved.best.clone();
         best.sort_by_key(|m| format!("{m:?}"));
@@ -69,7 +69,7 @@ fn values_are_remaining_margins_and_first_margins_add_the_stores() {
     // final margin 6 minus it.
     let k = Kalah::from_rows(Capture::Empty, &[2, 0, 1, 3], 10, &[1, 2, 0, 2], 4, Side::Second).unwrap();
     let solved = small_solver().solve(&k, None, None).unwrap();
-    assert_eq!(solved.value, Reference::new().remaining(&k));
+    assert_eq!(solved.value, Negamax::new().remaining(&k));
     assert_eq!(solved.first_margin, 6 - solved.value);
     // The same pits with the first player to move (its rows swapped) have the same value.
     let mirrored = Kalah::from_rows(Capture::Empty, &[1, 2, 0, 2], 0, &[2, 0, 1, 3], 0, Side::First).unwrap();
@@ -128,11 +128,11 @@ fn a_stopped_solve_returns_none_and_an_unsupported_board_is_refused() {
 }
 
 #[test]
-fn the_database_knows_the_reference_values_of_small_positions() {
+fn the_database_knows_the_exhaustive_values_of_small_positions() {
     for (pits, capture) in [(2, Capture::Empty), (3, Capture::Standard), (4, Capture::Empty)] {
         let db = Database::build(pits, capture, 8);
         assert_eq!(db.bytes() as u64, Database::size(pits, 8).unwrap());
-        let mut reference = Reference::new();
+        let mut exhaustive = Negamax::new();
         let mut rng = SmallRng::seed_from_u64(pits as u64);
         for _ in 0..300 {
             // Random rows of at most 8 seeds in all, neither empty.
@@ -147,7 +147,7 @@ fn the_database_knows_the_reference_values_of_small_positions() {
             }
             let k = Kalah::from_rows(capture, mine, 0, theirs, 0, Side::First).unwrap();
             let pos = board::pack(mine, theirs);
-            assert_eq!(db.value(pos, n), reference.remaining(&k), "{mine:?} {theirs:?}");
+            assert_eq!(db.value(pos, n), exhaustive.remaining(&k), "{mine:?} {theirs:?}");
         }
     }
 }
@@ -190,7 +190,7 @@ fn solves_with_a_database_agree_with_plain_minimax() {
             let solved = solver.solve(&k, None, None).unwrap();
             assert!(solver.database().is_some_and(|db| db.max_seeds() > 0));
             let name = format!("kalah {p} {s} {:?}", k.history().collect::<Vec<_>>());
-            assert_eq!(solved.value, Reference::new().remaining(&k), "{name}");
+            assert_eq!(solved.value, Negamax::new().remaining(&k), "{name}");
         }
     }
 }
@@ -238,11 +238,11 @@ fn seven_pits_agree_with_plain_minimax() {
             k.play(moves[rng.gen_range(0..moves.len())]);
         }
         let name = format!("kalah 7 {} after {:?}", capture.name(), k.history().collect::<Vec<_>>());
-        let mut reference = Reference::new();
-        let values = reference.move_values(&k);
+        let mut exhaustive = Negamax::new();
+        let values = exhaustive.move_values(&k);
         for s in [&mut solver, &mut with_db] {
             let solved = s.solve(&k, None, None).unwrap();
-            assert_eq!(solved.value, reference.remaining(&k), "{name}");
+            assert_eq!(solved.value, exhaustive.remaining(&k), "{name}");
             let mut best: Vec<KalahMove> =
                 values.iter().filter(|&&(_, v)| v == solved.value).map(|&(m, _)| m).collect();
             let mut found = solved.best.clone();

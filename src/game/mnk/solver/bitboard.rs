@@ -26,7 +26,7 @@
 //! the board's symmetry group (8 on a square board, 4 on a rectangle), updated as moves are
 //! played, so that the position and its images share one table key.
 
-use crate::game::proof::lines::{completions_along, completions_long, has_line};
+use crate::game::solver::lines::{completions_along, completions_long, has_line};
 
 /// The geometry of a board: its size, K, its K-cell windows and its symmetries.
 #[derive(Clone, Debug)]
@@ -144,7 +144,7 @@ impl Board {
         &self.lines
     }
     /// A number unique to the board among all the solvers' boards (Connect-X's ids stay below
-    /// 2^40), for [`crate::game::proof::table::BoundTable::prepare`].
+    /// 2^40), for [`crate::game::solver::table::BoundTable::prepare`].
     pub fn id(&self) -> u64 {
         1 << 63 | (self.rows as u64) | (self.cols as u64) << 16 | (self.k as u64) << 32
     }

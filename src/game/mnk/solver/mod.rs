@@ -6,14 +6,14 @@
 //! - [`search`]: negamax with null windows, forced blocks, double threats, the windows' scan.
 //! - [`pairing`]: pairing strategies, proofs that a side completes no window.
 //! - [`pn`]: the same rules searched by df-pn (proof numbers): what the bot uses in play.
-//! - The table of proved bounds is the Connect-X solver's ([`crate::game::proof::table`]).
+//! - The table of proved bounds is the Connect-X solver's ([`crate::game::solver::table`]).
 
 pub mod bitboard;
 pub mod pairing;
 pub mod pn;
 pub mod search;
 
-pub use crate::game::proof::{table::BoundTable, Aborted};
+pub use crate::game::solver::{table::BoundTable, Aborted};
 pub use bitboard::{Board, Stones};
 pub use search::AlphaBeta;
 

@@ -13,7 +13,7 @@
 use super::bitboard::{Board, Stones};
 use super::search::AlphaBeta;
 use super::BoundTable;
-use crate::game::proof::Aborted;
+use crate::game::solver::Aborted;
 use crate::search::dfpn::{self, AndOrTree, Dfpn, Expansion, Verdict};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

@@ -33,8 +33,8 @@
 
 use super::bitboard::{from_image, to_image, Board, Stones};
 use super::pairing;
-use crate::game::proof::table::{BoundTable, Bounds};
-use crate::game::proof::{narrow, Aborted, Budget, CHECK_EVERY};
+use crate::game::solver::table::{BoundTable, Bounds};
+use crate::game::solver::{narrow, Aborted, Budget, CHECK_EVERY};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 

@@ -3,7 +3,7 @@
 use super::pairing;
 use super::*;
 use crate::game::mnk::Mnk;
-use crate::game::proof::testing::random_moves;
+use crate::game::solver::testing::random_moves;
 use crate::game::{Game, Outcome};
 use ahash::AHashMap;
 

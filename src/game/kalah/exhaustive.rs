@@ -14,19 +14,19 @@ use std::collections::HashMap;
 
 /// The memo, valid for one set of rules (pits, capture rule); positions where the pie rule still
 /// matters (the first two moves) are never stored.
-pub struct Reference {
+pub struct Negamax {
     memo: HashMap<Vec<u16>, i32>,
 }
 
-impl Default for Reference {
+impl Default for Negamax {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Reference {
-    pub fn new() -> Reference {
-        Reference { memo: HashMap::new() }
+impl Negamax {
+    pub fn new() -> Negamax {
+        Negamax { memo: HashMap::new() }
     }
 
     /// Positions in the memo.

@@ -1,0 +1,93 @@
+//! The Connect-X board's pictures: the board as text and as the page's view.
+
+use super::book::Book;
+use super::solver::{Position, Shape};
+use super::ConnectX;
+use crate::game::kinarow;
+use crate::game::kinarow::parse_index;
+use crate::game::render::{Render, View};
+use crate::game::{Game, Side};
+use crate::search::Score;
+use anyhow::Result;
+
+impl Render for ConnectX {
+    fn board_text(&self) -> String {
+        kinarow::board_picture(&self.lines)
+    }
+
+    /// A click anywhere in a column plays it; the column numbers above.
+    fn view(&self) -> View {
+        // The last piece is the top one of its column.
+        let last = self.history.last().map(|&c| (self.rows() - self.height(c as usize)) * self.cols() + c as usize);
+        let mut heights = vec![0; self.cols()];
+        let placed: Vec<usize> = self
+            .history
+            .iter()
+            .map(|&c| {
+                let c = c as usize;
+                heights[c] += 1;
+                (self.rows() - heights[c]) * self.cols() + c
+            })
+            .collect();
+        let look = kinarow::GridLook {
+            style: "columns",
+            col_labels: (1..=self.cols()).map(|c| c.to_string()).collect(),
+            row_labels: Vec::new(),
+        };
+        kinarow::grid_view(&self.lines, last, &placed, look, |cell| {
+            let col = (cell % self.cols()) as u32;
+            self.is_legal(col).then(|| self.format_move(col))
+        })
+    }
+
+    fn end_reason(&self) -> Option<String> {
+        kinarow::end_reason(&self.lines)
+    }
+
+    /// Column numbers from 1, left to right.
+    fn human_move(&self, mv: u32) -> String {
+        (mv + 1).to_string()
+    }
+
+    /// A column number from 1 (the move text, from 0, would read as another column).
+    fn parse_human(&self, text: &str) -> Result<u32, String> {
+        let t = text.trim();
+        match parse_index(t) {
+            Some(c) if (1..=self.cols()).contains(&c) => Ok(c as u32 - 1),
+            _ => Err(format!("'{t}' is not a column: type a column number from 1 to {}", self.cols())),
+        }
+    }
+
+    fn notation_help(&self) -> String {
+        format!("a column number from 1 to {}, left to right (the numbers above the board)", self.cols())
+    }
+
+    fn board_picture(&self, colour: bool, _bottom: Side) -> String {
+        let last = self.history.last().map(|&c| (self.rows() - self.height(c as usize)) * self.cols() + c as usize);
+        kinarow::human_picture(&self.lines, last, |c| (c + 1).to_string(), None, colour)
+    }
+
+    /// The winning line's cells as column and row from the bottom (`4/1`: column 4, the lowest
+    /// row).
+    fn human_end_reason(&self) -> Option<String> {
+        let cols = self.cols();
+        let rows = self.rows();
+        kinarow::end_reason_in(&self.lines, self.side_names(), |c| format!("{}/{}", c % cols + 1, rows - c / cols))
+    }
+
+    fn evaluations(&self) -> &'static [(&'static str, &'static str)] {
+        kinarow::EVALUATIONS
+    }
+
+    fn evaluate_as(&self, name: &str) -> Option<Score> {
+        (name == "windows").then(|| kinarow::open_windows(&self.lines, self.to_move()))
+    }
+
+    /// The built-in opening book answers (the engine's knowledge has a solver's table in play).
+    fn in_book(&self) -> bool {
+        let Ok(shape) = Shape::new(self.rows(), self.cols(), self.lines.k()) else { return false };
+        let moves: Vec<usize> = self.history.iter().map(|&c| c as usize).collect();
+        let Ok(p) = Position::from_moves(shape, &moves) else { return false };
+        Book::built_in(&shape).is_some_and(|b| b.lookup(&p).is_some())
+    }
+}
