@@ -5,6 +5,7 @@
 //! - [`bot`]: a game in progress plus the player that picks its moves.
 //! - [`protocol`]: the line protocol of protocol.md.
 //! - [`referee`]: `boardbot match`, an independent referee between engine processes.
+//! - [`merge`]: `boardbot merge`, the shards of a match or a self-play run put together.
 //! - [`analyze`]: `boardbot analyze`, the search algorithms compared on a position.
 //! - [`ui`]: the user interfaces: `boardbot play` (a terminal) and `boardbot serve` (a browser).
 //! - [`selfplay`] and [`tune`]: `boardbot selfplay` (positions of the engine's games) and
@@ -15,6 +16,7 @@ pub mod bench;
 pub mod bot;
 pub mod game;
 pub mod memory;
+pub mod merge;
 pub mod protocol;
 pub mod referee;
 pub mod search;

@@ -66,7 +66,7 @@ enum Mode {
     },
     /// Puts the files of a match's or a self-play run's shards (`--shard I/N`) together as one run's:
     /// `boardbot merge shard1.jsonl shard2.jsonl` (results of `match --results`; `--json` for drivers).
-    Merge(boardbot::referee::merge::MergeArgs),
+    Merge(boardbot::merge::MergeArgs),
     /// Replays a match's game log (`match --log`) with the rules: checks every move and result, prints the boards.
     Replay(boardbot::referee::ReplayArgs),
     /// Exact values of positions, one a line, by the game's exact solver (Connect-X: Pons' format,
@@ -222,7 +222,7 @@ fn run() -> Result<()> {
     match cli.command {
         Some(Mode::Match(args)) => return boardbot::referee::cli::run(args, &std::env::current_exe()?),
         Some(Mode::Replay(args)) => return boardbot::referee::replay::run(args),
-        Some(Mode::Merge(args)) => return boardbot::referee::merge::run(args),
+        Some(Mode::Merge(args)) => return boardbot::merge::run(args),
         Some(Mode::Play { args, weights }) => {
             process_weights(weights.as_deref())?;
             return boardbot::ui::play::run(args);

@@ -458,6 +458,84 @@ fn prepare_file(path: &Path, header: &str) -> Result<usize> {
     Ok(games)
 }
 
+/// Merged self-play files.
+#[derive(Clone, Debug)]
+pub struct MergedSelfplay {
+    /// The whole run's header (no shard line).
+    pub header: String,
+    /// Each game's lines, by game number.
+    pub games: BTreeMap<usize, String>,
+    pub duplicates: usize,
+    /// Games cut off part-way (dropped).
+    pub cut: usize,
+}
+
+/// Merges the files of a self-play run's shards (`selfplay --shard I/N`), given as (name, text).
+///
+/// Their headers must be equal but for the `# shard I/N` line; each file's complete games are
+/// kept (a game cut off part-way is dropped, as a resumed run drops it), a game found twice
+/// counts once if the same (an error otherwise), and the games are written in the order of
+/// their numbers under the whole run's header: the file one run would have written.
+pub fn merge_selfplay(files: &[(String, String)]) -> Result<MergedSelfplay, String> {
+    let mut header: Option<String> = None;
+    let mut games: BTreeMap<usize, (String, &str)> = BTreeMap::new();
+    let (mut duplicates, mut cut) = (0, 0);
+    for (name, text) in files {
+        let header_len: usize = text.lines().take_while(|l| l.starts_with('#')).map(|l| l.len() + 1).sum();
+        let header_len = header_len.min(text.len());
+        let whole_header: String =
+            text[..header_len].lines().filter(|l| !l.starts_with("# shard ")).map(|l| format!("{l}\n")).collect();
+        match &header {
+            None => header = Some(whole_header),
+            Some(first) if *first != whole_header => {
+                return Err(format!("{name}: another run than {}'s (the headers differ)", files[0].0))
+            }
+            Some(_) => {}
+        }
+        let (_, keep) = complete_games(text, header_len);
+        let (_, records) = read(&text[..keep]).map_err(|e| format!("{name}: {e}"))?;
+        let rest = text[keep..].trim();
+        if !rest.is_empty() {
+            cut += 1;
+        }
+        // The complete games, each its lines (consecutive, K = 1..N).
+        let lines: Vec<&str> = text[header_len..keep].lines().filter(|l| !l.trim().is_empty()).collect();
+        let mut at = 0;
+        for r in records.iter().filter(|r| r.index == 1) {
+            let game: String = lines[at..at + r.count].iter().map(|l| format!("{l}\n")).collect();
+            at += r.count;
+            match games.get(&r.game) {
+                Some((seen, _)) if *seen == game => duplicates += 1,
+                Some((_, other)) => return Err(format!("game {} differs between {other} and {name}", r.game)),
+                None => {
+                    games.insert(r.game, (game, name));
+                }
+            }
+        }
+    }
+    Ok(MergedSelfplay {
+        header: header.ok_or("no files")?,
+        games: games.into_iter().map(|(n, (text, _))| (n, text)).collect(),
+        duplicates,
+        cut,
+    })
+}
+
+impl MergedSelfplay {
+    /// The file one run would have written.
+    pub fn text(&self) -> String {
+        let mut text = self.header.clone();
+        self.games.values().for_each(|g| text.push_str(g));
+        text
+    }
+
+    /// Game numbers from 1 to the last one that no file holds.
+    pub fn missing(&self) -> Vec<usize> {
+        let last = self.games.keys().last().copied().unwrap_or(0);
+        (1..=last).filter(|n| !self.games.contains_key(n)).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,7 @@
-//! `boardbot merge FILES...`: the files of a match's shards (`match --shard I/N --results FILE`)
-//! or of a self-play run's shards (`selfplay --shard I/N`) put back together as one run's.
+//! The files of a match's shards (`match --shard I/N --results FILE`) put back together as one
+//! run's (for `boardbot merge`: src/merge.rs).
 //!
-//! **Match results.** The files must be of the same match (their headers equal but for the
+//! The files must be of the same match (their headers equal but for the
 //! shard). Games are taken by number; a game found twice counts once if both records are the
 //! same and is an error otherwise. The games counted are those of whole pairs (a game whose
 //! partner is missing, from a shard cut off part-way, is left out), and for an SPRT only the
@@ -10,11 +10,6 @@
 //! included, kept per game in the files), score and error bars, pentanomial, LLR and verdict.
 //! `--json` prints the figures as one JSON object instead (for drivers); `--out FILE` writes the
 //! counted games as one results file, the same as one run's when every pair is there.
-//!
-//! **Self-play files.** Their headers must be equal but for the `# shard I/N` line; each file's
-//! complete games are kept (a game cut off part-way is dropped, as a resumed run drops it), a game
-//! found twice counts once if the same (an error otherwise), and the games are written in the
-//! order of their numbers under the whole run's header: the file one run would have written.
 
 use super::cli::{print_results, sprt_report};
 use super::results::{self, sprt_course, GameResult, Line, MatchHeader};
@@ -22,29 +17,11 @@ use super::score::Tally;
 use super::spec::parse_board;
 use super::sprt::{Pentanomial, Verdict};
 use super::MatchResult;
-use crate::selfplay;
-use anyhow::{anyhow, bail, Context, Result};
-use clap::Args;
+use anyhow::{anyhow, Context, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::Duration;
-
-/// Puts the files of a match's or a self-play run's shards together.
-#[derive(Args, Clone, Debug)]
-pub struct MergeArgs {
-    /// Results files of one match (`match --results`), or self-play files of one run.
-    #[arg(required = true, value_name = "FILE")]
-    files: Vec<PathBuf>,
-    /// Writes the merged file: the counted games as one results file, or the self-play file.
-    /// Self-play files are merged to stdout without it.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
-    /// Match results: prints the merged figures as one JSON object (games, pairs, pentanomial,
-    /// score and error bar, LLR, bounds, verdict) instead of the report.
-    #[arg(long)]
-    json: bool,
-}
 
 /// The merged shards of a match.
 #[derive(Clone, Debug)]
@@ -197,119 +174,15 @@ impl MergedMatch {
     }
 }
 
-/// Merged self-play files.
-#[derive(Clone, Debug)]
-pub struct MergedSelfplay {
-    /// The whole run's header (no shard line).
-    pub header: String,
-    /// Each game's lines, by game number.
-    pub games: BTreeMap<usize, String>,
-    pub duplicates: usize,
-    /// Games cut off part-way (dropped).
-    pub cut: usize,
-}
-
-/// Merges self-play files, given as (name, text).
-pub fn merge_selfplay(files: &[(String, String)]) -> Result<MergedSelfplay, String> {
-    let mut header: Option<String> = None;
-    let mut games: BTreeMap<usize, (String, &str)> = BTreeMap::new();
-    let (mut duplicates, mut cut) = (0, 0);
-    for (name, text) in files {
-        let header_len: usize = text.lines().take_while(|l| l.starts_with('#')).map(|l| l.len() + 1).sum();
-        let header_len = header_len.min(text.len());
-        let whole_header: String =
-            text[..header_len].lines().filter(|l| !l.starts_with("# shard ")).map(|l| format!("{l}\n")).collect();
-        match &header {
-            None => header = Some(whole_header),
-            Some(first) if *first != whole_header => {
-                return Err(format!("{name}: another run than {}'s (the headers differ)", files[0].0))
-            }
-            Some(_) => {}
-        }
-        let (_, keep) = selfplay::complete_games(text, header_len);
-        let (_, records) = selfplay::read(&text[..keep]).map_err(|e| format!("{name}: {e}"))?;
-        let rest = text[keep..].trim();
-        if !rest.is_empty() {
-            cut += 1;
-        }
-        // The complete games, each its lines (consecutive, K = 1..N).
-        let lines: Vec<&str> = text[header_len..keep].lines().filter(|l| !l.trim().is_empty()).collect();
-        let mut at = 0;
-        for r in records.iter().filter(|r| r.index == 1) {
-            let game: String = lines[at..at + r.count].iter().map(|l| format!("{l}\n")).collect();
-            at += r.count;
-            match games.get(&r.game) {
-                Some((seen, _)) if *seen == game => duplicates += 1,
-                Some((_, other)) => return Err(format!("game {} differs between {other} and {name}", r.game)),
-                None => {
-                    games.insert(r.game, (game, name));
-                }
-            }
-        }
-    }
-    Ok(MergedSelfplay {
-        header: header.ok_or("no files")?,
-        games: games.into_iter().map(|(n, (text, _))| (n, text)).collect(),
-        duplicates,
-        cut,
-    })
-}
-
-impl MergedSelfplay {
-    /// The file one run would have written.
-    pub fn text(&self) -> String {
-        let mut text = self.header.clone();
-        self.games.values().for_each(|g| text.push_str(g));
-        text
-    }
-
-    /// Game numbers from 1 to the last one that no file holds.
-    pub fn missing(&self) -> Vec<usize> {
-        let last = self.games.keys().last().copied().unwrap_or(0);
-        (1..=last).filter(|n| !self.games.contains_key(n)).collect()
-    }
-}
-
-/// Runs `boardbot merge`.
-pub fn run(args: MergeArgs) -> Result<()> {
-    let mut files = Vec::new();
-    for path in &args.files {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        files.push((path.display().to_string(), text));
-    }
-    let selfplay = files.iter().all(|(_, text)| text.starts_with('#'));
-    if !selfplay && files.iter().any(|(_, text)| text.starts_with('#')) {
-        bail!("give either results files (match --results) or self-play files, not both");
-    }
-    let mut stdout = std::io::stdout();
-    if selfplay {
-        if args.json {
-            bail!("--json is for results files");
-        }
-        let merged = merge_selfplay(&files).map_err(|e| anyhow!(e))?;
-        match &args.out {
-            Some(path) => std::fs::write(path, merged.text()).with_context(|| format!("writing {}", path.display()))?,
-            None => stdout.write_all(merged.text().as_bytes())?,
-        }
-        let missing = merged.missing();
-        eprintln!(
-            "merged {} self-play file(s): {} games; {} duplicate game(s) counted once; {} file(s) ending in a game cut off (dropped){}",
-            files.len(),
-            merged.games.len(),
-            merged.duplicates,
-            merged.cut,
-            match missing.len() {
-                0 => String::new(),
-                n => format!("; {n} game number(s) missing: {missing:?}"),
-            }
-        );
-        return Ok(());
-    }
-    let merged = merge_results(&files).map_err(|e| anyhow!(e))?;
-    if let Some(path) = &args.out {
+/// Merges the results files `files` (name, text): writes the counted games to `out` if given,
+/// and prints the report (or with `json` its figures as one JSON object).
+pub fn run(files: &[(String, String)], out: Option<&Path>, json: bool) -> Result<()> {
+    let merged = merge_results(files).map_err(|e| anyhow!(e))?;
+    if let Some(path) = out {
         std::fs::write(path, merged.file_text()).with_context(|| format!("writing {}", path.display()))?;
     }
-    if args.json {
+    let mut stdout = std::io::stdout();
+    if json {
         writeln!(stdout, "{}", merged.json())?;
     } else {
         merged.report(&mut stdout)?;

@@ -10,7 +10,7 @@
 //! - [`runner`]: a match on one or more jobs (pairs of engines playing games in parallel).
 //! - [`sprt`]: the sequential probability ratio test on game pairs (`match --sprt`);
 //!   [`results`]: a match's games as mergeable records (`match --results`); [`shard`]: one
-//!   N-th of a match (`--shard I/N`); [`merge`]: `boardbot merge`, which puts shards together.
+//!   N-th of a match (`--shard I/N`); [`merge`]: a match's shards put together (for `boardbot merge`, src/merge.rs).
 //! - [`spec`]: the text forms of boards and engines; [`cli`]: `boardbot match`;
 //!   [`progress`]: its progress display.
 //! - [`replay`]: `boardbot replay`, which checks a game log against the rules.
