@@ -6,13 +6,13 @@ use super::process::{ProcessConfig, ProcessEngine, Protocol};
 use super::progress::Progress;
 use super::report::{game_line, legend, log_line, moves_text, record_text, result_text, table, LOG_HEADER};
 use super::results::{self, GameResult, MatchHeader};
-use super::runner::{collect, run_match, schedule, shard_schedule, EnginePair};
+use super::runner::{collect, run_match, schedule, shard_schedule, EnginePair, Scheduled};
 use super::score::{game_score, score_line};
 use super::shard::Shard;
 use super::spec::{board_text, builtin_boards, engine_config, parse_board, parse_boards};
 use super::sprt::{EloModel, Pentanomial, Sprt, Verdict};
 use super::{MatchPlan, MatchResult};
-use crate::game::registry::{game_type, opening_set};
+use crate::game::registry::{game_type, opening_set, GameSpec};
 use crate::game::Side;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{ArgAction, Args};
@@ -142,8 +142,120 @@ fn seconds(value: f64, what: &str) -> Result<Duration> {
 
 /// Runs `boardbot match`; `self_exe` is the binary the built-in players run.
 pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
+    let boards = boards_of(&args)?;
+    let sprt = match &args.sprt {
+        Some(elos) => Some(
+            Sprt::new(elos[0], elos[1], args.alpha, args.beta, args.elo_model).map_err(|e| anyhow!("--sprt: {e}"))?,
+        ),
+        None => None,
+    };
+    if sprt.is_some() && (boards.len() != 1 || args.first != "alternate") {
+        bail!("--sprt plays one board, each engine moving first once a round (no --first)");
+    }
+    let rounds = args.rounds.unwrap_or(if sprt.is_some() { SPRT_ROUNDS } else { 1 });
+    if rounds == 0 {
+        bail!("--rounds must be at least 1");
+    }
+    let openings = openings_of(&args, &boards)?;
+    let first = match args.first.as_str() {
+        "1" => Some(0),
+        "2" => Some(1),
+        _ => None,
+    };
+    let plan = MatchPlan {
+        boards,
+        rounds,
+        timeout: seconds(args.timeout, "--timeout")?,
+        seed: args.seed,
+        first,
+        dead_draws: !args.play_out,
+        opening: args.opening,
+        openings,
+        shuffle_openings: sprt.is_some(),
+        shard: args.shard.unwrap_or_default(),
+    };
+    let configs = engines_of(&args, self_exe, &plan)?;
+    let names = [configs[0].name.as_str(), configs[1].name.as_str()];
+    let total_games = shard_schedule(&plan).len();
+    if total_games == 0 {
+        bail!(
+            "shard {}: no game pairs in this shard (the match has {} pairs)",
+            plan.shard,
+            plan.boards.len() * plan.rounds
+        );
+    }
+    let jobs = jobs(args.jobs, total_games)?;
+    let mut outputs = Outputs::open(&args, &plan, names, sprt)?;
+    let scheduled = schedule(&plan);
+    let (finished, interrupted) = report_on_ctrl_c(&plan, names, total_games);
+    // Not locked for the whole match: Ctrl-C's handler writes the results.
+    let mut out = std::io::stdout();
+    print_plan(&mut out, &plan, &configs, jobs, total_games, sprt.as_ref())?;
+
+    // The engines' stderr, when shown, would tear through a bar: plain lines then.
+    let progress = match &sprt {
+        Some(sprt) => Progress::sprt(&sprt_status(sprt, 0.0, 0), args.quiet, !args.engine_stderr),
+        None => Progress::new(total_games, args.quiet, !args.engine_stderr),
+    };
+    // The SPRT's course: the pairs' counts, engine1's score in the first game of the pair in
+    // play, the LLR, the verdict.
+    let mut counts = Pentanomial::default();
+    let mut pair_first: Option<f64> = None;
+    let mut llr = 0.0;
+    let mut verdict: Option<Verdict> = None;
+    let on_finished = |record: &GameRecord, done: usize| progress.game(done, &game_line(record, names));
+    let on_game = |record: &GameRecord| {
+        if interrupted.load(Ordering::SeqCst) {
+            // Ended by Ctrl-C (its engines too, at a terminal): not a game of the match.
+            return false;
+        }
+        finished.lock().unwrap_or_else(|e| e.into_inner()).push(record.clone());
+        outputs.write(record, &scheduled[record.number], names);
+        let Some(sprt) = &sprt else { return true };
+        // One board: the games of round r are 2r and 2r + 1.
+        let score = game_score(record);
+        match pair_first.take() {
+            None => pair_first = Some(score),
+            Some(first) => {
+                counts.add(first, score);
+                llr = sprt.llr(&counts);
+                let (lower, upper) = sprt.bounds();
+                progress.status(&sprt_status(sprt, llr, counts.pairs()), (llr - lower) / (upper - lower));
+                verdict = sprt.verdict(llr);
+            }
+        }
+        // A shard plays on: the verdict is the merged shards' (see `boardbot merge`).
+        verdict.is_none() || !plan.shard.is_whole()
+    };
+    let result = run_match(&plan, engine_pairs(&configs, jobs), on_finished, on_game);
+    progress.finish();
+    let result = result?;
+    if let Some(e) = outputs.error {
+        eprintln!("warning: writing the game log or results failed: {e}");
+    }
+
+    if interrupted.load(Ordering::SeqCst) {
+        // Ctrl-C's handler prints the results and ends the process.
+        loop {
+            std::thread::park();
+        }
+    }
+    let sprt_text = sprt.as_ref().map(|sprt| match plan.shard.is_whole() {
+        true => sprt_report(sprt, &counts, llr, verdict),
+        false => format!(
+            "shard {} alone (the test's verdict is the merged shards'): {}",
+            plan.shard,
+            sprt_report(sprt, &counts, llr, verdict)
+        ),
+    });
+    print_results(&mut out, &result, names, plan.timeout, sprt_text)?;
+    Ok(())
+}
+
+/// The boards of `--game` (its words split where a game's name starts a description) and of
+/// `--boards` (a built-in set or a file); at least one.
+fn boards_of(args: &MatchArgs) -> Result<Vec<GameSpec>> {
     let mut boards = Vec::new();
-    // The --game words, split where a game's name starts a description.
     let mut descriptions: Vec<Vec<&str>> = Vec::new();
     for word in &args.game {
         match descriptions.last_mut() {
@@ -165,62 +277,37 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     if boards.is_empty() {
         bail!("no boards: give --game GAME (e.g. --game mnk 7 7 5) or --boards FILE");
     }
-    let sprt = match &args.sprt {
-        Some(elos) => Some(
-            Sprt::new(elos[0], elos[1], args.alpha, args.beta, args.elo_model).map_err(|e| anyhow!("--sprt: {e}"))?,
-        ),
-        None => None,
+    Ok(boards)
+}
+
+/// The openings of `--openings` (a built-in set of the boards' game, else a file), each one's
+/// moves, checked on every board; none without the option.
+fn openings_of(args: &MatchArgs, boards: &[GameSpec]) -> Result<Vec<Vec<String>>> {
+    let Some(path) = &args.openings else { return Ok(vec![]) };
+    let set = path.to_str().and_then(|name| {
+        let games: Vec<&str> = boards.iter().map(|b| b.name()).collect();
+        games.iter().all(|g| *g == games[0]).then(|| opening_set(games[0], name)).flatten()
+    });
+    let text = match set {
+        Some(text) => text.to_string(),
+        None => std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
     };
-    if sprt.is_some() && (boards.len() != 1 || args.first != "alternate") {
-        bail!("--sprt plays one board, each engine moving first once a round (no --first)");
+    let openings = parse_openings(&text);
+    if openings.is_empty() {
+        bail!("{}: no openings in the file", path.display());
     }
-    let rounds = args.rounds.unwrap_or(if sprt.is_some() { SPRT_ROUNDS } else { 1 });
-    if rounds == 0 {
-        bail!("--rounds must be at least 1");
-    }
-    let openings = match &args.openings {
-        Some(path) => {
-            // A built-in set of the boards' game, else a file.
-            let set = path.to_str().and_then(|name| {
-                let games: Vec<&str> = boards.iter().map(|b| b.name()).collect();
-                games.iter().all(|g| *g == games[0]).then(|| opening_set(games[0], name)).flatten()
-            });
-            let text = match set {
-                Some(text) => text.to_string(),
-                None => std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
-            };
-            let openings = parse_openings(&text);
-            if openings.is_empty() {
-                bail!("{}: no openings in the file", path.display());
-            }
-            for (line, moves) in &openings {
-                for board in &boards {
-                    check_opening(board, &Opening::Moves(moves.clone())).map_err(|e| {
-                        anyhow!("{} line {line}: not an opening on '{}': {e}", path.display(), board_text(board))
-                    })?;
-                }
-            }
-            openings.into_iter().map(|(_, moves)| moves).collect()
+    for (line, moves) in &openings {
+        for board in boards {
+            check_opening(board, &Opening::Moves(moves.clone())).map_err(|e| {
+                anyhow!("{} line {line}: not an opening on '{}': {e}", path.display(), board_text(board))
+            })?;
         }
-        None => vec![],
-    };
-    let first = match args.first.as_str() {
-        "1" => Some(0),
-        "2" => Some(1),
-        _ => None,
-    };
-    let plan = MatchPlan {
-        boards,
-        rounds,
-        timeout: seconds(args.timeout, "--timeout")?,
-        seed: args.seed,
-        first,
-        dead_draws: !args.play_out,
-        opening: args.opening,
-        openings,
-        shuffle_openings: sprt.is_some(),
-        shard: args.shard.unwrap_or_default(),
-    };
+    }
+    Ok(openings.into_iter().map(|(_, moves)| moves).collect())
+}
+
+/// The two engines' settings; a pbrain engine must take every board of the plan.
+fn engines_of(args: &MatchArgs, self_exe: &Path, plan: &MatchPlan) -> Result<[ProcessConfig; 2]> {
     let setup_timeout = seconds(args.setup_timeout, "--setup-timeout")?;
     let config = |text: &str| {
         engine_config(text, self_exe, args.seed, setup_timeout, args.engine_stderr)
@@ -234,106 +321,148 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
             }
         }
     }
-    let names = [configs[0].name.as_str(), configs[1].name.as_str()];
-    let total_games = shard_schedule(&plan).len();
-    if total_games == 0 {
-        bail!(
-            "shard {}: no game pairs in this shard (the match has {} pairs)",
-            plan.shard,
-            plan.boards.len() * plan.rounds
-        );
+    Ok(configs)
+}
+
+/// The files a match writes as its games finish (`--log`, `--record`, `--results`), and the
+/// first error writing them (the match goes on; the error is reported at its end).
+struct Outputs {
+    log: Option<BufWriter<File>>,
+    records: Option<BufWriter<File>>,
+    results: Option<BufWriter<File>>,
+    error: Option<std::io::Error>,
+}
+
+impl Outputs {
+    /// Creates the files asked for and writes their headers. `--record` says at the start if
+    /// some board has no record format (nothing is written for its games; no file at all if no
+    /// board has one).
+    fn open(args: &MatchArgs, plan: &MatchPlan, names: [&str; 2], sprt: Option<Sprt>) -> Result<Outputs> {
+        let create = |path: &Path| {
+            File::create(path).map(BufWriter::new).with_context(|| format!("creating {}", path.display()))
+        };
+        let log = match &args.log {
+            Some(path) => {
+                let mut f = create(path)?;
+                writeln!(f, "{LOG_HEADER}")?;
+                f.flush()?;
+                Some(f)
+            }
+            None => None,
+        };
+        let records = match &args.record {
+            Some(path) => {
+                let without: Vec<String> =
+                    plan.boards.iter().filter(|b| b.kind().record.is_none()).map(board_text).collect();
+                if !without.is_empty() {
+                    eprintln!(
+                        "warning: --record {}: no record format for {}: {}",
+                        path.display(),
+                        without.join(", "),
+                        if without.len() == plan.boards.len() {
+                            "nothing is written"
+                        } else {
+                            "their games are not written"
+                        }
+                    );
+                }
+                if without.len() < plan.boards.len() {
+                    Some(create(path)?)
+                } else {
+                    None
+                }
+            }
+            None => None,
+        };
+        let results = match &args.results {
+            Some(path) => {
+                let mut f = create(path)?;
+                let header = MatchHeader {
+                    engine1: args.engine1.clone(),
+                    engine2: args.engine2.clone(),
+                    timeout: plan.timeout.as_secs_f64(),
+                    seed: plan.seed,
+                    rounds: plan.rounds,
+                    boards: plan.boards.iter().map(board_text).collect(),
+                    openings: args.openings.as_ref().map(|p| p.display().to_string()),
+                    opening_plies: plan.opening,
+                    sprt,
+                    names: Some([names[0].to_string(), names[1].to_string()]),
+                    shard: (!plan.shard.is_whole()).then(|| plan.shard.to_string()),
+                };
+                writeln!(f, "{}", results::Line::Match(header).text())?;
+                f.flush()?;
+                Some(f)
+            }
+            None => None,
+        };
+        Ok(Outputs { log, records, results, error: None })
     }
-    let jobs = jobs(args.jobs, total_games)?;
 
-    let mut log = match &args.log {
-        Some(path) => {
-            let mut f = BufWriter::new(File::create(path).with_context(|| format!("creating {}", path.display()))?);
-            writeln!(f, "{LOG_HEADER}")?;
-            f.flush()?;
-            Some(f)
-        }
-        None => None,
-    };
-
-    // --record: said at the start if some game has no record format (nothing is written for
-    // its games; no file at all if no game has one).
-    let mut records = match &args.record {
-        Some(path) => {
-            let without: Vec<String> =
-                plan.boards.iter().filter(|b| b.kind().record.is_none()).map(board_text).collect();
-            if !without.is_empty() {
-                eprintln!(
-                    "warning: --record {}: no record format for {}: {}",
-                    path.display(),
-                    without.join(", "),
-                    if without.len() == plan.boards.len() {
-                        "nothing is written"
-                    } else {
-                        "their games are not written"
-                    }
-                );
-            }
-            if without.len() < plan.boards.len() {
-                Some(BufWriter::new(File::create(path).with_context(|| format!("creating {}", path.display()))?))
-            } else {
-                None
+    /// Writes a finished game to each file (`scheduled`: how the match planned it).
+    fn write(&mut self, record: &GameRecord, scheduled: &Scheduled, names: [&str; 2]) {
+        if let Some(f) = self.log.as_mut() {
+            if let Err(e) = writeln!(f, "{}", log_line(record, names)).and_then(|_| f.flush()) {
+                self.error.get_or_insert(e);
             }
         }
-        None => None,
-    };
-
-    let scheduled = schedule(&plan);
-    let mut results_file = match &args.results {
-        Some(path) => {
-            let mut f = BufWriter::new(File::create(path).with_context(|| format!("creating {}", path.display()))?);
-            let header = MatchHeader {
-                engine1: args.engine1.clone(),
-                engine2: args.engine2.clone(),
-                timeout: plan.timeout.as_secs_f64(),
-                seed: plan.seed,
-                rounds: plan.rounds,
-                boards: plan.boards.iter().map(board_text).collect(),
-                openings: args.openings.as_ref().map(|p| p.display().to_string()),
-                opening_plies: plan.opening,
-                sprt,
-                names: Some([names[0].to_string(), names[1].to_string()]),
-                shard: (!plan.shard.is_whole()).then(|| plan.shard.to_string()),
-            };
-            writeln!(f, "{}", results::Line::Match(header).text())?;
-            f.flush()?;
-            Some(f)
+        if let (Some(f), Some(write)) = (self.records.as_mut(), record.spec.kind().record) {
+            let text = write(&record.spec, &record_text(record, names));
+            if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                self.error.get_or_insert(e);
+            }
         }
-        None => None,
-    };
+        if let Some(f) = self.results.as_mut() {
+            let line = results::Line::Game(GameResult::new(record, scheduled, names)).text();
+            if let Err(e) = writeln!(f, "{line}").and_then(|_| f.flush()) {
+                self.error.get_or_insert(e);
+            }
+        }
+    }
+}
 
-    // Ctrl-C: the games finished so far are reported as at the end (the table, the summaries),
-    // then the match ends (the games in progress are not counted).
+/// Ctrl-C: the games finished so far (the list returned, which the match fills) are reported
+/// as at the end (the table, the summaries), then the process ends (the games in progress are
+/// not counted). The flag returned is set once that has begun.
+fn report_on_ctrl_c(
+    plan: &MatchPlan,
+    names: [&str; 2],
+    total_games: usize,
+) -> (Arc<Mutex<Vec<GameRecord>>>, Arc<AtomicBool>) {
     let finished: Arc<Mutex<Vec<GameRecord>>> = Arc::default();
     let interrupted = Arc::new(AtomicBool::new(false));
-    {
-        let (finished, interrupted, plan) = (finished.clone(), interrupted.clone(), plan.clone());
-        let names = [names[0].to_string(), names[1].to_string()];
-        let handler = ctrlc::set_handler(move || {
-            if interrupted.swap(true, Ordering::SeqCst) {
-                return;
-            }
-            let games = finished.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            eprintln!("\ninterrupted: {} of {total_games} games finished", games.len());
-            let result = collect(&plan, games);
-            let names = [names[0].as_str(), names[1].as_str()];
-            let _ = print_results(&mut std::io::stdout(), &result, names, plan.timeout, None);
-            std::process::exit(130);
-        });
-        if let Err(e) = handler {
-            eprintln!("warning: Ctrl-C will not print the results: {e}");
+    let (games, flag, plan) = (finished.clone(), interrupted.clone(), plan.clone());
+    let names = [names[0].to_string(), names[1].to_string()];
+    let handler = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            return;
         }
+        let games = games.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        eprintln!("\ninterrupted: {} of {total_games} games finished", games.len());
+        let result = collect(&plan, games);
+        let names = [names[0].as_str(), names[1].as_str()];
+        let _ = print_results(&mut std::io::stdout(), &result, names, plan.timeout, None);
+        std::process::exit(130);
+    });
+    if let Err(e) = handler {
+        eprintln!("warning: Ctrl-C will not print the results: {e}");
     }
+    (finished, interrupted)
+}
 
-    // Not locked for the whole match: Ctrl-C's handler writes the results.
-    let mut out = std::io::stdout();
+/// The match's first lines: the engines, the plan (time, boards, rounds, openings, jobs), the
+/// shard and the SPRT's bounds.
+fn print_plan(
+    out: &mut impl Write,
+    plan: &MatchPlan,
+    configs: &[ProcessConfig; 2],
+    jobs: usize,
+    total_games: usize,
+    sprt: Option<&Sprt>,
+) -> Result<()> {
     let games_per_board = 2 * plan.rounds;
-    writeln!(out, "engine1: {} [{}]", names[0], configs[0].argv.join(" "))?;
-    writeln!(out, "engine2: {} [{}]", names[1], configs[1].argv.join(" "))?;
+    writeln!(out, "engine1: {} [{}]", configs[0].name, configs[0].argv.join(" "))?;
+    writeln!(out, "engine2: {} [{}]", configs[1].name, configs[1].argv.join(" "))?;
     let given = plan.openings.len();
     writeln!(
         out,
@@ -368,7 +497,7 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
             plan.shard.index
         )?;
     }
-    if let Some(sprt) = &sprt {
+    if let Some(sprt) = sprt {
         let (lower, upper) = sprt.bounds();
         writeln!(
             out,
@@ -378,81 +507,6 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         )?;
     }
     out.flush()?;
-
-    let mut log_error = None;
-    // The engines' stderr, when shown, would tear through a bar: plain lines then.
-    let progress = match &sprt {
-        Some(sprt) => Progress::sprt(&sprt_status(sprt, 0.0, 0), args.quiet, !args.engine_stderr),
-        None => Progress::new(total_games, args.quiet, !args.engine_stderr),
-    };
-    // The SPRT's course: the pairs' counts, engine1's score in the first game of the pair in
-    // play, the LLR, the verdict.
-    let mut counts = Pentanomial::default();
-    let mut pair_first: Option<f64> = None;
-    let mut llr = 0.0;
-    let mut verdict: Option<Verdict> = None;
-    let on_finished = |record: &GameRecord, done: usize| progress.game(done, &game_line(record, names));
-    let on_game = |record: &GameRecord| {
-        if interrupted.load(Ordering::SeqCst) {
-            // Ended by Ctrl-C (its engines too, at a terminal): not a game of the match.
-            return false;
-        }
-        finished.lock().unwrap_or_else(|e| e.into_inner()).push(record.clone());
-        if let Some(f) = log.as_mut() {
-            if let Err(e) = writeln!(f, "{}", log_line(record, names)).and_then(|_| f.flush()) {
-                log_error.get_or_insert(e);
-            }
-        }
-        if let (Some(f), Some(write)) = (records.as_mut(), record.spec.kind().record) {
-            let text = write(&record.spec, &record_text(record, names));
-            if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
-                log_error.get_or_insert(e);
-            }
-        }
-        if let Some(f) = results_file.as_mut() {
-            let line = results::Line::Game(GameResult::new(record, &scheduled[record.number], names)).text();
-            if let Err(e) = writeln!(f, "{line}").and_then(|_| f.flush()) {
-                log_error.get_or_insert(e);
-            }
-        }
-        let Some(sprt) = &sprt else { return true };
-        // One board: the games of round r are 2r and 2r + 1.
-        let score = game_score(record);
-        match pair_first.take() {
-            None => pair_first = Some(score),
-            Some(first) => {
-                counts.add(first, score);
-                llr = sprt.llr(&counts);
-                let (lower, upper) = sprt.bounds();
-                progress.status(&sprt_status(sprt, llr, counts.pairs()), (llr - lower) / (upper - lower));
-                verdict = sprt.verdict(llr);
-            }
-        }
-        // A shard plays on: the verdict is the merged shards' (see `boardbot merge`).
-        verdict.is_none() || !plan.shard.is_whole()
-    };
-    let result = run_match(&plan, engine_pairs(&configs, jobs), on_finished, on_game);
-    progress.finish();
-    let result = result?;
-    if let Some(e) = log_error {
-        eprintln!("warning: writing the game log or results failed: {e}");
-    }
-
-    if interrupted.load(Ordering::SeqCst) {
-        // Ctrl-C's handler prints the results and ends the process.
-        loop {
-            std::thread::park();
-        }
-    }
-    let sprt_text = sprt.as_ref().map(|sprt| match plan.shard.is_whole() {
-        true => sprt_report(sprt, &counts, llr, verdict),
-        false => format!(
-            "shard {} alone (the test's verdict is the merged shards'): {}",
-            plan.shard,
-            sprt_report(sprt, &counts, llr, verdict)
-        ),
-    });
-    print_results(&mut out, &result, names, plan.timeout, sprt_text)?;
     Ok(())
 }
 
