@@ -54,32 +54,19 @@ pub(super) fn solve(spec: &GameSpec, request: &SolveRequest) -> anyhow::Result<(
         }
         let begin = Instant::now();
         let shown = words.join(" ");
+        // A line without a value to check.
+        let line = |text: String, nodes: u64| SolvedLine { text, nodes, time: begin.elapsed(), wrong: false };
         let to_first = |value: i32| k.store_difference() + if k.to_move() == Side::First { value } else { -value };
         if request.analyze {
             let Some(a) = solver.analyze(&k, deadline(request), None) else {
-                return Ok(Some(SolvedLine {
-                    text: format!("{shown} unknown"),
-                    nodes: 0,
-                    time: begin.elapsed(),
-                    wrong: false,
-                }));
+                return Ok(Some(line(format!("{shown} unknown"), 0)));
             };
             let values: Vec<String> =
                 a.moves.iter().map(|&(mv, v)| format!("{}:{:+}", k.format_move(mv), to_first(v))).collect();
-            return Ok(Some(SolvedLine {
-                text: format!("{shown} {}", values.join(" ")),
-                nodes: a.nodes,
-                time: begin.elapsed(),
-                wrong: false,
-            }));
+            return Ok(Some(line(format!("{shown} {}", values.join(" ")), a.nodes)));
         }
         let Some(solved) = solver.solve(&k, deadline(request), None) else {
-            return Ok(Some(SolvedLine {
-                text: format!("{shown} unknown"),
-                nodes: 0,
-                time: begin.elapsed(),
-                wrong: false,
-            }));
+            return Ok(Some(line(format!("{shown} unknown"), 0)));
         };
         let (text, wrong) = checked(to_first(solved.value), expected);
         let best: Vec<String> = solved.best.iter().map(|&mv| k.format_move(mv)).collect();
