@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 
-/// Per-move TIMEOUT of these games: with the default 300 ms margin the engine thinks <= 100 ms.
+/// Per-move TIMEOUT of these games: the engine thinks at most 70% of it (the margin is at most 30%).
 const T: &str = "0.4";
 
 fn play(board: Board, engine_first: bool, opponent: &mut Opponent) -> PlayedGame {

@@ -77,7 +77,7 @@ fn a_whole_session_with_every_command() {
     expect_error(&mut e, "TURN 7,7");
 
     e.expect("START 15", "OK");
-    // INFO gets no reply; unknown keys are ignored. 300 ms a move (100 ms kept as margin).
+    // INFO gets no reply; unknown keys are ignored. 300 ms a move (90 ms kept as margin: 30% of it).
     for info in ["timeout_turn 300", "timeout_match 0", "max_memory 83886080", "game_type 1", "rule 0"] {
         e.send(&format!("INFO {info}"));
     }

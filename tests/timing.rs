@@ -1,4 +1,4 @@
-//! Replies come within the time budget (TIMEOUT minus the 300 ms default margin), measured from
+//! Replies come within the time budget (TIMEOUT minus the 100 ms default margin), measured from
 //! the write of the command to the read of the reply. The tests of this file run one at a time,
 //! so that they do not compete with each other for the CPU.
 

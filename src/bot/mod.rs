@@ -62,7 +62,7 @@ pub fn read_weights(path: &std::path::Path) -> Result<WeightFile, String> {
 }
 
 /// Default safety margin: protocol.md ("Time") gives the measurements behind it.
-pub const DEFAULT_MARGIN_MS: u64 = 300;
+pub const DEFAULT_MARGIN_MS: u64 = 100;
 pub const DEFAULT_HASH_MB: usize = 64;
 pub const MAX_HASH_MB: usize = 16 * 1024;
 

@@ -465,7 +465,7 @@ mod tests {
         s.timeout_match = Some(0);
         assert_eq!(ms(&s), 2000, "timeout_match 0: no match limit");
         s.timeout_turn = Some(0);
-        assert_eq!(ms(&s), 300 + FAST_MS, "as fast as possible: the margin and a short search");
+        assert_eq!(ms(&s), 100 + FAST_MS, "as fast as possible: the margin and a short search");
     }
 
     #[test]

@@ -111,7 +111,8 @@ mod tests {
     fn the_margin_is_at_most_a_share_of_a_short_timeout() {
         let now = Instant::now();
         let ms = Duration::from_millis;
-        // The 300 ms margin stands at 1 s; at 0.2 s it is 60 ms (it left 5 ms to think).
+        // The 100 ms margin stands at 1 s; at 0.2 s it is 60 ms (300 ms left 5 ms to think).
+        assert_eq!(Limits::per_move(now, ms(1000), ms(100)).hard, Some(ms(900)));
         assert_eq!(Limits::per_move(now, ms(1000), ms(300)).hard, Some(ms(700)));
         assert_eq!(Limits::per_move(now, ms(200), ms(300)).hard, Some(ms(140)));
         assert_eq!(Limits::per_move(now, ms(200), ms(20)).hard, Some(ms(180)));

@@ -25,7 +25,7 @@ import java.util.function.Function;
  *
  * Time: the bridge keeps its own deadline. With the referee's timeout T (timeout_in_secs), a turn
  * (or an initPlayer) has BUDGET = T - max(100 ms, 5% of T) from its start: 900 ms at T = 1 s,
- * 9.5 s at T = 10 s. The engine is told TIMEOUT = BUDGET in "init", so with its own margin (300 ms
+ * 9.5 s at T = 10 s. The engine is told TIMEOUT = BUDGET in "init", so with its own margin (100 ms
  * by default, see protocol.md, "Time") it answers well before the deadline. Replies are read by a
  * thread of their own, so a wait ends at the deadline whatever the engine does: when no reply has
  * come by then (a frozen or stalled process), the process is killed (descendants included) and
