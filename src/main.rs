@@ -72,7 +72,8 @@ enum Mode {
     /// Exact values of positions, one a line, by the game's exact solver (Connect-X: Pons' format,
     /// 1-based column digits; m,n,k: ROW,COL cells).
     Solve(boardbot::solve::SolveArgs),
-    /// Generates a Connect-X opening book with the exact solver (the first player's moves).
+    /// Generates an opening book (Connect-X, checkers, free-style gomoku): `boardbot book --game mnk
+    /// 15 15 5 --plies 5 --out book/gomoku-15x15.txt`.
     Book(boardbot::solve::BookArgs),
     /// Compares search algorithms on a position, depth by depth (minimax, alpha-beta, ordered,
     /// table, symmetric, full): nodes, time, score, principal variation; a table and an SVG chart.

@@ -83,13 +83,18 @@ pub fn run(args: SolveArgs) -> Result<()> {
 
 #[derive(Args, Clone, Debug)]
 pub struct BookArgs {
-    /// The game (Connect-X: `cx M N X`, M rows, N columns, X in a row; (M + 1) x N <= 64).
+    /// The game: Connect-X (`cx M N X`, (M + 1) x N <= 64: the first player's moves, by the exact
+    /// solver), English checkers (`checkers english`: searches from the start and the ACF
+    /// ballots, BOOK_SECONDS each) or free-style gomoku (`mnk 15 15 5`: both colours, searches of
+    /// BOOK_SECONDS against the opponent's BOOK_WIDTH strongest moves).
     #[arg(long, num_args = 1.., value_name = "GAME", default_values = ["cx", "6", "7", "4"])]
     game: Vec<String>,
-    /// The most stones of a book position (even: the book is the first player's).
+    /// How deep the book goes: Connect-X, the most stones of a book position (even: the book
+    /// is the first player's); checkers, plies from each start; gomoku, the book's positions
+    /// have fewer stones.
     #[arg(long, default_value_t = 10)]
     plies: u32,
-    /// Solver threads (each solves its own positions; they share the table).
+    /// Threads (Connect-X: each solves its own positions; they share the table).
     #[arg(long, default_value_t = 2)]
     threads: usize,
     /// Transposition table size in MiB.

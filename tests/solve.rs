@@ -184,3 +184,56 @@ fn a_limit_gives_up_with_unknown() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(stdout(&o).starts_with(". unknown nodes "), "{}", stdout(&o));
 }
+
+/// Runs `boardbot book` for free-style gomoku into `out` with searches of 50 ms.
+fn make_gomoku_book(out: &std::path::Path, plies: &str) -> Output {
+    Command::new(BIN)
+        .args(["book", "--game", "mnk", "15", "15", "5", "--plies", plies, "--threads", "1", "--hash", "16"])
+        .arg("--out")
+        .arg(out)
+        .env("BOOK_SECONDS", "0.05")
+        .env("BOOK_REPLY_SECONDS", "0.05")
+        .env("BOOK_WIDTH", "2")
+        .output()
+        .expect("boardbot runs")
+}
+
+#[test]
+fn a_gomoku_book_from_the_engines_searches_covers_both_colours_and_resumes() {
+    let out = std::env::temp_dir().join(format!("boardbot-gomoku-book-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&out);
+    let o = make_gomoku_book(&out, "3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    // The first player's book: the centre, then its third stone against the direct and the
+    // indirect reply (the two kinds of stones next to the centre); the second player's: its
+    // reply to the centre.
+    let mut positions: Vec<&str> = lines.iter().map(|l| l.split("=>").next().unwrap().trim()).collect();
+    positions.sort_unstable();
+    assert_eq!(positions, ["", "7,7", "7,7 6,6", "7,7 6,7"], "{text}");
+    for line in &lines {
+        let (moves, rest) = line.split_once("=>").unwrap();
+        let reply = rest.split('#').next().unwrap().trim();
+        let mut cells: Vec<&str> = moves.split_whitespace().collect();
+        assert!(!cells.contains(&reply), "{line}");
+        cells.push(reply);
+        for cell in cells {
+            let (r, c) = cell.split_once(',').unwrap();
+            assert!(r.parse::<usize>().unwrap() < 15 && c.parse::<usize>().unwrap() < 15, "{line}");
+        }
+    }
+    // Again: every position is in the file, none is searched or written twice.
+    let o = make_gomoku_book(&out, "3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    // Other m,n,k boards have no book.
+    let o = Command::new(BIN)
+        .args(["book", "--game", "mnk", "7", "7", "5", "--plies", "2", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("mnk 15 15 5"), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_file(&out);
+}

@@ -22,6 +22,7 @@ pub static GAME_TYPE: GameType = GameType {
     build,
     solve: Some(super::solve::solve),
     prepare: Some(prepare),
+    book: Some(super::book_maker::make_book),
     ..GameType::DEFAULTS
 };
 

@@ -30,6 +30,10 @@ const ANSWER_NODES: u64 = 2_000_000;
 pub struct MnkKnowledge {
     pub(super) solver: Option<InPlay>,
     threats: ThreatMemo,
+    /// The opening book is not asked (to make one; see [`super::book_maker`]).
+    no_book: bool,
+    /// Another opening book than the built-in one (for tests).
+    book: Option<&'static super::book::BookMap>,
 }
 
 /// The exact solver as play uses it (see [`MnkKnowledge::with_solver`]).
@@ -62,7 +66,18 @@ impl MnkKnowledge {
             let pn = solver::pn::PnTable::reserved(table.megabytes().min(PN_MAX_MIB));
             InPlay { board, table, failed_at: AtomicUsize::new(usize::MAX), pn_table: Mutex::new(Some(pn)) }
         });
-        MnkKnowledge { solver, threats: ThreatMemo::default() }
+        MnkKnowledge { solver, threats: ThreatMemo::default(), no_book: false, book: None }
+    }
+
+    /// This knowledge without its opening book (to make one).
+    pub fn without_book(self) -> MnkKnowledge {
+        MnkKnowledge { no_book: true, ..self }
+    }
+
+    /// This knowledge with `book` instead of the built-in one.
+    #[cfg(test)]
+    pub(super) fn with_book(self, book: &'static super::book::BookMap) -> MnkKnowledge {
+        MnkKnowledge { book: Some(book), ..self }
     }
 
     /// Whether the exact solver covers `game`'s board (see [`MnkKnowledge::with_solver`]).
@@ -224,6 +239,17 @@ impl RootKnowledge<Mnk> for MnkKnowledge {
             return Some(true);
         }
         self.exact_wins(g, deadline, stop)
+    }
+
+    /// Free-style gomoku's opening book (see [`super::book`]).
+    fn book_move(&self, g: &Mnk) -> Option<Cell> {
+        if self.no_book {
+            return None;
+        }
+        match self.book {
+            Some(book) => super::book::lookup(g, book),
+            None => super::book::book_move(g),
+        }
     }
 
     fn refuted_moves(&self, g: &Mnk, moves: &[Cell]) -> Vec<Cell> {

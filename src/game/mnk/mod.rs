@@ -2,6 +2,8 @@
 //! blocked); the first to get K in a row (horizontally, vertically or diagonally) wins; a full
 //! board is a draw. Tic-tac-toe is 3,3,3; free-style gomoku is 15,15,5.
 
+mod book;
+mod book_maker;
 mod description;
 mod entry;
 mod knowledge;
