@@ -60,14 +60,14 @@ fn check_latencies_with(args: &[&str], board: Board, engine_first: bool, seed: u
 
 #[test]
 fn replies_within_budget_gomoku_15x15x5() {
-    check_latencies(Board::mnk(15, 15, 5), false, 1, 5);
-    check_latencies(Board::mnk(15, 15, 5), true, 2, 5);
+    check_latencies(Board::mnk(15, 15, 5), false, 1, 3);
+    check_latencies(Board::mnk(15, 15, 5), true, 2, 3);
 }
 
 #[test]
 fn replies_within_budget_connectx_25x25x10() {
-    check_latencies(Board::cx(25, 25, 10), true, 3, 5);
-    check_latencies(Board::cx(25, 25, 10), false, 4, 5);
+    check_latencies(Board::cx(25, 25, 10), true, 3, 3);
+    check_latencies(Board::cx(25, 25, 10), false, 4, 3);
 }
 
 #[test]

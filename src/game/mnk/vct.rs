@@ -548,9 +548,9 @@ mod tests {
             let table = SolverTable::new(16);
             for round in 0..10 {
                 let mut g = Mnk::new(rows, cols, k, &[]).unwrap();
-                // The empty board first (up to 20 cells: 4x4x4 takes df-pn half a million
-                // nodes), then random positions of 2 to 9 stones.
-                let plies = if round == 0 && rows * cols <= 20 { 0 } else { 2 + (seed >> 61) as usize };
+                // The empty board first (up to 16 cells: 4x4x4 takes df-pn half a million
+                // nodes, 4x5x4 14.7 s), then random positions of 2 to 9 stones.
+                let plies = if round == 0 && rows * cols <= 16 { 0 } else { 2 + (seed >> 61) as usize };
                 let moves = random_moves(&mut g, plies, &mut seed);
                 let cells: Vec<(usize, usize)> =
                     moves.iter().map(|&c| (c as usize / cols, c as usize % cols)).collect();
