@@ -20,7 +20,7 @@ const TEXT: &str = include_str!("../../../book/gomoku-15x15.txt");
 pub(super) const SIZE: usize = 15;
 
 /// The images of cell (r, c) of an n x n board under its 8 symmetries, and each one's inverse.
-pub(super) fn image(t: usize, r: usize, c: usize, n: usize) -> (usize, usize) {
+fn image(t: usize, r: usize, c: usize, n: usize) -> (usize, usize) {
     let m = n - 1;
     match t {
         0 => (r, c),
@@ -45,7 +45,7 @@ fn mix(x: u64) -> u64 {
 
 /// The key of the stones (cell, content 1 or 2) of an n x n board shared by its 8 images, and
 /// a symmetry taking the stones to the image the key stands for.
-pub(super) fn canonical(stones: &[(usize, u8)], n: usize) -> (u64, usize) {
+fn canonical(stones: &[(usize, u8)], n: usize) -> (u64, usize) {
     (0..8)
         .map(|t| {
             let h = stones.iter().fold(0u64, |h, &(cell, content)| {
@@ -62,7 +62,7 @@ pub(super) fn canonical(stones: &[(usize, u8)], n: usize) -> (u64, usize) {
 pub(super) type BookMap = AHashMap<u64, u16>;
 
 /// The built-in book.
-fn book() -> &'static BookMap {
+pub(super) fn built_in() -> &'static BookMap {
     static BOOK: OnceLock<BookMap> = OnceLock::new();
     BOOK.get_or_init(|| parse(TEXT).expect("the built-in book is well formed"))
 }
@@ -99,20 +99,22 @@ pub(super) fn parse(text: &str) -> Result<BookMap, String> {
         if stones.iter().any(|&(s, _)| s == reply) {
             return Err(format!("line {}: the move is on a stone", i + 1));
         }
-        let (key, t) = canonical(&stones, SIZE);
-        let (r, c) = image(t, reply / SIZE, reply % SIZE, SIZE);
-        map.entry(key).or_insert((r * SIZE + c) as u16);
+        insert(&mut map, &stones, reply);
     }
     Ok(map)
 }
 
-/// The book's move for `g`, if `g` is a plain 15 x 15 board with K = 5 and its position is in
-/// the book.
-pub(super) fn book_move(g: &Mnk) -> Option<Cell> {
-    lookup(g, book())
+/// Adds `reply` as the move of the position of `stones` (a position already there keeps its
+/// move).
+pub(super) fn insert(map: &mut BookMap, stones: &[(usize, u8)], reply: usize) {
+    let (key, t) = canonical(stones, SIZE);
+    let (r, c) = image(t, reply / SIZE, reply % SIZE, SIZE);
+    map.entry(key).or_insert((r * SIZE + c) as u16);
 }
 
-pub(super) fn lookup(g: &Mnk, map: &BookMap) -> Option<Cell> {
+/// The stones of `g` (cell, content), if it is a board a book can be for: 15 x 15, K = 5, no
+/// blocked cell, at most 40 stones.
+pub(super) fn stones(g: &Mnk) -> Option<Vec<(usize, u8)>> {
     let l = &g.lines;
     if l.rows() != SIZE || l.cols() != SIZE || l.k() != 5 || g.history.len() > 40 {
         return None;
@@ -125,11 +127,16 @@ pub(super) fn lookup(g: &Mnk, map: &BookMap) -> Option<Cell> {
             content => stones.push((cell, content)),
         }
     }
-    let (key, t) = canonical(&stones, SIZE);
+    Some(stones)
+}
+
+/// The move of `map` for `g`, if `g`'s position is in it.
+pub(super) fn lookup(g: &Mnk, map: &BookMap) -> Option<Cell> {
+    let (key, t) = canonical(&stones(g)?, SIZE);
     let m = *map.get(&key)? as usize;
     let (r, c) = image(INVERSE[t], m / SIZE, m % SIZE, SIZE);
     let cell = r * SIZE + c;
-    l.is_empty_cell(cell).then_some(cell as Cell)
+    g.lines.is_empty_cell(cell).then_some(cell as Cell)
 }
 
 #[cfg(test)]
@@ -213,7 +220,7 @@ mod tests {
 
     #[test]
     fn the_built_in_book_is_well_formed_and_legal() {
-        let map = book();
+        let map = built_in();
         for line in TEXT.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()) {
             let (moves, _) = line.split_once("=>").unwrap();
             let mut g = Mnk::new(15, 15, 5, &[]).unwrap();

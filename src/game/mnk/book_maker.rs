@@ -1,11 +1,11 @@
 //! `boardbot book --game mnk 15 15 5`: the opening book's maker (the book: [`super::book`]).
 
-use super::book::{canonical, parse, SIZE};
+use super::book::{self, parse, BookMap, SIZE};
 use super::{Cell, Mnk, MnkKnowledge};
 use crate::game::any::GameSpec;
 use crate::game::kinarow::EMPTY;
 use crate::game::Game;
-use crate::search::{Candidate, Knowledge, Limits, Searcher, WIN};
+use crate::search::{Candidate, Knowledge, Limits, SearchResult, Searcher, WIN};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::Path;
@@ -66,7 +66,7 @@ struct Maker {
     reply_seconds: f64,
     plies: usize,
     /// The book's positions so far (by the key their symmetric images share) and their moves.
-    known: super::book::BookMap,
+    known: BookMap,
     begin: Instant,
     searched: usize,
 }
@@ -95,16 +95,14 @@ impl Maker {
     /// The book's move in `g`: the one already there, or a search's (None when the search
     /// proved a result: the line ends).
     fn book_move(&mut self, g: &mut Mnk, file: &mut std::fs::File) -> Result<Option<Cell>> {
-        let line = line_of(g);
-        if let Some(mv) = super::book::lookup(g, &self.known) {
+        if let Some(mv) = book::lookup(g, &self.known) {
             return Ok(Some(mv));
         }
-        let limits = Limits::per_move(Instant::now(), Duration::from_secs_f64(self.seconds), Duration::ZERO);
-        self.searcher.new_game();
-        let r = self.searcher.search_parallel(g, &self.know, &limits, self.threads);
+        let r = self.search(g, self.seconds);
         self.searched += 1;
         let text = format!(
-            "{line} => {} # score {} depth {}",
+            "{} => {} # score {} depth {}",
+            line_of(g),
             cell_text(r.best),
             crate::search::score_text(r.score.clamp(-WIN, WIN)),
             r.depth
@@ -115,10 +113,16 @@ impl Maker {
         if r.proved {
             return Ok(None);
         }
-        let (key, t) = canonical(&stones(g), SIZE);
-        let (r0, c0) = super::book::image(t, r.best as usize / SIZE, r.best as usize % SIZE, SIZE);
-        self.known.insert(key, (r0 * SIZE + c0) as u16);
+        let stones = book::stones(g).expect("the book's board");
+        book::insert(&mut self.known, &stones, r.best as usize);
         Ok(Some(r.best))
+    }
+
+    /// A search of `g` for `seconds`, from a fresh table.
+    fn search(&mut self, g: &mut Mnk, seconds: f64) -> SearchResult<Cell> {
+        let limits = Limits::per_move(Instant::now(), Duration::from_secs_f64(seconds), Duration::ZERO);
+        self.searcher.new_game();
+        self.searcher.search_parallel(g, &self.know, &limits, self.threads)
     }
 
     /// The other colour's `width` strongest moves, one of each symmetric kind: its moves next to
@@ -141,7 +145,7 @@ impl Maker {
         let mut moves = Vec::new();
         for c in list {
             g.play(c.mv);
-            if kinds.insert(canonical(&stones(g), SIZE).0) {
+            if kinds.insert(g.lines().symmetric_hash(false)) {
                 moves.push(c.mv);
             }
             g.undo();
@@ -153,10 +157,7 @@ impl Maker {
             .into_iter()
             .map(|mv| {
                 g.play(mv);
-                let limits =
-                    Limits::per_move(Instant::now(), Duration::from_secs_f64(self.reply_seconds), Duration::ZERO);
-                self.searcher.new_game();
-                let score = self.searcher.search_parallel(g, &self.know, &limits, self.threads).score;
+                let score = self.search(g, self.reply_seconds).score;
                 g.undo();
                 (score, mv)
             })
@@ -172,9 +173,4 @@ fn cell_text(cell: Cell) -> String {
 
 fn line_of(g: &Mnk) -> String {
     g.history().iter().map(|&c| cell_text(c)).collect::<Vec<_>>().join(" ")
-}
-
-fn stones(g: &Mnk) -> Vec<(usize, u8)> {
-    let l = g.lines();
-    (0..l.cell_count()).filter(|&c| l.cell(c) != EMPTY).map(|c| (c, l.cell(c))).collect()
 }

@@ -1,6 +1,7 @@
 //! What search needs to know about m,n,k-games: the window evaluation, immediate wins, forced
 //! blocks, and candidate moves near the stones, ordered by how much they change the evaluation.
 
+use super::book::{self, BookMap};
 use super::vct::ThreatMemo;
 use super::{solver, Cell, Mnk};
 use crate::game::kinarow::BLOCKED;
@@ -26,14 +27,13 @@ const ANSWER_NODES: u64 = 2_000_000;
 
 /// What the engine knows of m,n,k-games beyond the rules, and the state it keeps from move to
 /// move: the threat searches' table, and on the boards in its range the exact solver's.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct MnkKnowledge {
     pub(super) solver: Option<InPlay>,
     threats: ThreatMemo,
-    /// The opening book is not asked (to make one; see [`super::book_maker`]).
-    no_book: bool,
-    /// Another opening book than the built-in one (for tests).
-    book: Option<&'static super::book::BookMap>,
+    /// The opening book play asks (the built-in one; none to make one, see
+    /// [`super::book_maker`]).
+    book: Option<&'static BookMap>,
 }
 
 /// The exact solver as play uses it (see [`MnkKnowledge::with_solver`]).
@@ -49,10 +49,16 @@ pub(super) struct InPlay {
     pub(super) pn_table: Mutex<Option<solver::pn::PnTable>>,
 }
 
+impl Default for MnkKnowledge {
+    fn default() -> Self {
+        MnkKnowledge::new()
+    }
+}
+
 impl MnkKnowledge {
     /// The evaluation, tactics and threat searches, without the exact solver.
     pub fn new() -> MnkKnowledge {
-        MnkKnowledge::default()
+        MnkKnowledge { solver: None, threats: ThreatMemo::default(), book: Some(book::built_in()) }
     }
 
     /// With the exact solver on `table` (kept across moves and games) at the root of each move,
@@ -66,17 +72,17 @@ impl MnkKnowledge {
             let pn = solver::pn::PnTable::reserved(table.megabytes().min(PN_MAX_MIB));
             InPlay { board, table, failed_at: AtomicUsize::new(usize::MAX), pn_table: Mutex::new(Some(pn)) }
         });
-        MnkKnowledge { solver, threats: ThreatMemo::default(), no_book: false, book: None }
+        MnkKnowledge { solver, threats: ThreatMemo::default(), book: Some(book::built_in()) }
     }
 
     /// This knowledge without its opening book (to make one).
     pub fn without_book(self) -> MnkKnowledge {
-        MnkKnowledge { no_book: true, ..self }
+        MnkKnowledge { book: None, ..self }
     }
 
     /// This knowledge with `book` instead of the built-in one.
     #[cfg(test)]
-    pub(super) fn with_book(self, book: &'static super::book::BookMap) -> MnkKnowledge {
+    pub(super) fn with_book(self, book: &'static BookMap) -> MnkKnowledge {
         MnkKnowledge { book: Some(book), ..self }
     }
 
@@ -243,13 +249,7 @@ impl RootKnowledge<Mnk> for MnkKnowledge {
 
     /// Free-style gomoku's opening book (see [`super::book`]).
     fn book_move(&self, g: &Mnk) -> Option<Cell> {
-        if self.no_book {
-            return None;
-        }
-        match self.book {
-            Some(book) => super::book::lookup(g, book),
-            None => super::book::book_move(g),
-        }
+        book::lookup(g, self.book?)
     }
 
     fn refuted_moves(&self, g: &Mnk, moves: &[Cell]) -> Vec<Cell> {
