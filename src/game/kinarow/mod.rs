@@ -9,9 +9,11 @@
 //! - the threat cells of each side: empty cells that would complete one of its windows.
 
 mod cellset;
+pub mod patterns;
 mod picture;
 
 pub use cellset::CellSet;
+pub use patterns::Patterns;
 pub use picture::{
     board_picture, column_letters, end_reason, end_reason_in, grid_view, human_picture, letters_column, open_windows,
     GridLook, EVALUATIONS,
@@ -87,6 +89,9 @@ pub struct Lines {
     keys: [Vec<u64>; 2],
     hash: u64,
     empty: usize,
+    /// The line patterns of the empty cells, if kept (see [`Lines::enable_patterns`]); then
+    /// the move gains are not kept (the patterns order the moves).
+    patterns: Option<Box<Patterns>>,
 }
 
 impl Lines {
@@ -148,6 +153,7 @@ impl Lines {
             winner: None,
             hash: start_hash(&keys, blocked, rows, cols, k, game),
             keys,
+            patterns: None,
         };
         for &b in blocked {
             for (w, _, _) in lines.windows_through(b) {
@@ -175,6 +181,37 @@ impl Lines {
         lines
     }
 
+    /// Keeps the line patterns of every empty cell from now on, summed with `weights` (see
+    /// [`patterns`]): what a stone makes along each line, the cells' threat classes. The move
+    /// gains ([`Lines::move_gain`]) are no longer kept: they read the patterns.
+    pub fn enable_patterns(&mut self, weights: &'static patterns::Weights) {
+        self.patterns = Some(Box::new(Patterns::new(&self.cells, self.rows, self.cols, self.k, weights)));
+    }
+
+    /// A copy of the board that keeps no patterns, its move gains recomputed from the windows:
+    /// for the threat searches, which play many stones and order them by the gains alone.
+    pub fn without_patterns(&self) -> Lines {
+        let mut copy = self.clone();
+        if copy.patterns.take().is_some() {
+            let part = gain_parts(&copy.weight, copy.k);
+            copy.gain.fill([0, 0]);
+            for w in (0..copy.valid.len()).filter(|&w| copy.valid[w]) {
+                let [a, b] = copy.count[w].map(usize::from);
+                for x in copy.window_cells(w / 4, w % 4) {
+                    copy.gain[x][0] += part[a][b];
+                    copy.gain[x][1] += part[b][a];
+                }
+            }
+        }
+        copy
+    }
+
+    /// The line patterns, if kept.
+    #[inline]
+    pub fn patterns(&self) -> Option<&Patterns> {
+        self.patterns.as_deref()
+    }
+
     pub fn rows(&self) -> usize {
         self.rows
     }
@@ -193,6 +230,7 @@ impl Lines {
             + size_of_val(self.gain.as_slice())
             + size_of_val(self.gain_shift.as_slice())
             + self.keys.iter().map(|v| size_of_val(v.as_slice())).sum::<usize>()
+            + self.patterns.as_ref().map_or(0, |p| p.heap_bytes())
     }
     pub fn cols(&self) -> usize {
         self.cols
@@ -547,6 +585,9 @@ impl Lines {
             self.count[w][p] += 1;
             self.shift_gains(p, start, d, a, b, 1);
         }
+        if let Some(patterns) = &mut self.patterns {
+            patterns.placed(&self.cells, cell);
+        }
     }
 
     /// Takes back the stone of `side` on `cell` (the exact inverse of [`Lines::place`]).
@@ -594,6 +635,9 @@ impl Lines {
         self.cells[cell] = EMPTY;
         self.hash ^= self.keys[p][cell];
         self.empty += 1;
+        if let Some(patterns) = &mut self.patterns {
+            patterns.removed(&self.cells, cell);
+        }
         if threes {
             for side in 0..2 {
                 if self.three_count[side][cell] >= 2 {
@@ -630,8 +674,14 @@ impl Lines {
 
     /// How much playing `cell` would change `side`'s evaluation (own windows grown plus enemy
     /// windows killed), with extra weight for making or blocking threats: a cheap, exact-to-the-
-    /// evaluation measure of a move for ordering.
+    /// evaluation measure of a move for ordering. Where the patterns are kept (and the gains
+    /// not), the cell's ordering scores from them instead: what a stone of `side` makes there
+    /// plus what the other side's would (what the stone stops).
     pub fn move_gain(&self, cell: usize, side: Side) -> i64 {
+        if let Some(p) = self.patterns.as_deref() {
+            let s = side.index();
+            return p.score(cell, s) as i64 + p.score(cell, 1 - s) as i64;
+        }
         self.gain[cell][side.index()]
     }
 
@@ -640,7 +690,7 @@ impl Lines {
     /// window's shares (a window holding both sides' stones has none, before and after).
     #[inline]
     fn shift_gains(&mut self, p: usize, start: usize, d: usize, a: usize, b: usize, sign: i64) {
-        if a > 0 && b > 0 {
+        if (a > 0 && b > 0) || self.patterns.is_some() {
             return;
         }
         let [mine, theirs] = self.gain_shift[a * (self.k + 1) + b];

@@ -3,7 +3,8 @@
 
 use super::book::{self, BookMap};
 use super::vct::ThreatMemo;
-use super::{solver, Cell, Mnk};
+use super::{eval, solver, Cell, Mnk};
+use crate::game::kinarow::patterns::{Patterns, BLOCK4_FLEX3, F3, FLEX4};
 use crate::game::kinarow::BLOCKED;
 use crate::game::{Game, Side};
 use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, WIN};
@@ -12,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Boards up to this many cells consider every empty cell, so that their search is exact.
-const SMALL_BOARD: usize = 64;
+pub(super) const SMALL_BOARD: usize = 64;
 /// The df-pn table of the exact solver's proofs in play takes at most this many MiB.
 const PN_MAX_MIB: usize = 256;
 /// Node budget of one threat-space search (VCF) in play.
@@ -117,9 +118,74 @@ impl Mnk {
     }
 }
 
+/// [`Knowledge::candidates`] where the board keeps its line patterns (a large board, no threat
+/// against the side to move that wins at once): selective by the opponent's threat classes.
+/// - The opponent has a cell where its stone makes an open four or two fours (it has an open
+///   three, or two threes ...): only the stones that spoil every such cell, and our fours (the
+///   opponent must answer those first). Any other move loses: the open four follows, and our
+///   fours no longer help (its five comes first). If no move spoils them and we have no four,
+///   the opponent's cells themselves (the game is lost; the search sees how soon).
+/// - The opponent has a four-three cell: that cell, the empty cells within K - 1 of it along
+///   its four and its open three, and our fours (a heuristic selection, as in strong engines).
+/// - Otherwise every empty cell near the stones.
+///
+/// Each is scored by its patterns for both sides ([`eval::move_score`]). Never exhaustive.
+fn pattern_candidates(g: &Mnk, p: &Patterns, out: &mut Vec<Candidate<Cell>>) -> bool {
+    let me = g.to_move();
+    let (m, o) = (me.index(), me.other().index());
+    let push = |out: &mut Vec<Candidate<Cell>>, c: u32| {
+        out.push(Candidate { mv: c, score: eval::move_score(p, c as usize, m) });
+    };
+    if p.count(o, FLEX4) > 0 {
+        let mut defences = g.lines.maker_spoilers(me.other());
+        defences.extend(p.fours(m));
+        if defences.is_empty() {
+            defences.extend(p.fours(o).iter().filter(|&&c| p.class(c as usize, o) == FLEX4));
+        }
+        defences.sort_unstable();
+        defences.dedup();
+        for c in defences {
+            push(out, c);
+        }
+        return false;
+    }
+    if p.count(o, BLOCK4_FLEX3) > 0 {
+        let k = p.k() as isize;
+        let mut defences: Vec<u32> = p.fours(m).to_vec();
+        for &c in p.fours(o).iter().filter(|&&c| p.class(c as usize, o) == BLOCK4_FLEX3) {
+            defences.push(c);
+            for d in (0..4).filter(|&d| p.pattern(c as usize, o, d) >= F3) {
+                for off in (1 - k..k).filter(|&off| off != 0) {
+                    if let Some(x) = p.neighbour(c as usize, d, off).filter(|&x| g.lines.is_empty_cell(x)) {
+                        defences.push(x as u32);
+                    }
+                }
+            }
+        }
+        defences.sort_unstable();
+        defences.dedup();
+        for c in defences {
+            push(out, c);
+        }
+        return false;
+    }
+    if g.near_empty.is_empty() {
+        // The first stone, or blocked cells wall the stones off from every free cell.
+        push(out, g.central_cell());
+        return false;
+    }
+    for &c in g.near_empty.as_slice() {
+        push(out, c);
+    }
+    false
+}
+
 impl Knowledge<Mnk> for MnkKnowledge {
     fn evaluate(&self, g: &Mnk) -> Score {
-        g.lines.evaluation(g.to_move())
+        match g.lines.patterns() {
+            Some(p) => eval::evaluate(p, g.to_move().index()),
+            None => g.lines.evaluation(g.to_move()),
+        }
     }
 
     fn winning_move(&self, g: &Mnk) -> Option<Cell> {
@@ -138,6 +204,9 @@ impl Knowledge<Mnk> for MnkKnowledge {
             // Every other move loses at once (our own wins were taken before).
             out.extend(against.iter().map(|&mv| Candidate { mv, score: 0 }));
             return true;
+        }
+        if let Some(p) = g.lines.patterns() {
+            return pattern_candidates(g, p, out);
         }
         let small = g.is_small();
         if !small && !g.lines.makers(me.other()).is_empty() {
@@ -203,6 +272,9 @@ impl Knowledge<Mnk> for MnkKnowledge {
     /// A cell where our stone makes two threats with different missing cells: the opponent,
     /// with no threat of its own (the node is quiet), stops one and we complete the other.
     fn quiet_win(&self, g: &Mnk) -> Option<u32> {
+        if let Some(p) = g.lines.patterns() {
+            return (p.count(g.to_move().index(), FLEX4) > 0).then_some(3);
+        }
         g.lines.double_maker(g.to_move(), None).map(|_| 3)
     }
 

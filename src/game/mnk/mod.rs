@@ -6,6 +6,7 @@ mod book;
 mod book_maker;
 mod description;
 mod entry;
+pub mod eval;
 mod knowledge;
 mod picture;
 mod solve;
@@ -27,6 +28,17 @@ pub type Cell = u32;
 /// Salt of this game's hashes (see [`Lines::new`]; one table for every game:
 /// [`crate::game::salt`]).
 const GAME_ID: u64 = crate::game::salt::MNK;
+
+/// The K of the boards (beyond the exact solvers' range, up to [`PATTERN_CELLS`] cells) that
+/// keep line patterns and play by them (see [`eval`]).
+const PATTERN_K: usize = 5;
+
+/// The most cells of a board that keeps line patterns: gomoku's boards (15 x 15 to 20 x 20) and
+/// more, while the patterns' memory stays within the few MiB the engine may take beyond `hash`
+/// (28 bytes a cell, and for each stone on the board a frame of about 1.2 KB to take it back:
+/// at most about 1.2 MB on a full 32 x 32 board, beside the 92 KB of the two lookup tables).
+/// Larger boards play by the window sums, within [`crate::game::kinarow::BYTES_PER_CELL`].
+const PATTERN_CELLS: usize = 32 * 32;
 
 /// Candidate cells are the empty cells within this distance (in kings' moves) of a stone.
 const NEAR_RADIUS: usize = 2;
@@ -55,12 +67,22 @@ impl Mnk {
         idx.sort_unstable();
         idx.dedup();
         let n = rows * cols;
-        Ok(Mnk {
-            lines: Lines::new(rows, cols, k, &idx, GAME_ID),
-            history: Vec::new(),
-            near: vec![0; n],
-            near_empty: CellSet::new(n),
-        })
+        let mut lines = Lines::new(rows, cols, k, &idx, GAME_ID);
+        if k == PATTERN_K && n > knowledge::SMALL_BOARD && n <= PATTERN_CELLS {
+            lines.enable_patterns(&eval::WEIGHTS);
+        }
+        Ok(Mnk { lines, history: Vec::new(), near: vec![0; n], near_empty: CellSet::new(n) })
+    }
+
+    /// A copy that keeps no line patterns (see [`Lines::without_patterns`]), for the threat
+    /// searches.
+    fn without_patterns(&self) -> Mnk {
+        Mnk {
+            lines: self.lines.without_patterns(),
+            history: self.history.clone(),
+            near: self.near.clone(),
+            near_empty: self.near_empty.clone(),
+        }
     }
 
     pub fn lines(&self) -> &Lines {

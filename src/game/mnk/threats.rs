@@ -85,7 +85,7 @@ impl Mnk {
 
     fn threat_search(&self, attacker: Side, deadline: Instant, max_nodes: u64) -> Vcf {
         Vcf {
-            lines: self.lines.clone(),
+            lines: self.lines.without_patterns(),
             attacker,
             start_cells: self.near_empty.as_slice().to_vec(),
             placed: Vec::new(),

@@ -72,7 +72,7 @@ pub struct ThreatTree {
 impl ThreatTree {
     /// The tree of threats, `attacker` moving first.
     pub fn new(game: &Mnk, attacker: Side) -> ThreatTree {
-        ThreatTree { game: game.clone(), attacker, to_move: attacker, full: false, scratch: Vec::new() }
+        ThreatTree { game: game.without_patterns(), attacker, to_move: attacker, full: false, scratch: Vec::new() }
     }
 
     /// The whole game tree from the position, the side to move first: `attacker` tries to win,
