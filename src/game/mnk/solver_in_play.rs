@@ -244,7 +244,7 @@ mod tests {
         // 3,6 loses and takes the solver more than 20 s to settle (47 s to prove lost), so
         // the moves cannot all be settled within the deadline.
         let g = game(7, 7, 5, &[(5, 4), (6, 4), (2, 0), (3, 5), (2, 4), (2, 6), (4, 4)]);
-        let proof = g.exact_proof(Instant::now() + Duration::from_secs(3), None).expect("the draw is proved");
+        let proof = g.exact_proof(Instant::now() + Duration::from_secs(2), None).expect("the draw is proved");
         assert_eq!(proof.score, 0);
         assert!(!proof.moves.is_empty() && !proof.moves.contains(&(3 * 7 + 6)), "{proof:?}");
         // Each move given keeps the draw (checked with a table of its own).

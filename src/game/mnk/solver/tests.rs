@@ -210,8 +210,8 @@ fn pairings_hold_and_agree_with_plain_minimax() {
         (4, 4, 4, 5, 60),
         (4, 5, 4, 9, 60),
         (5, 4, 4, 9, 60),
-        (5, 5, 4, 14, 30),
-        (5, 5, 5, 14, 30),
+        (5, 5, 4, 14, 20),
+        (5, 5, 5, 14, 20),
     ] {
         let board = Board::new(rows, cols, k).unwrap();
         let mut live = Vec::new();
