@@ -190,7 +190,16 @@ fn match_interrupted_prints_the_games_played() {
     let mut stdout = String::new();
     m.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
     assert_eq!(status.code(), Some(130), "{stdout}");
-    let rest: Vec<String> = rx.try_iter().collect();
+    // The reader thread may not have passed on the last lines yet when the process is gone:
+    // read on until it has (end of the pipe) or the line is seen.
+    let mut rest = Vec::new();
+    while let Ok(line) = rx.recv_timeout(Duration::from_secs(30)) {
+        let done = line.contains("interrupted");
+        rest.push(line);
+        if done {
+            break;
+        }
+    }
     assert!(rest.iter().any(|l| l.contains("interrupted")), "{rest:?}");
     // The results table, with the games finished (at least the two seen, not all 400).
     let total = stdout.lines().find(|l| l.starts_with("TOTAL")).unwrap_or_else(|| panic!("no table: {stdout}"));

@@ -305,8 +305,8 @@ impl<G: Game, K: Knowledge<G>> Knowledge<G> for Shallow<'_, K> {
     fn known_value(&self, g: &G) -> Option<Score> {
         self.0.known_value(g)
     }
-    fn selectivity(&self) -> crate::search::Selectivity {
-        self.0.selectivity()
+    fn selectivity(&self, g: &G) -> crate::search::Selectivity {
+        self.0.selectivity(g)
     }
     fn tactical(&self, g: &G, mv: G::Move) -> bool {
         self.0.tactical(g, mv)

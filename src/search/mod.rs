@@ -154,8 +154,8 @@ pub trait Knowledge<G: Game>: Sync {
     }
 
     /// How selective the search may be with this game's moves (by default not more than the
-    /// search's own mild late-move reductions).
-    fn selectivity(&self) -> Selectivity {
+    /// search's own mild late-move reductions); asked once a search, of its root position.
+    fn selectivity(&self, _g: &G) -> Selectivity {
         Selectivity::default()
     }
 

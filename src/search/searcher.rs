@@ -192,7 +192,7 @@ impl<'a, G: Game, K: RootKnowledge<G>> Run<'a, G, K> {
             last_look: Duration::ZERO,
             stall: Duration::ZERO,
             soft: limits.soft,
-            sel: know.selectivity(),
+            sel: Selectivity::default(),
             null_ply: usize::MAX,
             tried: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
         }
@@ -241,6 +241,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     /// 3. with the value settled or lost, a move for the opponent's errors: traps and swindles
     ///    ([`Run::play_for_errors`]).
     fn iterate(&mut self, game: &mut G) -> SearchResult<G::Move> {
+        self.sel = self.know.selectivity(game);
         let root = match self.root_moves(game) {
             Ok(root) => root,
             Err(decided) => return decided,

@@ -7,7 +7,7 @@ use super::{eval, solver, Cell, Mnk};
 use crate::game::kinarow::patterns::{Patterns, BLOCK4_FLEX3, F3, FLEX4};
 use crate::game::kinarow::BLOCKED;
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, WIN};
+use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, Selectivity, WIN};
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -25,6 +25,8 @@ const THREAT_PROOF_NODES: u64 = 20_000;
 /// Node budget of that proof and all the checks of the moves that might stop it (the clock
 /// usually ends them first).
 const ANSWER_NODES: u64 = 2_000_000;
+/// Reverse futility margin a ply, in evaluation units, on the boards that keep patterns.
+pub(super) const STATIC_MARGIN: Score = 100;
 
 /// What the engine knows of m,n,k-games beyond the rules, and the state it keeps from move to
 /// move: the threat searches' table, and on the boards in its range the exact solver's.
@@ -280,6 +282,15 @@ impl Knowledge<Mnk> for MnkKnowledge {
 
     fn can_win(&self, g: &Mnk, side: Side) -> bool {
         g.lines.can_win(side)
+    }
+
+    /// On the boards that keep patterns, reverse futility pruning (see
+    /// [`Selectivity::static_margin`]); elsewhere the search's own.
+    fn selectivity(&self, g: &Mnk) -> Selectivity {
+        match g.lines.patterns() {
+            Some(_) => Selectivity { static_margin: Some(STATIC_MARGIN), ..Selectivity::default() },
+            None => Selectivity::default(),
+        }
     }
 }
 

@@ -102,3 +102,14 @@ fn against_an_open_three_only_the_blocks_and_our_fours_are_searched() {
     cells.sort();
     assert_eq!(cells, vec![(2, 3), (2, 4), (2, 8), (2, 9), (7, 5), (7, 9)]);
 }
+
+#[test]
+fn only_the_boards_with_patterns_prune_by_the_static_evaluation() {
+    let know = MnkKnowledge::new();
+    let sel = |m, n, k| know.selectivity(&Mnk::new(m, n, k, &[]).unwrap());
+    assert_eq!(sel(15, 15, 5).static_margin, Some(knowledge::STATIC_MARGIN));
+    assert_eq!(sel(10, 10, 5).static_margin, Some(knowledge::STATIC_MARGIN));
+    for (m, n, k) in [(7, 7, 5), (8, 8, 5), (15, 15, 4), (33, 33, 5), (50, 50, 10)] {
+        assert_eq!(sel(m, n, k), crate::search::Selectivity::default(), "{m}x{n}x{k}");
+    }
+}
