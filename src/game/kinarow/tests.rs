@@ -58,7 +58,7 @@ fn assert_windows_valid(l: &Lines) {
                     .map(|t| {
                         let (rr, cc) = (r as isize + t * dr, c as isize + t * dc);
                         (rr >= 0 && rr < l.rows as isize && cc >= 0 && cc < l.cols as isize)
-                            .then_some(rr as usize * l.cols + cc as usize)
+                            .then(|| rr as usize * l.cols + cc as usize)
                     })
                     .collect();
                 let expect = cells.is_some_and(|cs| cs.iter().all(|&x| l.cells[x] != BLOCKED)) && (l.k > 1 || d == 0);
@@ -107,6 +107,33 @@ fn assert_consistent(l: &Lines) {
 
 /// Random games on many shapes: after every place and every remove the incremental state equals
 /// the recomputed one, and removing everything restores the empty board exactly.
+/// `count` random cells of `0..n`, sorted, without repeats (so maybe fewer).
+pub(super) fn random_cells(rng: &mut SplitMix64, n: usize, count: usize) -> Vec<usize> {
+    let mut cells: Vec<usize> = (0..count).map(|_| (rng.next_u64() % n as u64) as usize).collect();
+    cells.sort();
+    cells.dedup();
+    cells
+}
+
+/// Plays random moves on `l` until a side wins or the board is full, then takes them all back
+/// in reverse order, calling `check` after each change.
+pub(super) fn play_random_game(l: &mut Lines, rng: &mut SplitMix64, check: impl Fn(&Lines)) {
+    let mut played = Vec::new();
+    let mut side = Side::First;
+    while l.winner().is_none() && l.empty_cells() > 0 {
+        let free: Vec<usize> = (0..l.cells.len()).filter(|&c| l.is_empty_cell(c)).collect();
+        let cell = free[(rng.next_u64() % free.len() as u64) as usize];
+        l.place(cell, side);
+        played.push((cell, side));
+        check(l);
+        side = side.other();
+    }
+    while let Some((cell, side)) = played.pop() {
+        l.remove(cell, side);
+        check(l);
+    }
+}
+
 #[test]
 fn incremental_state_matches_recomputation() {
     let mut rng = SplitMix64::new(7);
@@ -122,27 +149,12 @@ fn incremental_state_matches_recomputation() {
     ] {
         for _game in 0..20 {
             let n = rows * cols;
-            let mut blocked: Vec<usize> = (0..nblocked).map(|_| (rng.next_u64() % n as u64) as usize).collect();
-            blocked.sort();
-            blocked.dedup();
+            let blocked = random_cells(&mut rng, n, nblocked);
             let mut l = Lines::new(rows, cols, k, &blocked, 0);
             let empty_hash = l.hash();
             assert_windows_valid(&l);
             assert_consistent(&l);
-            let mut played = Vec::new();
-            let mut side = Side::First;
-            while l.winner().is_none() && l.empty_cells() > 0 {
-                let free: Vec<usize> = (0..n).filter(|&c| l.is_empty_cell(c)).collect();
-                let cell = free[(rng.next_u64() % free.len() as u64) as usize];
-                l.place(cell, side);
-                played.push((cell, side));
-                assert_consistent(&l);
-                side = side.other();
-            }
-            while let Some((cell, side)) = played.pop() {
-                l.remove(cell, side);
-                assert_consistent(&l);
-            }
+            play_random_game(&mut l, &mut rng, assert_consistent);
             assert_eq!(l.hash(), empty_hash);
             assert_eq!(l.empty_cells(), n - blocked.len());
         }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::game::kinarow::tests::{play_random_game, random_cells};
 use crate::game::kinarow::{Lines, BLOCKED};
 use crate::game::zobrist::SplitMix64;
 use crate::game::Side;
@@ -223,28 +224,12 @@ fn incremental_patterns_match_recomputation() {
         (13, 13, 8, 3, 2),
     ] {
         for _ in 0..games {
-            let n = rows * cols;
-            let mut blocked: Vec<usize> = (0..nblocked).map(|_| (rng.next_u64() % n as u64) as usize).collect();
-            blocked.sort();
-            blocked.dedup();
+            let blocked = random_cells(&mut rng, rows * cols, nblocked);
             let mut l = Lines::new(rows, cols, k, &blocked, 0);
             l.enable_patterns(&TEST_WEIGHTS);
             assert!(blocked.iter().all(|&b| l.cell(b) == BLOCKED));
             assert_matches_recomputation(&l);
-            let mut played = Vec::new();
-            let mut side = Side::First;
-            while l.winner().is_none() && l.empty_cells() > 0 {
-                let free: Vec<usize> = (0..n).filter(|&c| l.is_empty_cell(c)).collect();
-                let cell = free[(rng.next_u64() % free.len() as u64) as usize];
-                l.place(cell, side);
-                played.push((cell, side));
-                assert_matches_recomputation(&l);
-                side = side.other();
-            }
-            while let Some((cell, side)) = played.pop() {
-                l.remove(cell, side);
-                assert_matches_recomputation(&l);
-            }
+            play_random_game(&mut l, &mut rng, assert_matches_recomputation);
         }
     }
 }
