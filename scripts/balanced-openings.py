@@ -3,8 +3,8 @@
 four-stone positions near the centre that boardbot's own search scores close to even.
 
 From random openings (`match --opening 4`) the first player wins most games on 15x15, so most
-game pairs of an SPRT end 1-1 and tell nothing: 190 of 245 pairs in one test of session 8. From
-openings the search calls even, more pairs are decided and the test ends sooner.
+game pairs of an SPRT end 1-1 and tell nothing (figures: docs/results/gomoku.md). From openings
+the search calls even, more pairs are decided and the test ends sooner.
 
 Each candidate: four distinct cells drawn uniformly from the central rows and columns LO..HI,
 the players in turn (first, second, first, second); `boardbot analyze ... --algorithm full

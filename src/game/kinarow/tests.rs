@@ -105,8 +105,6 @@ fn assert_consistent(l: &Lines) {
     }
 }
 
-/// Random games on many shapes: after every place and every remove the incremental state equals
-/// the recomputed one, and removing everything restores the empty board exactly.
 /// `count` random cells of `0..n`, sorted, without repeats (so maybe fewer).
 pub(super) fn random_cells(rng: &mut SplitMix64, n: usize, count: usize) -> Vec<usize> {
     let mut cells: Vec<usize> = (0..count).map(|_| (rng.next_u64() % n as u64) as usize).collect();
@@ -134,6 +132,8 @@ pub(super) fn play_random_game(l: &mut Lines, rng: &mut SplitMix64, check: impl 
     }
 }
 
+/// Random games on many shapes: after every place and every remove the incremental state equals
+/// the recomputed one, and removing everything restores the empty board exactly.
 #[test]
 fn incremental_state_matches_recomputation() {
     let mut rng = SplitMix64::new(7);
