@@ -1,6 +1,12 @@
 //! `boardbot bench`: search speed on fixed positions of several sizes. For each position it
 //! searches with a fixed time cap and prints the time and nodes at which every depth completed,
 //! and the overall nodes per second. Positions are given as protocol move lists.
+//!
+//! Searched to a fixed depth with one thread (`boardbot bench --depth 7`), the node counts do
+//! not depend on the machine: their total, the last line ([`signature_line`]), is the search's
+//! signature, as Stockfish's bench prints one. tests/bench_signature.rs compares it with the one
+//! committed in tests/data/bench-signature.txt; a change that alters the search's nodes updates
+//! that file in the same commit (with its match), and a refactor leaves it as it is.
 
 use crate::game::players::{Player, Request};
 use crate::game::registry::{GameSpec, Resources};
@@ -97,6 +103,17 @@ pub fn run_matching(
         lines.push(line);
     }
     Ok(lines)
+}
+
+/// The total of the lines' nodes: at a fixed depth with one thread, the search's signature.
+pub fn signature(lines: &[BenchLine]) -> u64 {
+    lines.iter().map(|l| l.nodes).sum()
+}
+
+/// The last line of `boardbot bench`: `nodes searched N`, the total of every position's nodes
+/// (see [`signature`]).
+pub fn signature_line(lines: &[BenchLine]) -> String {
+    format!("nodes searched {}", signature(lines))
 }
 
 /// The table row of a benchmark line.

@@ -247,7 +247,9 @@ fn run() -> Result<()> {
                     ..boardbot::search::Limits::infinite()
                 },
             };
-            boardbot::bench::run_matching(&limits, hash, threads, &only, report).map_err(anyhow::Error::msg)?;
+            let lines =
+                boardbot::bench::run_matching(&limits, hash, threads, &only, report).map_err(anyhow::Error::msg)?;
+            println!("{}", boardbot::bench::signature_line(&lines));
             return Ok(());
         }
         None => {}
