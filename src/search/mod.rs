@@ -6,10 +6,15 @@
 //! implement its traits, it imports nothing of theirs.
 
 pub mod clock;
+mod deepen;
 pub mod dfpn;
 pub mod game;
+mod moves;
+mod node;
 mod ordering;
 pub mod plain;
+mod quiescence;
+mod root;
 mod searcher;
 pub mod tt;
 pub mod weights;

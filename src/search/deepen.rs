@@ -1,0 +1,165 @@
+//! Phase 2 of the search: iterative deepening over the root's moves (given by the root policy,
+//! root.rs), each iteration in an aspiration window, the root's moves searched by the node
+//! search.
+
+use super::searcher::{score_text, Run, SearchInfo, SearchResult, INF};
+use super::{Game, RootKnowledge, Score, MAX_PLY, WIN_BOUND};
+
+impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
+    /// Phase 2: iterative deepening over `moves` (best first, reordered as it goes), after
+    /// `best` (the result so far: a first pass's, whose iterations are kept), until a result is
+    /// proved, the soft deadline or the node limit passes, or the search is stopped.
+    /// `exhaustive`: the root's list is every move that matters (a result may be a proof).
+    pub(super) fn deepen(
+        &mut self,
+        game: &mut G,
+        moves: &mut [G::Move],
+        exhaustive: bool,
+        mut best: SearchResult<G::Move>,
+    ) -> SearchResult<G::Move> {
+        let first_depth = 1 + (self.thread as u32 % 2);
+        let mut prev_score: Option<Score> = None;
+        for depth in first_depth..=self.limits.max_depth.min(MAX_PLY as u32 - 1).max(first_depth) {
+            self.heuristic = !exhaustive;
+            let (score, mv, alpha) = self.aspiration(game, moves, depth, prev_score);
+            if self.stopped {
+                // The moves the stopped iteration finished: in the first, the best of them;
+                // later, a move that beat the previous best (searched first) inside the
+                // window, a deeper verdict than the last finished iteration's.
+                let beaten = best.depth > 0 && mv != moves[0] && score > alpha;
+                if (best.depth == 0 && score > -INF) || beaten {
+                    best.best = mv;
+                    best.pv = vec![mv];
+                }
+                break;
+            }
+            // Best move first in the next iteration.
+            if let Some(i) = moves.iter().position(|&m| m == mv) {
+                moves[..=i].rotate_right(1);
+            }
+            let proved = !self.heuristic;
+            best = self.iteration_done(game, best.iterations, depth, score, mv, proved);
+            prev_score = Some(score);
+            if proved
+                || self.soft.is_some_and(|s| self.limits.elapsed() >= s)
+                || self.limits.max_nodes.is_some_and(|n| self.nodes >= n)
+            {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The result of a finished iteration (after the earlier ones, `iterations`), logged by the
+    /// main thread.
+    fn iteration_done(
+        &mut self,
+        game: &mut G,
+        mut iterations: Vec<SearchInfo>,
+        depth: u32,
+        score: Score,
+        mv: G::Move,
+        proved: bool,
+    ) -> SearchResult<G::Move> {
+        iterations.push(SearchInfo { depth, score, nodes: self.nodes, elapsed: self.limits.elapsed() });
+        let best = SearchResult {
+            best: mv,
+            score,
+            depth,
+            nodes: self.nodes,
+            elapsed: self.limits.elapsed(),
+            proved,
+            pv: self.principal_variation(game, mv),
+            iterations,
+        };
+        if self.thread == 0 {
+            log::info!(
+                "depth {depth} score {} nodes {} nps {} time {:.3}s{} pv {}",
+                score_text(score),
+                self.nodes,
+                (self.nodes as f64 / best.elapsed.as_secs_f64().max(1e-6)) as u64,
+                best.elapsed.as_secs_f64(),
+                if proved { " proved" } else { "" },
+                best.pv.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>().join(", ")
+            );
+        }
+        best
+    }
+
+    /// One iteration of phase 2 at `depth`: the root searched in an aspiration window around the
+    /// last iteration's score (from depth 4 on, away from proofs), widened fourfold on each
+    /// side that fails. The score, the best move and the window's alpha at the end.
+    pub(super) fn aspiration(
+        &mut self,
+        game: &mut G,
+        moves: &mut [G::Move],
+        depth: u32,
+        prev_score: Option<Score>,
+    ) -> (Score, G::Move, Score) {
+        let (mut alpha, mut beta) = (-INF, INF);
+        let mut delta = 0;
+        if let Some(p) = prev_score.filter(|p| depth >= 4 && p.abs() < WIN_BOUND) {
+            delta = 24 + p.abs() / 16;
+            alpha = p - delta;
+            beta = p + delta;
+        }
+        loop {
+            let heuristic_before = self.heuristic;
+            let (score, mv) = self.root(game, moves, depth as i32, alpha, beta);
+            if self.stopped {
+                return (score, mv, alpha);
+            }
+            if score <= alpha && alpha > -INF {
+                alpha = (alpha - delta).max(-INF);
+                delta *= 4;
+            } else if score >= beta && beta < INF {
+                beta = (beta + delta).min(INF);
+                delta *= 4;
+            } else {
+                return (score, mv, alpha);
+            }
+            self.heuristic = heuristic_before;
+        }
+    }
+
+    /// One root iteration over `moves` (ordered); returns the score and the best move.
+    pub(super) fn root(
+        &mut self,
+        game: &mut G,
+        moves: &mut [G::Move],
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+    ) -> (Score, G::Move) {
+        let me = game.to_move();
+        let (mut alpha, mut best, mut best_mv) = (alpha, -INF, moves[0]);
+        for (i, &mv) in moves.iter().enumerate() {
+            game.play(mv);
+            let score = if i == 0 {
+                self.child(game, me, depth - 1, 1, alpha, beta, true)
+            } else {
+                let s = self.child(game, me, depth - 1, 1, alpha, alpha + 1, false);
+                if s > alpha && s < beta && !self.stopped {
+                    self.child(game, me, depth - 1, 1, alpha, beta, true)
+                } else {
+                    s
+                }
+            };
+            game.undo();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_mv = mv;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_mv)
+    }
+}

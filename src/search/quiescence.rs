@@ -1,0 +1,47 @@
+//! A quiet node past the horizon: the evaluation, or what the game's forcing moves there get.
+
+use super::searcher::Run;
+use super::{Game, RootKnowledge, Score};
+
+impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
+    /// A quiet node past the horizon: the evaluation, or better, what the game's forcing moves
+    /// there (see [`Knowledge::quiescence_moves`]) get, each a ply deeper, at most
+    /// [`QUIESCENCE_PLIES`] of them in a row.
+    pub(super) fn quiescence(&mut self, game: &mut G, depth: i32, ply: usize, mut alpha: Score, beta: Score) -> Score {
+        let stand = self.know.evaluate(game);
+        if stand >= beta || depth <= -QUIESCENCE_PLIES {
+            return stand;
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        self.know.quiescence_moves(game, depth < 0, &mut list);
+        list.sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
+        let me = game.to_move();
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        for c in &list {
+            game.play(c.mv);
+            let score = self.child(game, me, depth - 1, ply + 1, alpha, beta, false);
+            game.undo();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.lists[ply] = list;
+        if self.stopped {
+            0
+        } else {
+            best
+        }
+    }
+}
+
+/// The longest run of forcing moves a quiescence search plays past the horizon.
+const QUIESCENCE_PLIES: i32 = 8;
