@@ -74,3 +74,13 @@ pub fn drive(request: &SolveRequest, mut solve_line: impl FnMut(&str) -> Result<
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn durations_in_the_unit_that_suits_them() {
+        assert_eq!(super::duration_text(53.3e-6), "53.3 us");
+        assert_eq!(super::duration_text(0.0125), "12.5 ms");
+        assert_eq!(super::duration_text(7.9444005), "7.94 s");
+    }
+}
