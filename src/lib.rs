@@ -14,6 +14,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod bot;
+pub mod cache;
 pub mod game;
 pub mod memory;
 pub mod merge;

@@ -3,12 +3,16 @@
 //! `boardbot match ...` referees a match;
 //! `boardbot replay LOG` checks a match's game log; `boardbot bench` measures search speed;
 //! `boardbot play` lets a person play the engine in a terminal.
+//!
+//! The game of a subcommand may come as positional words or after `--game`, whichever the
+//! subcommand declares: [`game_words`] rewrites the other form before clap reads the line.
 
 use anyhow::{Context, Result};
 use boardbot::bot::{parse_level, Engine, Options, DEFAULT_HASH_MB, DEFAULT_MARGIN_MS};
 use boardbot::game::any::Player;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use std::io::BufReader;
+use std::ffi::OsString;
+use std::io::{BufReader, IsTerminal};
 use std::time::Duration;
 
 #[derive(Parser)]
@@ -54,9 +58,13 @@ enum Protocol {
 
 #[derive(Subcommand)]
 enum Mode {
-    /// Referees a match between two engines (processes speaking the protocol) and prints the results.
+    /// Referees a match between two engines and prints the results.
+    ///
+    /// `boardbot match cx 6 7 4 --engine2 greedy --rounds 5 --timeout 1`.
     Match(boardbot::referee::MatchArgs),
-    /// Play against the engine in the terminal (or watch it play itself): `boardbot play cx 6 7 4`.
+    /// Plays against you in the terminal (or against itself).
+    ///
+    /// `boardbot play connect4`; without GAME the setup is asked step by step.
     Play {
         #[command(flatten)]
         args: boardbot::ui::play::PlayArgs,
@@ -64,21 +72,31 @@ enum Mode {
         #[arg(long, value_name = "FILE")]
         weights: Option<std::path::PathBuf>,
     },
-    /// Puts the files of a match's or a self-play run's shards (`--shard I/N`) together as one run's:
+    /// Merges the shards of a match or a self-play run (`--shard I/N`) into one run's results.
+    ///
     /// `boardbot merge shard1.jsonl shard2.jsonl` (results of `match --results`; `--json` for drivers).
     Merge(boardbot::merge::MergeArgs),
-    /// Replays a match's game log (`match --log`) with the rules: checks every move and result, prints the boards.
+    /// Replays a match's game log with the rules, checking every move and result.
+    ///
+    /// `boardbot replay games.log` (a log of `match --log`); prints the boards and a verdict a game.
     Replay(boardbot::referee::ReplayArgs),
-    /// Exact values of positions, one a line, by the game's exact solver (Connect-X: Pons' format,
-    /// 1-based column digits; m,n,k: ROW,COL cells).
+    /// Solves positions exactly, one a line, with the game's exact solver.
+    ///
+    /// `printf '.\n' | boardbot solve mnk 3 3 3` (Connect-X: Pons' format, 1-based column digits;
+    /// m,n,k: ROW,COL cells; Kalah: moves).
     Solve(boardbot::solve::SolveArgs),
-    /// Generates an opening book (Connect-X, checkers, free-style gomoku): `boardbot book --game mnk
-    /// 15 15 5 --plies 5 --out book/gomoku-15x15.txt`.
+    /// Generates an opening book (Connect-X, checkers, free-style gomoku).
+    ///
+    /// `boardbot book mnk 15 15 5 --plies 5 --out book/gomoku-15x15.txt`.
     Book(boardbot::solve::BookArgs),
-    /// Compares search algorithms on a position, depth by depth (minimax, alpha-beta, ordered,
-    /// table, symmetric, full): nodes, time, score, principal variation; a table and an SVG chart.
+    /// Compares search algorithms on a position, depth by depth.
+    ///
+    /// `boardbot analyze mnk 3 3 3 --depth 9`: minimax, alpha-beta, ordered, table, symmetric,
+    /// full; nodes, time, score, principal variation; a table and an SVG chart.
     Analyze(boardbot::analyze::AnalyzeArgs),
-    /// Serves a web page to play against the engine in a browser, and its JSON API (docs/api.md).
+    /// Serves a web page to play against the engine in a browser, and its JSON API.
+    ///
+    /// `boardbot serve`, then open http://127.0.0.1:8080/ (the API: docs/api.md).
     Serve {
         #[command(flatten)]
         args: boardbot::ui::serve::ServeArgs,
@@ -86,17 +104,23 @@ enum Mode {
         #[arg(long, value_name = "FILE")]
         weights: Option<std::path::PathBuf>,
     },
-    /// The engine plays itself and writes its games' positions with their results and the
-    /// search's scores (for `boardbot tune`): `boardbot selfplay checkers english --games 100
-    /// --nodes 20000 --out data.txt`.
+    /// Plays the engine against itself and writes the games' positions for `boardbot tune`.
+    ///
+    /// Each position with its game's result and the search's score: `boardbot selfplay checkers
+    /// english --games 100 --nodes 20000 --out data.txt`.
     Selfplay(boardbot::selfplay::SelfplayArgs),
-    /// Fits a game's evaluation weights to self-play results (Texel's method) and writes them
-    /// as a weights file: `boardbot tune checkers english --data data.txt --out weights.txt`.
+    /// Fits a game's evaluation weights to self-play results (Texel's method).
+    ///
+    /// Writes them as a weights file: `boardbot tune checkers english --data data.txt --out
+    /// weights.txt`.
     Tune(boardbot::tune::TuneArgs),
-    /// Counts the leaf positions DEPTH moves deep (the move generator's check): `boardbot perft
-    /// --game checkers english 8`, optionally from `--fen FEN`.
+    /// Counts the leaf positions DEPTH moves deep (the move generator's check).
+    ///
+    /// `boardbot perft checkers english 8`, optionally from `--fen FEN`.
     Perft(boardbot::solve::PerftArgs),
-    /// Search speed: time and nodes to each depth on fixed positions of several sizes.
+    /// Measures the search's speed on fixed positions of several sizes.
+    ///
+    /// Time and nodes to each depth: `boardbot bench --depth 7` (node counts) or `--ms T`.
     Bench {
         /// Search time per position, in milliseconds.
         #[arg(long, default_value_t = 2000)]
@@ -127,7 +151,8 @@ struct EngineArgs {
     /// Safety margin kept free of each move's time budget, in milliseconds.
     #[arg(long = "margin", default_value_t = DEFAULT_MARGIN_MS)]
     margin_ms: u64,
-    /// Transposition table size in MiB.
+    /// Memory for all the engine's tables together, in MiB (1..=16384): half for the search's
+    /// transposition table, half for the exact solvers' tables and endgame databases.
     #[arg(long, default_value_t = DEFAULT_HASH_MB)]
     hash: usize,
     /// Search threads.
@@ -175,7 +200,14 @@ fn process_weights(path: Option<&std::path::Path>) -> Result<()> {
 }
 
 fn main() -> std::process::ExitCode {
-    match run() {
+    let code = exit_code(run());
+    // The cache's temporary and lock files of a database build still running on a thread.
+    boardbot::cache::clean_up();
+    code
+}
+
+fn exit_code(result: Result<()>) -> std::process::ExitCode {
+    match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         // A reader that stops early (`boardbot solve ... | head`) is not an error.
         Err(e)
@@ -193,18 +225,114 @@ fn main() -> std::process::ExitCode {
     }
 }
 
+/// The help of `match --engine1`.
+const ENGINE_HELP: &str = "Engine 1: one of this binary's players, self (full strength), l1 or \
+    greedy (the courses' reference player), random, abN (alpha-beta to N moves, e.g. ab8), easy, \
+    medium, hard, max or levelN (N from 1 to 10), optionally followed by engine flags ('self \
+    --hash 256'); or the command line (quoted as in a shell) of an engine speaking boardbot's \
+    protocol; or pbrain:CMD ARGS, an engine speaking the Gomocup (pbrain) protocol (free-style \
+    gomoku: m,n,k boards with K = 5 only), e.g. 'pbrain:pbrain-figrid' or 'pbrain:boardbot \
+    --protocol gomocup'";
+
 /// The command line's grammar, with every text that lists games made from the registry.
 fn command() -> clap::Command {
     use boardbot::game::registry;
-    let games =
-        format!("A board: a game's description, as `init` takes it: {}. Repeat for several boards", registry::usages());
+    let games = format!(
+        "A board: a game's description, as `init` takes it: {}. Repeat for several boards (the first may \
+         also come without --game, right after `match`)",
+        registry::usages()
+    );
     Cli::command()
         .about(format!("Plays board games ({}) over a line protocol (protocol.md)", registry::titles()))
-        .mut_subcommand("match", |m| m.mut_arg("game", |a| a.help(games.clone()).long_help(games)))
+        .mut_subcommand("match", |m| {
+            m.mut_arg("game", |a| a.help(games.clone()).long_help(games))
+                .mut_arg("engine1", |a| a.help(ENGINE_HELP))
+                .mut_arg("rounds", |a| {
+                    a.help(
+                        "Rounds per board; a round is two games, one with each engine moving first \
+                         [default: 1; with --sprt, the most rounds (game pairs) the test may take: 20000]",
+                    )
+                })
+        })
+        .mut_subcommand("play", |m| {
+            m.mut_arg("you", |a| {
+                a.help(
+                    "Who you play: first, second, both (two people at one keyboard) or none (the engine \
+                     against itself, a demonstration) [default: first; asked in the setup without GAME]",
+                )
+            })
+        })
+        .mut_subcommand("selfplay", |m| {
+            m.mut_arg("seed", |a| {
+                a.help("Seed of the games' random choices: game i (from 1) draws its opening plies from SEED + i")
+            })
+        })
 }
 
+/// Subcommands whose game is positional words, and those whose game follows `--game`.
+const POSITIONAL_GAME: [&str; 4] = ["play", "analyze", "selfplay", "tune"];
+const FLAG_GAME: [&str; 4] = ["solve", "book", "match", "perft"];
+
+/// Top-level options that take a value (so that the value is not taken for a subcommand).
+const VALUED: [&str; 11] = [
+    "--player",
+    "--margin",
+    "--hash",
+    "--threads",
+    "--level",
+    "--seed",
+    "--nodes",
+    "--weights",
+    "--protocol",
+    "--clock",
+    "--log",
+];
+
+/// The command line with the game in the form its subcommand declares: `--game` dropped before
+/// positional words (`analyze --game mnk 3 3 3`), or added before the words of a game that
+/// follow the subcommand (`solve mnk 3 3 3 FILE` becomes `solve FILE --game mnk 3 3 3`: the
+/// longest run of words that is a game; the words after it stay positional).
+fn game_words(args: Vec<OsString>) -> Vec<OsString> {
+    let text: Vec<Option<&str>> = args.iter().map(|a| a.to_str()).collect();
+    let Some(at) = (1..args.len())
+        .find(|&i| text[i].is_some_and(|w| !w.starts_with('-')) && !text[i - 1].is_some_and(|p| VALUED.contains(&p)))
+    else {
+        return args;
+    };
+    let sub = text[at].unwrap_or_default();
+    if POSITIONAL_GAME.contains(&sub) {
+        let mut out: Vec<OsString> = args[..=at].to_vec();
+        for a in &args[at + 1..] {
+            match a.to_str() {
+                Some("--game") => {}
+                Some(w) if w.starts_with("--game=") => out.push(w["--game=".len()..].into()),
+                _ => out.push(a.clone()),
+            }
+        }
+        return out;
+    }
+    if !FLAG_GAME.contains(&sub) {
+        return args;
+    }
+    let run: Vec<&str> = text[at + 1..].iter().map_while(|w| w.filter(|w| !w.starts_with('-'))).collect();
+    let Some(n) = (1..=run.len()).rev().find(|&n| boardbot::game::registry::GameSpec::from_words(&run[..n]).is_ok())
+    else {
+        return args;
+    };
+    let mut out: Vec<OsString> = args[..=at].to_vec();
+    out.extend(run[n..].iter().map(OsString::from));
+    out.push("--game".into());
+    out.extend(run[..n].iter().map(OsString::from));
+    out.extend(args[at + 1 + run.len()..].iter().cloned());
+    out
+}
+
+/// Said on stderr when protocol mode starts on a terminal, where silence looks like a hang.
+const TERMINAL_HINT: &str = "boardbot: line protocol on stdin; type `help`, or try `boardbot play`";
+
 fn run() -> Result<()> {
-    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
+    let cli = Cli::from_arg_matches(&command().get_matches_from(game_words(std::env::args_os().collect())))
+        .unwrap_or_else(|e| e.exit());
     let mut logger = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
     match &cli.log {
         Some(path) => {
@@ -220,6 +348,14 @@ fn run() -> Result<()> {
         }
     }
     logger.init();
+    if !matches!(cli.command, Some(Mode::Match(_))) {
+        // Ctrl-C (a `match` prints its results instead): the cache's files of a build in
+        // progress go with the process.
+        let _ = ctrlc::set_handler(|| {
+            boardbot::cache::clean_up();
+            std::process::exit(130);
+        });
+    }
     match cli.command {
         Some(Mode::Match(args)) => return boardbot::referee::cli::run(args, &std::env::current_exe()?),
         Some(Mode::Replay(args)) => return boardbot::referee::replay::run(args),
@@ -255,6 +391,9 @@ fn run() -> Result<()> {
         None => {}
     }
     let engine = Engine::new(cli.engine.options()?);
+    if cli.protocol == Protocol::Boardbot && std::io::stdin().is_terminal() {
+        eprintln!("{TERMINAL_HINT}");
+    }
     let input = BufReader::new(std::io::stdin());
     match cli.protocol {
         Protocol::Boardbot => boardbot::protocol::serve(input, std::io::stdout(), engine),

@@ -820,3 +820,17 @@ fn malformed_cells_and_signed_pits_are_errors() {
     e.send("move 1");
     assert!(!e.recv().starts_with("error"));
 }
+
+/// Issue 57, item 5: with `hash 1` the games' share of the hash is 0 MiB, which the board-size
+/// check read as "no limit": `init 1000 1000 5` was accepted and took 172 MB.
+#[test]
+fn the_smallest_hash_keeps_the_board_size_check() {
+    for mut e in [Engine::spawn_with(&["--hash", "1"], &[]), Engine::spawn()] {
+        e.expect_ok("set hash 1");
+        let err = e.expect_error("init 1000 1000 5 true 0.05");
+        assert!(err.contains("more than the hash allows (1 MiB)"), "{err}");
+        e.expect_ok("init 15 15 5 true 0.05");
+        e.expect_ok("set hash 2");
+        e.expect_error("init 1000 1000 5 true 0.05");
+    }
+}

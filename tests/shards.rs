@@ -1,7 +1,8 @@
 //! `--shard I/N` and `boardbot merge`, run as a user runs them: a node-limited match, an SPRT and
 //! a self-play run played whole and in N = 1, 2, 3 shards must merge to the same results; wrong
 //! merges (a shard missing, a game altered, another match) must show. And the distributed driver
-//! (scripts/dask-shards.py) on a local Dask cluster, when a Python with dask is at hand.
+//! (scripts/dask-shards.py) on a local Dask cluster, with a Python that has dask (scripts/test.sh
+//! makes one; without it that test fails and says how to make it).
 
 mod common;
 
@@ -312,11 +313,13 @@ fn selfplay_shards_merge_to_the_whole_file() {
     }
 }
 
-/// The Python with dask.distributed the driver test runs on: $BOARDBOT_PYTHON, else the venv at
-/// /tmp/daskenv, else python3; None when none imports dask.distributed.
+/// The Python with dask.distributed the driver test runs on: $BOARDBOT_PYTHON, else the venv
+/// that scripts/test.sh makes in the target folder (`target/daskenv`), else python3. None is no
+/// reason to pass: the test fails with the command that makes the venv.
 fn dask_python() -> Option<String> {
+    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).parent().expect("the target folder").join("daskenv/bin/python");
     let candidates =
-        [std::env::var("BOARDBOT_PYTHON").ok(), Some("/tmp/daskenv/bin/python".into()), Some("python3".into())];
+        [std::env::var("BOARDBOT_PYTHON").ok(), Some(venv.to_string_lossy().into_owned()), Some("python3".into())];
     candidates.into_iter().flatten().find(|python| {
         Command::new(python).args(["-c", "import dask.distributed"]).output().is_ok_and(|o| o.status.success())
     })
@@ -324,10 +327,13 @@ fn dask_python() -> Option<String> {
 
 #[test]
 fn the_dask_driver_completes_a_match_with_a_worker_killed_and_stops_an_sprt() {
-    let Some(python) = dask_python() else {
-        eprintln!("skipped: no Python with dask.distributed (set BOARDBOT_PYTHON; .ci/run makes a venv)");
-        return;
-    };
+    let python = dask_python().unwrap_or_else(|| {
+        panic!(
+            "no Python with dask.distributed: run scripts/test.sh (it makes the venv), or `python3 -m venv \
+             target/daskenv && target/daskenv/bin/pip install 'dask[distributed]'` (Debian: `apt-get install \
+             python3-venv` first), or set BOARDBOT_PYTHON to a Python that has it"
+        )
+    });
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/dask-shards-test.py");
     let out = Command::new(&python)
         .arg(script)

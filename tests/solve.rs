@@ -237,3 +237,33 @@ fn a_gomoku_book_from_the_engines_searches_covers_both_colours_and_resumes() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("mnk 15 15 5"), "{}", String::from_utf8_lossy(&o.stderr));
     let _ = std::fs::remove_file(&out);
 }
+
+#[test]
+fn the_game_comes_as_words_or_after_game_in_every_subcommand() {
+    let run = |args: &[&str], stdin: &str| {
+        let mut c = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        c.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let value = |out: String| out.lines().next().unwrap().split(" nodes").next().unwrap().to_string();
+    assert_eq!(value(run(&["solve", "mnk", "3", "3", "3"], ".\n")), ". 0 draw");
+    assert_eq!(value(run(&["solve", "--game", "mnk", "3", "3", "3"], ".\n")), ". 0 draw");
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("words-{}.txt", std::process::id()));
+    std::fs::write(&file, ".\n").unwrap();
+    assert_eq!(value(run(&["solve", "mnk", "3", "3", "3", file.to_str().unwrap()], "")), ". 0 draw");
+    let _ = std::fs::remove_file(&file);
+    let perft = |args: &[&str]| run(args, "").split(" time").next().unwrap().to_string();
+    assert_eq!(perft(&["perft", "checkers", "english", "5"]), "perft 5 7361");
+    assert_eq!(perft(&["perft", "--game", "checkers", "english", "5"]), "perft 5 7361");
+    let nodes = |args: &[&str]| run(args, "").lines().filter(|l| l.starts_with("minimax")).collect::<Vec<_>>().len();
+    assert_eq!(nodes(&["analyze", "--game", "mnk", "3", "3", "3", "--depth", "2", "--algorithm", "minimax"]), 2);
+    assert_eq!(nodes(&["analyze", "mnk", "3", "3", "3", "--depth", "2", "--algorithm", "minimax"]), 2);
+}

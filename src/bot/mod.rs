@@ -160,7 +160,9 @@ impl Options {
 }
 
 /// The engine's memory: the search's transposition table and the games' tables, half of the
-/// `hash` cap each, every page touched when made (not inside a move's time).
+/// `hash` cap each, every page touched when made (not inside a move's time). A game's board (the
+/// game's and its start position's copies) may take up to the whole `hash` besides, checked
+/// before it is made.
 struct Memory {
     searcher: Searcher,
     /// The table's size, in MiB.
@@ -174,7 +176,8 @@ impl Memory {
         Memory {
             searcher: Searcher::new(search_mb),
             search_mb,
-            resources: Resources::prepare(hash_mb.saturating_sub(search_mb)),
+            // With `hash 1` the games' share is 0 MiB: no tables, but the boards' limit holds.
+            resources: Resources::prepare(hash_mb.saturating_sub(search_mb)).with_board_limit(hash_mb),
         }
     }
 }

@@ -298,13 +298,28 @@ impl Eq for GameSpec {}
 /// engine's memory budget: shared values by name, each made once at the first game that asks.
 pub struct Resources {
     budget_mib: usize,
+    /// The most a board may take, in MiB (0: no limit); see [`Resources::board_limit_mib`].
+    board_limit_mib: usize,
     shared: Mutex<Vec<(&'static str, Arc<dyn Any + Send + Sync>)>>,
 }
 
 impl Resources {
     /// Resources within `budget_mib` MiB for all the games' tables together.
+    /// A board may take twice that (see [`Resources::board_limit_mib`]).
     pub fn new(budget_mib: usize) -> Resources {
-        Resources { budget_mib, shared: Mutex::new(Vec::new()) }
+        Resources { budget_mib, board_limit_mib: 2 * budget_mib, shared: Mutex::new(Vec::new()) }
+    }
+
+    /// These resources with boards limited to `mib` MiB (0: no limit).
+    pub fn with_board_limit(mut self, mib: usize) -> Resources {
+        self.board_limit_mib = mib;
+        self
+    }
+
+    /// The most a game's board (its tables, the game's and its start position's copies
+    /// together) may take, in MiB, checked before the board is made; 0: no limit.
+    pub fn board_limit_mib(&self) -> usize {
+        self.board_limit_mib
     }
 
     /// No tables at all: knowledge without exact solvers (to check a description, or for a

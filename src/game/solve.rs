@@ -28,6 +28,17 @@ pub fn deadline(request: &SolveRequest) -> Option<Instant> {
     request.limit.map(|s| Instant::now() + Duration::from_secs_f64(s))
 }
 
+/// `secs` in the unit that suits it: `53.3 us`, `12.5 ms`, `7.94 s`.
+pub fn duration_text(secs: f64) -> String {
+    if secs < 1e-3 {
+        format!("{:.1} us", secs * 1e6)
+    } else if secs < 1.0 {
+        format!("{:.1} ms", secs * 1e3)
+    } else {
+        format!("{secs:.2} s")
+    }
+}
+
 /// Reads the positions of `request.file` (or stdin) a line at a time, prints each one's result
 /// from `solve_line` (None: a blank line, skipped) and at the end the means; fails if any
 /// disagreed with its expected value.
@@ -43,7 +54,7 @@ pub fn drive(request: &SolveRequest, mut solve_line: impl FnMut(&str) -> Result<
     for (n, line) in input.lines().enumerate() {
         let line = line?;
         let Some(solved) = solve_line(&line).map_err(|e| anyhow!("line {}: {e}", n + 1))? else { continue };
-        writeln!(out, "{} nodes {} time {:.1} us", solved.text, solved.nodes, solved.time.as_secs_f64() * 1e6)?;
+        writeln!(out, "{} nodes {} time {}", solved.text, solved.nodes, duration_text(solved.time.as_secs_f64()))?;
         out.flush()?;
         count += 1;
         total_nodes += solved.nodes;
@@ -53,8 +64,8 @@ pub fn drive(request: &SolveRequest, mut solve_line: impl FnMut(&str) -> Result<
     if count > 0 {
         writeln!(
             out,
-            "positions {count} mean time {:.1} us mean nodes {:.0} wrong {wrong}",
-            total_time.as_secs_f64() * 1e6 / count as f64,
+            "positions {count} mean time {} mean nodes {:.0} wrong {wrong}",
+            duration_text(total_time.as_secs_f64() / count as f64),
             total_nodes as f64 / count as f64
         )?;
     }
@@ -62,4 +73,14 @@ pub fn drive(request: &SolveRequest, mut solve_line: impl FnMut(&str) -> Result<
         bail!("{wrong} position(s) disagree with their expected score");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn durations_in_the_unit_that_suits_them() {
+        assert_eq!(super::duration_text(53.3e-6), "53.3 us");
+        assert_eq!(super::duration_text(0.0125), "12.5 ms");
+        assert_eq!(super::duration_text(7.9444005), "7.94 s");
+    }
 }

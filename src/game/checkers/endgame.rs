@@ -672,11 +672,19 @@ const VALUES_MAGIC: &[u8; 8] = b"BBCKDB02";
 /// The distances file's.
 const DISTANCES_MAGIC: &[u8; 8] = b"BBCKDT02";
 
-/// The file beside `path` that is written first, then renamed to it.
+/// The file beside `path` that is written first, then renamed to it (`NAME.tmpPID`, removed
+/// at exit if still there: [`crate::cache`]).
 fn temporary(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(format!(".tmp{}", std::process::id()));
-    PathBuf::from(name)
+    crate::cache::temporary(path, "tmp")
+}
+
+/// Renames the temporary file `tmp` to `path` (removing it if that fails).
+fn rename_into(tmp: &Path, path: &Path) -> io::Result<()> {
+    let renamed = std::fs::rename(tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(tmp);
+    });
+    crate::cache::release(tmp);
+    renamed
 }
 
 /// Writes `bytes` to `path` through a file beside it renamed at the end.
@@ -689,9 +697,7 @@ fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     f.write_all(bytes)?;
     f.sync_all()?;
     drop(f);
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    rename_into(&tmp, path)
 }
 
 /// Writes the long conversions of a build to a distances file as the classes are solved:
@@ -761,7 +767,7 @@ impl DistanceWriter {
         let file = self.file.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
-        std::fs::rename(&self.tmp, &self.path)?;
+        rename_into(&self.tmp, &self.path)?;
         db.distances = Some(std::fs::File::open(&self.path)?);
         Ok(())
     }
@@ -820,17 +826,9 @@ fn checksum(h: u64, bytes: &[u8]) -> u64 {
 
 /// Where the values of the database of `capturing` with up to `pieces` pieces are kept between
 /// runs (the distances beside them, with the extension `dtc`):
-/// `$BOARDBOT_CACHE_DIR` (empty or `off`: nowhere), else `$XDG_CACHE_HOME/boardbot`, else
-/// `$HOME/.cache/boardbot`.
+/// the engine's cache folder ([`crate::cache::dir`]; None without one: `BOARDBOT_CACHE=off`).
 pub fn cache_path(capturing: Capturing, pieces: u32) -> Option<PathBuf> {
-    let dir = match std::env::var_os("BOARDBOT_CACHE_DIR") {
-        Some(d) if d.is_empty() || d == "off" => return None,
-        Some(d) => PathBuf::from(d),
-        None => match std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
-            Some(d) => PathBuf::from(d).join("boardbot"),
-            None => PathBuf::from(std::env::var_os("HOME").filter(|d| !d.is_empty())?).join(".cache/boardbot"),
-        },
-    };
+    let dir = crate::cache::dir()?;
     let rules = match capturing {
         Capturing::Complete => "english",
         Capturing::Optional => "house",

@@ -132,12 +132,19 @@ impl Book {
     /// level by level, every position is solved exactly ([`Solver::best_move`]) by `threads`
     /// threads sharing `table`; the next level is every reply to the chosen moves. `report` hears
     /// of each level when it is done.
-    pub fn generate(
+    pub fn generate(shape: Shape, plies: u32, table: &BoundTable, threads: usize, report: impl FnMut(&Level)) -> Book {
+        Book::generate_with(shape, plies, table, threads, report, &|_, _, _| {})
+    }
+
+    /// As [`Book::generate`], telling `solved` (stones, positions solved, positions of the level)
+    /// after each position, from the solving threads.
+    pub fn generate_with(
         shape: Shape,
         plies: u32,
         table: &BoundTable,
         threads: usize,
         mut report: impl FnMut(&Level),
+        solved: &(dyn Fn(u32, usize, usize) + Sync),
     ) -> Book {
         let mut entries: Vec<(u64, u8, i8)> = Vec::new();
         let mut level = vec![Position::new(shape)];
@@ -147,6 +154,7 @@ impl Book {
             let nodes = AtomicU64::new(0);
             let max_nodes = AtomicU64::new(0);
             let next = AtomicUsize::new(0);
+            let done = AtomicUsize::new(0);
             let chosen: Vec<Mutex<Option<(usize, i32)>>> = level.iter().map(|_| Mutex::new(None)).collect();
             std::thread::scope(|scope| {
                 for _ in 0..threads.max(1) {
@@ -159,6 +167,7 @@ impl Book {
                             let best = solver.best_move(p).expect("no deadline");
                             max_nodes.fetch_max(solver.nodes - before, Relaxed);
                             *chosen[i].lock().expect("not poisoned") = Some(best);
+                            solved(stones, done.fetch_add(1, Relaxed) + 1, level.len());
                         }
                         nodes.fetch_add(solver.nodes, Relaxed);
                     });

@@ -5,6 +5,7 @@ use super::solve::shape_of;
 use super::solver::BoundTable;
 use crate::game::any::GameSpec;
 use anyhow::{bail, Context, Result};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
@@ -18,16 +19,47 @@ pub fn make_book(spec: &GameSpec, plies: u32, threads: usize, hash_mib: usize, o
     let table = BoundTable::new(hash_mib);
     table.clear();
     let start = Instant::now();
-    let book = Book::generate(shape, plies, &table, threads, |l| {
-        println!(
-            "stones {:2} positions {:6} nodes {:12} max nodes {:10} time {:9.1} s",
-            l.stones,
-            l.positions,
-            l.nodes,
-            l.max_nodes,
-            l.time.as_secs_f64()
-        );
-    });
+    // A bar for the level being solved, on a terminal only (stderr; stdout keeps the levels).
+    let bar: std::sync::Mutex<Option<(u32, indicatif::ProgressBar)>> = std::sync::Mutex::new(None);
+    let solved = |stones: u32, done: usize, total: usize| {
+        if !std::io::stderr().is_terminal() {
+            return;
+        }
+        let mut bar = bar.lock().unwrap_or_else(|e| e.into_inner());
+        if bar.as_ref().is_none_or(|(s, _)| *s != stones) {
+            let b = indicatif::ProgressBar::new(total as u64);
+            let style = indicatif::ProgressStyle::with_template(
+                "stones {prefix:>2} [{bar:40}] {pos}/{len} positions, {elapsed_precise} (ETA {eta})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            b.set_style(style);
+            b.set_prefix(stones.to_string());
+            *bar = Some((stones, b));
+        }
+        if let Some((_, b)) = bar.as_ref() {
+            b.set_position(done as u64);
+            if done == total {
+                b.finish_and_clear();
+            }
+        }
+    };
+    let book = Book::generate_with(
+        shape,
+        plies,
+        &table,
+        threads,
+        |l| {
+            println!(
+                "stones {:2} positions {:6} nodes {:12} max nodes {:10} time {:9.1} s",
+                l.stones,
+                l.positions,
+                l.nodes,
+                l.max_nodes,
+                l.time.as_secs_f64()
+            );
+        },
+        &solved,
+    );
     let bytes = book.to_bytes();
     std::fs::write(out, &bytes).with_context(|| format!("writing {}", out.display()))?;
     println!(

@@ -30,8 +30,8 @@ fn prepare(resources: &Resources) {
 
 fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>, String> {
     let (rows, cols, x) = read(words)?;
-    // Within the engine's memory (its hash, twice the games' share), before the board is made.
-    kinarow::check_memory(rows, cols, 2 * resources.budget_mib())?;
+    // Within the engine's memory (its board limit), before the board is made.
+    kinarow::check_memory(rows, cols, resources.board_limit_mib())?;
     let game = ConnectX::new(rows, cols, x)?;
     let spec = GameSpec::new(&GAME_TYPE, vec![rows.to_string(), cols.to_string(), x.to_string()]);
     let know = match crate::game::solver::shared_table(resources) {

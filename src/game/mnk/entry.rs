@@ -33,8 +33,8 @@ fn prepare(resources: &Resources) {
 
 fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>, String> {
     let (rows, cols, k, blocked) = read(words)?;
-    // Within the engine's memory (its hash, twice the games' share), before the board is made.
-    kinarow::check_memory(rows, cols, 2 * resources.budget_mib())?;
+    // Within the engine's memory (its board limit), before the board is made.
+    kinarow::check_memory(rows, cols, resources.board_limit_mib())?;
     let game = Mnk::new(rows, cols, k, &blocked)?;
     let mut canonical = vec![rows.to_string(), cols.to_string(), k.to_string()];
     if !blocked.is_empty() {

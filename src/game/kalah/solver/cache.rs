@@ -1,8 +1,8 @@
 //! Endgame databases kept as files across runs, so that a database is built once on a machine:
 //! `kalah-db-P-CAPTURE-N.bin` (the format of [`Database::save`]: an 11-byte header, then one
-//! byte a position, mapped into memory when read) in the cache folder: `$BOARDBOT_CACHE` if set
-//! (`off`: no files), else `$XDG_CACHE_HOME/boardbot`, else `$HOME/.cache/boardbot`. A file is
-//! written whole under another name and then renamed, so that no reader sees half of one.
+//! byte a position, mapped into memory when read) in the engine's cache folder
+//! ([`crate::cache`]: `$BOARDBOT_CACHE`, `off` for no files). A file is written whole under
+//! another name (`NAME.partPID`) and then renamed, so that no reader sees half of one.
 //!
 //! Sizes (one byte a position, the header aside): on 6 pits, 14 seeds 9.7 MB, 16 seeds 30.4 MB,
 //! 18 seeds 86.5 MB, 20 seeds 225.8 MB; on 7 pits, 12 seeds 9.7 MB, 14 seeds 40.1 MB, 15 seeds
@@ -13,17 +13,9 @@ use crate::game::kalah::Capture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The cache folder, if there is one (it is made when a database is first saved).
+/// The cache folder, if there is one ([`crate::cache::dir`]: made when a database is first saved).
 pub fn dir() -> Option<PathBuf> {
-    match std::env::var_os("BOARDBOT_CACHE") {
-        Some(d) if d == "off" || d.is_empty() => None,
-        Some(d) => Some(PathBuf::from(d)),
-        None => std::env::var_os("XDG_CACHE_HOME")
-            .filter(|d| !d.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").filter(|d| !d.is_empty()).map(|h| Path::new(&h).join(".cache")))
-            .map(|d| d.join("boardbot")),
-    }
+    crate::cache::dir()
 }
 
 /// The file of the database of `pits` pits, `capture` and `seeds` seeds in `dir`.
@@ -55,13 +47,29 @@ pub fn load_or_build(pits: usize, capture: Capture, want: u32, max_seeds: u32) -
         log::info!("kalah: endgame database of {} seeds read from the cache", db.max_seeds());
         return cached.expect("checked");
     }
-    let db = Database::build_from(cached.as_ref(), pits, capture, want);
+    let db = build(cached.as_ref(), pits, capture, want);
     if let Some(d) = dir() {
         if let Err(e) = save(&db, &d) {
             log::warn!("kalah: the endgame database could not be cached in {}: {e}", d.display());
         }
     }
     db
+}
+
+/// [`Database::build_from`], said on stderr first when the database is large and goes to the
+/// cache (a first run must not look like a hang).
+fn build(smaller: Option<&Database>, pits: usize, capture: Capture, seeds: u32) -> Database {
+    let bytes = Database::size(pits, seeds).unwrap_or(0);
+    if let Some(d) = dir().filter(|_| bytes > QUICK_BYTES as u64) {
+        // Measured: docs/results/kalah.md (on 6 pits, 20 seeds from nothing: 70 s of CPU).
+        crate::cache::announce_build(
+            &format!("the Kalah endgame database of {pits} pits and {seeds} seeds"),
+            &file(&d, pits, capture, seeds),
+            bytes,
+            "on 6 pits 20 seeds, 226 MB, took 70 to 80 s of CPU here; the game goes on meanwhile",
+        );
+    }
+    Database::build_from(smaller, pits, capture, seeds)
 }
 
 /// The most bytes of the first database [`in_stages`] builds, so that a game has one within
@@ -79,7 +87,7 @@ pub fn in_stages(pits: usize, capture: Capture, want: u32, max_seeds: u32, publi
     if first.max_seeds() >= want {
         return;
     }
-    let db = Database::build_from(Some(&first), pits, capture, want);
+    let db = build(Some(&first), pits, capture, want);
     drop(first);
     if let Some(d) = dir() {
         if let Err(e) = save(&db, &d) {
@@ -94,9 +102,11 @@ pub fn in_stages(pits: usize, capture: Capture, want: u32, max_seeds: u32, publi
 pub fn save(db: &Database, dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let target = file(dir, db.pits(), db.capture(), db.max_seeds());
-    let partial = target.with_extension(format!("part{}", std::process::id()));
-    db.save(&partial)?;
-    std::fs::rename(&partial, &target).inspect_err(|_| {
+    let partial = crate::cache::temporary(&target, "part");
+    let saved = db.save(&partial).and_then(|()| std::fs::rename(&partial, &target));
+    if saved.is_err() {
         let _ = std::fs::remove_file(&partial);
-    })
+    }
+    crate::cache::release(&partial);
+    saved
 }
