@@ -135,6 +135,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         let (mut alpha, mut best, mut best_mv) = (alpha, -INF, moves[0]);
         let mut basis = Basis::new();
         for (i, &mv) in moves.iter().enumerate() {
+            self.stack[0].current = game.move_key(mv);
             game.play(mv);
             let score = if i == 0 {
                 let v = self.child(game, me, depth - 1, 1, alpha, beta, true);

@@ -29,6 +29,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
 
         let tt_mv = if quiet { game.move_for_key(tt_move) } else { None };
         if let Some(mv) = tt_mv {
+            self.stack[ply].current = tt_move;
             game.play(mv);
             let v = self.child(game, me, depth - 1, ply + 1, alpha, beta, pv);
             basis.add(v);
@@ -42,9 +43,9 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             }
         }
 
-        let mut list = std::mem::take(&mut self.lists[ply]);
+        let mut list = std::mem::take(&mut self.stack[ply].moves);
         list.clear();
-        self.tried[ply].clear();
+        self.stack[ply].quiets_tried.clear();
         let mut exhaustive = true;
         if best < beta && !self.stopped {
             exhaustive = self.know.candidates(game, &mut list);
@@ -53,6 +54,10 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             }
             if tt_mv.is_some() {
                 list.retain(|c| game.move_key(c.mv) != tt_move);
+            }
+            let excluded = self.stack[ply].excluded;
+            if excluded != NO_MOVE {
+                list.retain(|c| game.move_key(c.mv) != excluded);
             }
             if depth <= 0 {
                 // Past the horizon (a position not quiet): only the moves the game searches
@@ -75,7 +80,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 let k = game.move_key(c.mv);
                 c.score = if k == tt_move {
                     i64::MAX
-                } else if self.ordering.is_killer(ply, k) {
+                } else if self.stack[ply].is_killer(k) {
                     i64::MAX / 2 + c.score.min(1 << 40)
                 } else {
                     c.score + self.ordering.history(side, k)
@@ -115,8 +120,9 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 continue;
             }
             if sel.history_malus && quiet_move && !game.move_key(c.mv).eq(&tt_move) {
-                self.tried[ply].push(key_mv);
+                self.stack[ply].quiets_tried.push(key_mv);
             }
+            self.stack[ply].current = key_mv;
             game.play(c.mv);
             let score = if i == 0 {
                 let v = self.child(game, me, next, ply + 1, alpha, beta, pv);
@@ -150,10 +156,11 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                     alpha = score;
                     if score >= beta {
                         if quiet_move || key_mv != tt_move {
-                            self.ordering.reward(side, ply, key_mv, depth);
+                            self.stack[ply].add_killer(key_mv);
+                            self.ordering.reward(side, key_mv, depth);
                         }
                         if sel.history_malus {
-                            for &k in &self.tried[ply] {
+                            for &k in &self.stack[ply].quiets_tried {
                                 if k != key_mv {
                                     self.ordering.punish(side, k, depth);
                                 }
@@ -164,7 +171,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 }
             }
         }
-        self.lists[ply] = list;
+        self.stack[ply].moves = list;
         (best, best_key, basis)
     }
 }

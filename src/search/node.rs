@@ -3,6 +3,7 @@
 //! store). The moves themselves are searched in moves.rs, a quiet leaf past the horizon in
 //! quiescence.rs.
 
+use super::frame::NULL_MOVE;
 use super::searcher::{Run, Value, INF};
 use super::tt::{Bound, NO_MOVE, PROVEN};
 use super::{Game, Outcome, RootKnowledge, Score, Side, MAX_PLY, WIN, WIN_BOUND};
@@ -78,6 +79,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         pv: bool,
     ) -> ControlFlow<Value, Value> {
         self.nodes += 1;
+        self.stack[ply].enter();
         if self.out_of_time() {
             return Break(Value::proof(0));
         }
@@ -191,29 +193,29 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         let sel = self.sel;
         let inside = alpha > -WIN_BOUND && beta < WIN_BOUND;
         if !pv && quiet && depth <= 3 && inside && (sel.static_margin.is_some() || sel.futility_margin.is_some()) {
-            let stand = self.know.evaluate(game);
+            let stand = self.static_eval(game, ply);
             if sel.static_margin.is_some_and(|m| stand - m * depth >= beta) {
                 return Break(Value::heuristic(stand));
             }
             futile = sel.futility_margin.is_some_and(|m| stand + m * depth <= alpha);
         }
-        if sel.null_reduction > 0 && !pv && quiet && depth >= 2 && inside && self.null_ply.wrapping_add(1) != ply {
+        if sel.null_reduction > 0 && !pv && quiet && depth >= 2 && inside && self.stack[ply - 1].current != NULL_MOVE {
             if let Some(pass) = self.know.null_move(game) {
-                if self.know.evaluate(game) >= beta {
+                if self.static_eval(game, ply) >= beta {
                     let r = sel.null_reduction + depth / 6;
-                    let outer_null = std::mem::replace(&mut self.null_ply, ply);
+                    self.stack[ply].current = NULL_MOVE;
                     game.play(pass);
                     let null = self.child(game, me, depth - 1 - r, ply + 1, beta - 1, beta, false);
                     game.undo();
                     let (mut s, mut path_draw) = (null.score, null.path_draw);
                     if s >= beta && sel.null_verify && depth - r > 0 && !self.stopped {
-                        // The verification searches this node without a null move (null_ply
-                        // is this ply's: its children may make one again).
-                        self.null_ply = ply.wrapping_sub(1);
+                        // The verification searches this node as if a null move had led to it,
+                        // so that it makes none itself (its children may).
+                        let parent = std::mem::replace(&mut self.stack[ply - 1].current, NULL_MOVE);
                         let verified = self.negamax(game, depth - r, ply, beta - 1, beta, false);
+                        self.stack[ply - 1].current = parent;
                         (s, path_draw) = (verified.score, path_draw | verified.path_draw);
                     }
-                    self.null_ply = outer_null;
                     if self.stopped {
                         return Break(Value::proof(0));
                     }
@@ -225,6 +227,16 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             }
         }
         Continue(futile)
+    }
+
+    /// The node's static evaluation, asked of the game once a node (kept in its frame).
+    fn static_eval(&mut self, game: &G, ply: usize) -> Score {
+        if let Some(e) = self.stack[ply].static_eval {
+            return e;
+        }
+        let e = self.know.evaluate(game);
+        self.stack[ply].static_eval = Some(e);
+        e
     }
 
     /// The late-move reduction of the `i`th move (from 0) at `depth`: in an exhaustive list, the

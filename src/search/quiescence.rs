@@ -14,7 +14,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         }
         let mut basis = Basis::new();
         basis.guess();
-        let mut list = std::mem::take(&mut self.lists[ply]);
+        let mut list = std::mem::take(&mut self.stack[ply].moves);
         list.clear();
         self.know.quiescence_moves(game, depth < 0, &mut list);
         list.sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
@@ -22,6 +22,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         let mut best = stand;
         alpha = alpha.max(stand);
         for c in &list {
+            self.stack[ply].current = game.move_key(c.mv);
             game.play(c.mv);
             let v = self.child(game, me, depth - 1, ply + 1, alpha, beta, false);
             basis.add(v);
@@ -38,7 +39,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 }
             }
         }
-        self.lists[ply] = list;
+        self.stack[ply].moves = list;
         if self.stopped {
             Value::proof(0)
         } else {

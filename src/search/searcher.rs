@@ -8,9 +8,10 @@
 //! reached only decided positions through exhaustive move lists: such entries are stored with
 //! depth [`PROVEN`], and a root result that is a proof ends the search at once.
 
+use super::frame::Frame;
 use super::ordering::MoveOrder;
 use super::tt::Tt;
-use super::{Candidate, Game, Limits, RootKnowledge, Score, Selectivity, Side, MAX_PLY, WIN, WIN_BOUND};
+use super::{Game, Limits, RootKnowledge, Score, Selectivity, Side, MAX_PLY, WIN, WIN_BOUND};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Duration;
 
@@ -186,8 +187,8 @@ pub(super) struct Run<'a, G: Game, K: RootKnowledge<G>> {
     /// 0 for the main thread; helpers are numbered from 1 (they log nothing and start at
     /// staggered depths, so that the threads do not all search the same tree in step).
     pub(super) thread: usize,
-    /// Move lists, one per ply, reused.
-    pub(super) lists: Vec<Vec<Candidate<G::Move>>>,
+    /// One frame per ply (see [`Frame`]), 0 the root's.
+    pub(super) stack: Vec<Frame<G::Move>>,
     pub(super) nodes: u64,
     pub(super) stopped: bool,
     /// An earlier stop than the limits' (the swindle's slice), from the search's start.
@@ -204,11 +205,6 @@ pub(super) struct Run<'a, G: Game, K: RootKnowledge<G>> {
     pub(super) soft: Option<Duration>,
     /// The game's reductions and pruning (see [`Selectivity`]).
     pub(super) sel: Selectivity,
-    /// The ply of the null move being searched (none: usize::MAX); a null move's child and a
-    /// null move's verification make none.
-    pub(super) null_ply: usize,
-    /// Quiet moves searched at a node before a cutoff (for the history malus), one list per ply.
-    pub(super) tried: Vec<Vec<u32>>,
 }
 
 impl<'a, G: Game, K: RootKnowledge<G>> Run<'a, G, K> {
@@ -227,7 +223,7 @@ impl<'a, G: Game, K: RootKnowledge<G>> Run<'a, G, K> {
             limits,
             done,
             thread,
-            lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            stack: (0..MAX_PLY + 2).map(|_| Frame::new()).collect(),
             nodes: 0,
             stopped: false,
             deadline: None,
@@ -235,8 +231,6 @@ impl<'a, G: Game, K: RootKnowledge<G>> Run<'a, G, K> {
             stall: Duration::ZERO,
             soft: limits.soft,
             sel: Selectivity::default(),
-            null_ply: usize::MAX,
-            tried: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
         }
     }
 }
