@@ -195,7 +195,9 @@ fn make_game(spec: &GameSpec, resources: &Resources, weights: Option<&WeightFile
 /// The engine behind the protocols: options, memory (kept across games), and the game.
 pub struct Engine {
     options: Options,
-    memory: Memory,
+    /// Made at the first game (a Gomocup manager sends `INFO max_memory` before it), kept
+    /// across games.
+    memory: Option<Memory>,
     rng: SmallRng,
     game: Option<Box<dyn AnyGame>>,
     timeout: Duration,
@@ -216,7 +218,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 impl Engine {
     pub fn new(options: Options) -> Engine {
         Engine {
-            memory: Memory::new(options.hash_mb),
+            memory: None,
             rng: rng_of(options.seed),
             options,
             game: None,
@@ -230,23 +232,35 @@ impl Engine {
         &self.options
     }
 
+    /// The most a game's board may take, in MiB: the `hash` (see [`Memory`]).
+    pub fn board_limit_mib(&self) -> usize {
+        self.options.hash_mb
+    }
+
+    /// The engine's memory, made now if it is not yet.
+    fn memory(&mut self) -> &mut Memory {
+        let hash_mb = self.options.hash_mb;
+        self.memory.get_or_insert_with(|| Memory::new(hash_mb))
+    }
+
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), String> {
         let mut options = self.options.clone();
         options.set(key, value)?;
-        if options.hash_mb != self.options.hash_mb {
+        if options.hash_mb != self.options.hash_mb && (self.memory.is_some() || self.game.is_some()) {
             // The old tables go first, so that the two never take memory together.
-            self.memory = Memory::new(1);
-            self.memory = Memory::new(options.hash_mb);
+            self.memory = None;
+            let memory = self.memory.insert(Memory::new(options.hash_mb));
             if let Some(game) = &self.game {
                 // The game's knowledge takes its tables from the new memory.
-                let mut fresh = make_game(game.spec(), &self.memory.resources, options.weights.as_deref())?;
+                let mut fresh = make_game(game.spec(), &memory.resources, options.weights.as_deref())?;
                 fresh.set_moves(&game.history())?;
                 self.game = Some(fresh);
             }
         } else if options.weights != self.options.weights {
             if let Some(game) = &self.game {
                 // The game in progress goes on with the new weights.
-                let mut fresh = make_game(game.spec(), &self.memory.resources, options.weights.as_deref())?;
+                let resources = &self.memory.get_or_insert_with(|| Memory::new(options.hash_mb)).resources;
+                let mut fresh = make_game(game.spec(), resources, options.weights.as_deref())?;
                 fresh.set_moves(&game.history())?;
                 self.game = Some(fresh);
             }
@@ -260,7 +274,8 @@ impl Engine {
 
     /// Starts a new game; the engine plays first if `first`.
     pub fn new_game(&mut self, spec: &GameSpec, first: bool, timeout: Duration) -> Result<(), String> {
-        self.game = Some(make_game(spec, &self.memory.resources, self.options.weights.as_deref())?);
+        let weights = self.options.weights.clone();
+        self.game = Some(make_game(spec, &self.memory().resources, weights.as_deref())?);
         self.timeout = timeout;
         self.from_clock = false;
         self.side = if first { Side::First } else { Side::Second };
@@ -268,9 +283,10 @@ impl Engine {
             // Capped by nodes, a game depends on nothing but its own moves: from an empty table
             // (the old one would steer the search by the games before), so that a match plays the
             // same games whatever the jobs or shards that share out its games.
-            self.memory.searcher = Searcher::new(self.memory.search_mb);
+            let memory = self.memory();
+            memory.searcher = Searcher::new(memory.search_mb);
         }
-        self.memory.searcher.new_game();
+        self.memory().searcher.new_game();
         Ok(())
     }
 
@@ -330,7 +346,8 @@ impl Engine {
                 }
                 description.extend(["fen", fen]);
                 let spec = GameSpec::from_words(&description)?;
-                let mut fresh = make_game(&spec, &self.memory.resources, self.options.weights.as_deref())?;
+                let weights = self.options.weights.clone();
+                let mut fresh = make_game(&spec, &self.memory().resources, weights.as_deref())?;
                 let moves = fresh.split_moves(rest)?;
                 fresh.set_moves(&moves)?;
                 self.game = Some(fresh);
@@ -361,6 +378,7 @@ impl Engine {
             algorithm: self.options.algorithm,
             evaluation: self.options.evaluation.clone(),
         };
+        self.memory();
         let game = self.game.as_mut().ok_or("no game: send init first")?;
         if game.outcome().is_some() {
             return Err("the game is over".into());
@@ -373,7 +391,8 @@ impl Engine {
             }
         }
         self.side = game.to_move();
-        Ok(game.think(&mut self.memory.searcher, &mut self.rng, &request))
+        let searcher = &mut self.memory.as_mut().expect("made above").searcher;
+        Ok(game.think(searcher, &mut self.rng, &request))
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
@@ -471,8 +490,9 @@ mod tests {
             for spec in ["mnk 7 7 5", "cx 6 7 4"] {
                 e.new_game(&GameSpec::parse(spec).unwrap(), true, Duration::from_secs(1)).unwrap();
             }
-            let tt = e.memory.searcher.table_bytes();
-            let games = e.memory.resources.budget_mib() << 20;
+            let memory = e.memory.as_ref().unwrap();
+            let tt = memory.searcher.table_bytes();
+            let games = memory.resources.budget_mib() << 20;
             assert!(tt + games <= hash << 20, "hash {hash}: {tt} + {games} bytes");
         }
     }
