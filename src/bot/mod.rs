@@ -66,6 +66,13 @@ pub const DEFAULT_MARGIN_MS: u64 = 100;
 pub const DEFAULT_HASH_MB: usize = 64;
 pub const MAX_HASH_MB: usize = 16 * 1024;
 
+/// A helper thread of the search copies the game, in the move's time (one copy after another),
+/// and keeps the copy for the move: the copies may take at most 1/COPY_SHARE of the move's time,
+/// at COPY_RATE (the rate the m,n,k threat searches assume for their copies too), and they count
+/// in the board's share of `hash` (see [`Memory`]) beside the game's own two copies.
+const COPY_SHARE: u32 = 20;
+const COPY_RATE: f64 = 1e9;
+
 /// Named levels and their numbers.
 pub const LEVELS: [(&str, u32); 4] = [("easy", 2), ("medium", 4), ("hard", 7), ("max", 10)];
 
@@ -205,6 +212,17 @@ pub struct Engine {
     from_clock: bool,
     /// The side the engine plays.
     side: Side,
+    /// An upper bound on the bytes of a copy of the game in progress (see [`copy_bytes`]).
+    copy_bytes: usize,
+    /// The threads used last and the number asked for, when fewer (to say it once).
+    capped: Option<(usize, usize)>,
+}
+
+/// An upper bound on the bytes of a copy of `game`: [`kinarow::BYTES_PER_CELL`], the largest
+/// cost of a board's cell among the games, for every character of its board's text (at least a
+/// character a cell).
+fn copy_bytes(game: &dyn AnyGame) -> usize {
+    game.board_text().len() * crate::game::kinarow::BYTES_PER_CELL
 }
 
 /// The random choices' generator: from `seed`, or from the operating system.
@@ -225,7 +243,30 @@ impl Engine {
             timeout: Duration::from_secs(10),
             from_clock: false,
             side: Side::First,
+            copy_bytes: 0,
+            capped: None,
         }
+    }
+
+    /// The search threads for a move of `budget`: the `threads` option, at most one a core, and
+    /// only as many helpers as the game's copies allow (see [`COPY_SHARE`]); said in the log
+    /// when fewer.
+    fn threads_for(&mut self, budget: Duration) -> usize {
+        let asked = self.options.threads;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let copy = self.copy_bytes.max(1) as f64;
+        let by_time = (budget.as_secs_f64() / COPY_SHARE as f64 * COPY_RATE / copy) as usize;
+        let board_share = (self.board_limit_mib() << 20).saturating_sub(2 * self.copy_bytes);
+        let by_memory = (board_share as f64 / copy) as usize;
+        let threads = asked.min(cores).min(1 + by_time.min(by_memory));
+        if threads < asked && self.capped != Some((threads, asked)) {
+            log::warn!(
+                "threads: {threads} of the {asked} asked (cores: {cores}; a helper thread copies the game, about {} MiB, and may take {by_time} such copies in 1/{COPY_SHARE} of the move's time, {by_memory} in the hash's share of the board)",
+                self.copy_bytes >> 20
+            );
+        }
+        self.capped = (threads < asked).then_some((threads, asked));
+        threads
     }
 
     pub fn options(&self) -> &Options {
@@ -275,7 +316,9 @@ impl Engine {
     /// Starts a new game; the engine plays first if `first`.
     pub fn new_game(&mut self, spec: &GameSpec, first: bool, timeout: Duration) -> Result<(), String> {
         let weights = self.options.weights.clone();
-        self.game = Some(make_game(spec, &self.memory().resources, weights.as_deref())?);
+        let game = make_game(spec, &self.memory().resources, weights.as_deref())?;
+        self.copy_bytes = copy_bytes(game.as_ref());
+        self.game = Some(game);
         self.timeout = timeout;
         self.from_clock = false;
         self.side = if first { Side::First } else { Side::Second };
@@ -350,6 +393,7 @@ impl Engine {
                 let mut fresh = make_game(&spec, &self.memory().resources, weights.as_deref())?;
                 let moves = fresh.split_moves(rest)?;
                 fresh.set_moves(&moves)?;
+                self.copy_bytes = copy_bytes(fresh.as_ref());
                 self.game = Some(fresh);
                 return Ok(());
             }
@@ -369,11 +413,12 @@ impl Engine {
         }
         .with_stop(stop);
         let limits = Limits { max_nodes: (self.options.nodes > 0).then_some(self.options.nodes), ..limits };
+        let threads = self.threads_for(limits.hard.unwrap_or(self.timeout));
         let request = Request {
             player: self.options.player,
             level: self.options.level,
             max_depth: self.options.max_depth.unwrap_or(u32::MAX),
-            threads: self.options.threads,
+            threads,
             limits,
             algorithm: self.options.algorithm,
             evaluation: self.options.evaluation.clone(),
