@@ -13,10 +13,13 @@
 #    each must be closed by the server (after --request-timeout, 10 s by default), and none may
 #    delay the others.
 #  - The server's resident memory is sampled every 0.5 s (VmRSS; VmHWM, its peak, at the end).
-#  - The client processes run at nice 10: a real server's clients are on other machines.
+#  - The client processes run at nice 10: a real server's clients are on other machines (so the
+#    server is started with --max-sessions-per-client 1000: they are not one address).
 #
 # Figures: the count of requests by endpoint and status, the slowest request of each kind (the
-# searches apart: a request that made the engine move waits for one of the --searches slots) as
+# searches apart: a request that made the engine move waits for one of the --searches slots;
+# small and large boards apart: a large board's work waits for one of the server's two
+# large-board lanes, a number over 32 in its description) as
 # the server timed it (its Server-Timing header: from the request's arrival to its response) and
 # as the client did (that time, plus the client's and the server's waits for a core: on 2 cores
 # the 50 client processes themselves keep the load average above 10), the idle connections still
@@ -42,7 +45,9 @@ from collections import defaultdict
 bin_ = os.environ["BIN"]
 clients, duration, idle_n = int(os.environ["CLIENTS"]), float(os.environ["DURATION"]), int(os.environ["IDLE"])
 extra = os.environ["SERVE_ARGS"].split()
-server = subprocess.Popen([bin_, "serve", "--addr", "127.0.0.1:0", *extra], stdout=subprocess.PIPE, text=True)
+# The clients stand for as many machines: their sessions are not capped as one address's.
+server = subprocess.Popen([bin_, "serve", "--addr", "127.0.0.1:0", "--max-sessions-per-client", "1000", *extra],
+                          stdout=subprocess.PIPE, text=True)
 line = server.stdout.readline().strip()
 assert line.startswith("listening on http://"), line
 host, port = line.removeprefix("listening on http://").rsplit(":", 1)
@@ -92,6 +97,10 @@ def request(conn, method, path, body=None, kind=None):
             errors.append(f"{method} {path} {body}: {r.status} {raw[:200]!r}")
     return r.status, value, took, len(raw)
 
+def size(game):
+    # As the server tells them (src/ui/serve.rs, description_is_large): a number over 32.
+    return "large" if any(w.isdigit() and int(w) > 32 for w in game.split()) else "small"
+
 GAMES = ["mnk 3 3 3", "mnk 7 7 5", "mnk 15 15 5", "cx 6 7 4", "cx 25 25 10", "kalah 6 4", "kalah 6 3",
          "checkers english", "checkers house", "mnk 100 100 5", "cx 100 100 4", "mnk 70 70 10"]
 
@@ -115,7 +124,8 @@ def client(i):
                 "time": rng.choice([0.05, 0.1, 0.2])}
         if session:
             body["session"] = session
-        status, state, _, _ = request(conn, "POST", "/api/new", body, kind="search" if body["you"] == "second" else "new")
+        kind = "search" if body["you"] == "second" else f"new, {size(game)} board"
+        status, state, _, _ = request(conn, "POST", "/api/new", body, kind=kind)
         if status != 200:
             time.sleep(0.2)
             continue
@@ -124,14 +134,16 @@ def client(i):
             if time.monotonic() >= stop_at or state.get("status") != "your_turn":
                 break
             roll = rng.random()
+            board = size(game)
             if roll < 0.15:
-                request(conn, "GET", f"/api/state?session={session}")
+                request(conn, "GET", f"/api/state?session={session}", kind=f"/api/state, {board} board")
             elif roll < 0.2:
                 request(conn, "GET", "/api/games")
             elif roll < 0.25:
-                request(conn, "POST", "/api/move", {"session": session, "move": "not a move"})
+                request(conn, "POST", "/api/move", {"session": session, "move": "not a move"},
+                        kind=f"refused move, {board} board")
             elif roll < 0.3:
-                s, v, _, _ = request(conn, "POST", "/api/undo", {"session": session})
+                s, v, _, _ = request(conn, "POST", "/api/undo", {"session": session}, kind=f"/api/undo, {board} board")
                 if s == 200:
                     state = v
             moves = state["view"]["moves"]

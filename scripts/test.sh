@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need that cargo does not build, then runs every test
-# (`cargo test --release`: the search tests need an optimised build). Extra arguments go to
+# (`cargo test --release --no-fail-fast`: the search tests need an optimised build). Extra arguments go to
 # cargo test (`scripts/test.sh --test serve`).
 #
 # What the tests need besides the Rust toolchain, each made or checked here:
@@ -40,5 +40,6 @@ if [ -z "${BOARDBOT_PYTHON:-}" ]; then
     BOARDBOT_PYTHON=$(cd "$venv" && pwd)/bin/python
     export BOARDBOT_PYTHON
 fi
-step "cargo test --release $*"
-exec cargo test --release "$@"
+# --no-fail-fast: a failing binary does not hide the results of the binaries after it.
+step "cargo test --release --no-fail-fast $*"
+exec cargo test --release --no-fail-fast "$@"

@@ -23,12 +23,30 @@ pub struct MergeArgs {
     json: bool,
 }
 
+/// How a self-play file starts (its header's first line).
+const SELFPLAY_HEADER: &str = "# boardbot selfplay:";
+
 /// Runs `boardbot merge`: self-play files start with their `#` header, results files do not.
 pub fn run(args: MergeArgs) -> Result<()> {
     let mut files = Vec::new();
     for path in &args.files {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         files.push((path.display().to_string(), text));
+    }
+    for (name, text) in &files {
+        // Results files have no `#` lines; self-play files start with their header.
+        if text.starts_with('#') && !text.starts_with(SELFPLAY_HEADER) {
+            let first = text.lines().next().unwrap_or_default();
+            if first == crate::referee::report::LOG_HEADER {
+                bail!(
+                    "{name} is a match's game log (match --log; `boardbot replay` reads it): merge takes results files (match --results) or self-play files (selfplay)"
+                );
+            }
+            bail!(
+                "{name} is neither a results file (match --results) nor a self-play file (selfplay): its first line is '{}'",
+                first.chars().take(80).collect::<String>()
+            );
+        }
     }
     let selfplay = files.iter().all(|(_, text)| text.starts_with('#'));
     if !selfplay && files.iter().any(|(_, text)| text.starts_with('#')) {

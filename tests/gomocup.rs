@@ -286,3 +286,45 @@ fn the_referee_drives_a_pbrain_engine() {
         assert!(!out.status.success() && stderr.contains("only m,n,k boards with K = 5"), "{stderr}");
     }
 }
+
+/// A line of /proc/PID/status in KiB (VmHWM: the peak of the resident memory; VmRSS: now).
+fn status_kib(pid: u32, key: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc (Linux) to read the memory");
+    let line = status.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("no {key} in {status}"));
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line}"))
+}
+
+/// Issue 57, item 6: the process holds no table before the manager says how much it may take;
+/// with `INFO max_memory` 80 MiB a board too large is refused before it is made, and the
+/// process's peak stays within 80 MiB whatever START asks, in play too (it was 157 MB for
+/// START 1000, 86.3 MB for START 520, and 64 MiB before any INFO).
+#[test]
+fn max_memory_holds_for_every_board_and_nothing_is_held_before_it() {
+    const LIMIT_KIB: u64 = 80 << 10;
+    let mut e = gomocup(&[]);
+    assert!(e.ask("ABOUT").starts_with("name="));
+    let idle = status_kib(e.pid(), "VmHWM:");
+    assert!(idle < 32 << 10, "{idle} KiB before any INFO or START");
+    e.send("INFO max_memory 83886080");
+    e.send("INFO timeout_turn 300");
+    for size in ["1000", "520"] {
+        let reply = e.ask(&format!("START {size}"));
+        assert!(reply.starts_with("ERROR ") && reply.contains("more than the hash allows"), "START {size}: {reply}");
+        let peak = status_kib(e.pid(), "VmHWM:");
+        assert!(peak <= LIMIT_KIB, "START {size}: peak {peak} KiB");
+    }
+    // The largest square board that fits, replayed (two boards at once), and a few moves on it.
+    for _ in 0..2 {
+        e.expect("START 390", "OK");
+    }
+    let mut s = Stones::new(390, 390);
+    s.engine_move(&e.ask("BEGIN"));
+    for _ in 0..2 {
+        s.turn(&mut e, &[(190, 190), (191, 191), (189, 191), (150, 150)]);
+    }
+    let stones: Vec<(usize, usize, u8)> = (0..6).map(|i| (10 + i, 10, 1 + (i % 2) as u8)).collect();
+    let reply = board(&mut e, &stones);
+    assert!(reply.contains(','), "BOARD: {reply}");
+    let peak = status_kib(e.pid(), "VmHWM:");
+    assert!(peak <= LIMIT_KIB, "in play on 390 x 390: peak {peak} KiB");
+}

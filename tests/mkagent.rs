@@ -264,3 +264,36 @@ fn state_after(moves: &[&str]) -> String {
     }
     counts.join(",")
 }
+
+/// Issue 57, item 10: a START in the middle of a game silently started another (the referee
+/// never sends one: it plays one game an agent); it is logged and ignored, the game goes on; and
+/// END is logged.
+#[test]
+fn a_start_in_the_middle_of_a_game_is_ignored_and_end_is_logged() {
+    let log = log_path("start-mid-game");
+    let _ = std::fs::remove_file(&log);
+    let mut child = Command::new(boardbot())
+        .args(["--protocol", "mkagent", "--clock", "10", "--hash", "16", "--log", log.to_str().unwrap()])
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    // South sowed its hole 1; North (us) answers; then a START; then END.
+    let lines = ["START;North", "CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;YOU", "START;South", "END"];
+    for line in lines {
+        writeln!(input, "{line}").unwrap();
+    }
+    input.flush().unwrap();
+    let mut replies = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut replies).unwrap();
+    assert!(child.wait().unwrap().success());
+    let replies: Vec<&str> = replies.lines().collect();
+    assert_eq!(replies.len(), 1, "one reply, to North's turn: {replies:?}");
+    assert!(replies[0] == "SWAP" || replies[0].starts_with("MOVE;"), "{replies:?}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("START in the middle of a game (1 moves played): ignored"), "{text}");
+    assert!(text.contains("END: the referee ends the game"), "{text}");
+}

@@ -807,6 +807,13 @@ fn malformed_cells_and_signed_pits_are_errors() {
         e.expect_error(line);
     }
     e.expect_ok("position 16,5 3 4");
+    // Issue 57, item 11: a two-word move as `move` reads it (leading zeros), not only as the
+    // engine writes it.
+    e.expect_ok("position 6 00 3 4");
+    e.expect_ok("position 6 0 03 004");
+    e.expect_ok("position");
+    e.send("move 6 00");
+    assert!(!e.recv().starts_with("error"));
     // A single move takes any mix of commas and blanks between its two numbers.
     e.expect_ok("position");
     e.send("move 16, 5");
@@ -833,4 +840,22 @@ fn the_smallest_hash_keeps_the_board_size_check() {
         e.expect_ok("set hash 2");
         e.expect_error("init 1000 1000 5 true 0.05");
     }
+}
+
+/// Issue 57, item 6: a board too large for the hash is refused before it is made: `--hash 2`,
+/// `init 1000 1000 5` took 154 MB and 0.5-1.6 s before its error.
+#[test]
+fn a_board_too_large_is_refused_before_it_is_made() {
+    let mut e = Engine::spawn_with(&["--hash", "2"], &[]);
+    let err = e.expect_error("init 1000 1000 5 true 0.05");
+    assert!(err.contains("more than the hash allows (2 MiB)"), "{err}");
+    let status = std::fs::read_to_string(format!("/proc/{}/status", e.pid())).expect("/proc (Linux)");
+    let peak: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmHWM");
+    // The board alone would take 147 MiB.
+    assert!(peak < 40 << 10, "peak {peak} KiB");
+    e.expect_ok("init 15 15 5 true 0.05");
 }

@@ -485,3 +485,43 @@ fn checkers_rounds_start_from_the_acf_ballots_with_both_colours() {
     assert_eq!(games[0].moves[..3].join(" "), "9-13 21-17 5-9");
     assert_eq!(games[0].moves[..5], games[1].moves[..5], "both games of a round from the same opening");
 }
+
+/// Issue 57, item 11: `boardbot merge` given a match's game log (`--log`) read it as a self-play
+/// file of 0 games and exited 0; it is refused, with what reads it.
+#[test]
+fn merge_refuses_a_game_log() {
+    let (log, results) = (temp_path("log"), temp_path("jsonl"));
+    let args =
+        ["--game", "mnk", "3", "3", "3", "--rounds", "1", "--engine1", "l1", "--engine2", "random", "--seed", "5"];
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        .arg("match")
+        .args(args)
+        .args(["--quiet", "--log", log.to_str().unwrap(), "--results", results.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let merge =
+        |files: &[&Path]| Command::new(env!("CARGO_BIN_EXE_boardbot")).arg("merge").args(files).output().unwrap();
+    let out = merge(&[&log]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("is a match's game log") && err.contains("replay"), "{err}");
+    let out = merge(&[&results, &log]);
+    assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = merge(&[&results]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for f in [log, results] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+/// Issue 57, item 11: a built-in engine given its own `--seed` crashed (the match adds one);
+/// the match refuses it at once, naming the engine.
+#[test]
+fn an_engine_with_its_own_seed_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        .args(["match", "--game", "mnk", "3", "3", "3", "--engine1", "random", "--engine2", "hard --seed 3", "--quiet"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("engine 'hard --seed 3': --seed is the match's"), "{err}");
+}

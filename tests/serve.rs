@@ -228,7 +228,8 @@ fn api_a_client_that_goes_away_stops_its_search() {
     let mut stream = TcpStream::connect(&server.addr).unwrap();
     write!(
         stream,
-        "POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST /api/move HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        server.addr,
         body.len()
     )
     .unwrap();
@@ -253,6 +254,11 @@ fn target_dir() -> PathBuf {
 }
 
 fn browser(size: (u32, u32)) -> Browser {
+    browser_with(size, &[])
+}
+
+/// A browser started with the extra command-line switches `args`.
+fn browser_with(size: (u32, u32), args: &[&str]) -> Browser {
     let path = std::env::var_os("BOARDBOT_CHROMIUM").map(PathBuf::from).unwrap_or_else(|| "/usr/bin/chromium".into());
     assert!(
         path.exists(),
@@ -266,6 +272,7 @@ fn browser(size: (u32, u32)) -> Browser {
         .sandbox(false)
         .window_size(Some(size))
         .idle_browser_timeout(Duration::from_secs(300))
+        .args(args.iter().map(std::ffi::OsStr::new).collect())
         .build()
         .unwrap();
     Browser::new(options).expect("chromium starts")
@@ -742,4 +749,65 @@ fn browser_draws_each_games_board() {
     mouse_click(&tab, "#new");
     wait_until(&tab, "window.boardbot.state.game === 'mnk 4 4 3 blocked 0,0 1,1'", "the locked cells in the game");
     assert_eq!(js(&tab, "document.querySelectorAll('#board .cell.blocked').length"), 2);
+}
+
+/// `boardbot serve --addr 0.0.0.0:0` (every address of the machine), killed when dropped.
+struct Everywhere {
+    child: std::process::Child,
+    port: String,
+}
+
+impl Drop for Everywhere {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Issue 57: the page still plays when the server is bound to every address and reached by
+/// `localhost` or by the machine's own address (its `Host` then names an address; see
+/// docs/api.md), and a page reached by a name the server was not given (another site's name
+/// pointed at this machine, as DNS rebinding does: chromium's resolver maps it here) gets no
+/// board, only the server's refusal.
+#[test]
+fn browser_plays_through_every_address_and_not_through_another_name() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        .args(["serve", "--addr", "0.0.0.0:0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port = line.trim().strip_prefix("listening on http://0.0.0.0:").unwrap_or_else(|| panic!("{line}")).to_string();
+    let server = Everywhere { child, port };
+    // The machine's address on its default route, if it has one (no packet is sent).
+    let own = std::net::UdpSocket::bind("0.0.0.0:0")
+        .and_then(|s| s.connect("192.0.2.1:9").and_then(|()| s.local_addr()))
+        .ok()
+        .map(|a| a.ip())
+        .filter(|ip| !ip.is_loopback() && !ip.is_unspecified());
+    let mut hosts = vec!["localhost".to_string(), "127.0.0.1".to_string()];
+    hosts.extend(own.map(|ip| ip.to_string()));
+    eprintln!("through {hosts:?}");
+    let rule = "--host-resolver-rules=MAP rebound.test 127.0.0.1";
+    let browser = browser_with((1100, 820), &[rule]);
+    for (i, host) in hosts.iter().enumerate() {
+        let tab = browser.new_tab().unwrap();
+        tab.set_default_timeout(Duration::from_secs(30));
+        tab.navigate_to(&format!("http://{host}:{}/", server.port)).unwrap().wait_until_navigated().unwrap();
+        wait_for_board(&tab);
+        let state = new_game(&tab, "mnk 3 3 3");
+        let (end, _) = play_by_clicks(&tab, state, false, true);
+        assert_ne!(end["result"], "You win", "{end}");
+        check_result(&tab, &end, 3);
+        if i == hosts.len() - 1 {
+            screenshot(&tab, "serve-everywhere.png");
+        }
+    }
+    let tab = browser.new_tab().unwrap();
+    tab.navigate_to(&format!("http://rebound.test:{}/", server.port)).unwrap().wait_until_navigated().unwrap();
+    let body = js(&tab, "document.body.innerText");
+    assert!(body.as_str().unwrap_or("").contains("does not answer to the host 'rebound.test"), "{body}");
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .cell').length"), json!(0));
 }

@@ -206,3 +206,56 @@ fn match_interrupted_prints_the_games_played() {
     let played: usize = total.split_whitespace().nth(1).and_then(|n| n.parse().ok()).unwrap();
     assert!((2..400).contains(&played), "{stdout}");
 }
+
+/// Issue 57, item 11: Ctrl-C kept only the games finished in order: with one game stuck, the
+/// games another job finished after it were in the progress but not in the files or the table
+/// (progress said 7, the files kept 5); and SIGTERM printed nothing. Here one job's engine never
+/// moves (its game waits for the 30-second timeout), the other job plays the 11 other games,
+/// then SIGTERM: all 11 are in the table, the game log and the results file.
+#[test]
+fn sigterm_keeps_every_finished_game_in_the_table_and_the_files() {
+    let dir = std::env::temp_dir().join(format!("boardbot-sigterm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (lock, log, results) = (dir.join("lock"), dir.join("log.tsv"), dir.join("results.jsonl"));
+    // The first engine process started (job 1's) takes the lock and never moves; the others play.
+    let engine1 = format!(
+        "sh -c 'if mkdir {lock} 2>/dev/null; then read a; echo ok; while read l; do :; done; else exec {BIN} --player random; fi'",
+        lock = lock.display()
+    );
+    let (log_s, results_s) = (log.to_str().unwrap(), results.to_str().unwrap());
+    let args =
+        ["--game", "mnk", "3", "3", "3", "--rounds", "6", "--jobs", "2", "--timeout", "30", "--engine2", "random"];
+    let mut m = start_match(&[&args[..], &["--engine1", &engine1, "--log", log_s, "--results", results_s]].concat());
+    let stderr = m.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut seen = Vec::new();
+    while seen.iter().filter(|l: &&String| l.starts_with('[')).count() < 11 {
+        let line = rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| panic!("games: {seen:?}"));
+        seen.push(line);
+    }
+    assert!(Command::new("kill").args(["-TERM", &m.id().to_string()]).status().unwrap().success());
+    let t = Instant::now();
+    let status = loop {
+        if let Some(status) = m.try_wait().unwrap() {
+            break status;
+        }
+        assert!(t.elapsed() < Duration::from_secs(20), "the match went on after SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stdout = String::new();
+    m.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    let total = stdout.lines().find(|l| l.starts_with("TOTAL")).unwrap_or_else(|| panic!("no table: {stdout}"));
+    assert_eq!(total.split_whitespace().nth(1), Some("11"), "{stdout}");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(logged.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).count(), 11, "{logged}");
+    let (_, games) = boardbot::referee::results::read(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(games.len(), 11);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -169,3 +169,39 @@ fn huge_boards_cost_their_budget_and_fit_the_hash() {
     let (rss, peak) = memory_kib(e.pid());
     assert!(peak < (2 * 160 + 40) * 1024, "{rss} KiB resident, peak {peak} KiB, with --hash 160");
 }
+
+/// Issue 57, item 4: each helper thread copied the game inside the move and kept the copy
+/// outside `hash` (1000 x 1000 at 0.1 s: 16 threads took 5-9 s a move and 824 MB). Now the
+/// engine runs only the helpers whose copies fit in a twentieth of the move's time and in the
+/// hash, and says so in the log. CPU time of the process (all its threads), not wall time.
+#[test]
+fn threads_on_a_huge_board_keep_the_time_and_the_hash() {
+    let mut e = Engine::spawn_with(&["--hash", "160", "--threads", "16"], &[]);
+    e.send("init mnk 1000 1000 5 true 0.1");
+    assert_eq!(e.recv_within(Duration::from_secs(120)), "ok");
+    let mut b = Board::mnk(1000, 1000, 5);
+    let mut cpu = Vec::new();
+    for _ in 0..3 {
+        let before = e.cpu_time();
+        e.send("go");
+        let reply = e.recv_within(Duration::from_secs(60));
+        cpu.push(e.cpu_time().saturating_sub(before));
+        b.play_reply(&reply);
+    }
+    assert!(*cpu.iter().max().unwrap() < Duration::from_millis(300), "CPU per move at 0.1 s: {cpu:?}");
+    let (rss, peak) = memory_kib(e.pid());
+    assert!(peak < (2 * 160 + 40) * 1024, "{rss} KiB resident, peak {peak} KiB, with --hash 160");
+    e.send("quit");
+    e.assert_exits_ok(Duration::from_secs(30));
+    let log = e.finish_stderr();
+    assert!(log.contains("threads: 1 of the 16 asked"), "{log}");
+    // A small board keeps a helper a core.
+    let mut e = Engine::spawn_with(&["--threads", "2"], &[]);
+    e.expect_ok("init mnk 15 15 5 true 0.1");
+    assert!(!e.ask("go").starts_with("error"));
+    e.send("quit");
+    e.assert_exits_ok(Duration::from_secs(30));
+    let log = e.finish_stderr();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(log.contains("threads: "), cores < 2, "{log}");
+}

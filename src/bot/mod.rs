@@ -66,6 +66,13 @@ pub const DEFAULT_MARGIN_MS: u64 = 100;
 pub const DEFAULT_HASH_MB: usize = 64;
 pub const MAX_HASH_MB: usize = 16 * 1024;
 
+/// A helper thread of the search copies the game, in the move's time (one copy after another),
+/// and keeps the copy for the move: the copies may take at most 1/COPY_SHARE of the move's time,
+/// at COPY_RATE (the rate the m,n,k threat searches assume for their copies too), and they count
+/// in the board's share of `hash` (see [`Memory`]) beside the game's own two copies.
+const COPY_SHARE: u32 = 20;
+const COPY_RATE: f64 = 1e9;
+
 /// Named levels and their numbers.
 pub const LEVELS: [(&str, u32); 4] = [("easy", 2), ("medium", 4), ("hard", 7), ("max", 10)];
 
@@ -195,7 +202,9 @@ fn make_game(spec: &GameSpec, resources: &Resources, weights: Option<&WeightFile
 /// The engine behind the protocols: options, memory (kept across games), and the game.
 pub struct Engine {
     options: Options,
-    memory: Memory,
+    /// Made at the first game (a Gomocup manager sends `INFO max_memory` before it), kept
+    /// across games.
+    memory: Option<Memory>,
     rng: SmallRng,
     game: Option<Box<dyn AnyGame>>,
     timeout: Duration,
@@ -203,6 +212,17 @@ pub struct Engine {
     from_clock: bool,
     /// The side the engine plays.
     side: Side,
+    /// An upper bound on the bytes of a copy of the game in progress (see [`copy_bytes`]).
+    copy_bytes: usize,
+    /// The threads used last and the number asked for, when fewer (to say it once).
+    capped: Option<(usize, usize)>,
+}
+
+/// An upper bound on the bytes of a copy of `game`: [`kinarow::BYTES_PER_CELL`], the largest
+/// cost of a board's cell among the games, for every character of its board's text (at least a
+/// character a cell).
+fn copy_bytes(game: &dyn AnyGame) -> usize {
+    game.board_text().len() * crate::game::kinarow::BYTES_PER_CELL
 }
 
 /// The random choices' generator: from `seed`, or from the operating system.
@@ -216,37 +236,72 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 impl Engine {
     pub fn new(options: Options) -> Engine {
         Engine {
-            memory: Memory::new(options.hash_mb),
+            memory: None,
             rng: rng_of(options.seed),
             options,
             game: None,
             timeout: Duration::from_secs(10),
             from_clock: false,
             side: Side::First,
+            copy_bytes: 0,
+            capped: None,
         }
+    }
+
+    /// The search threads for a move of `budget`: the `threads` option, at most one a core, and
+    /// only as many helpers as the game's copies allow (see [`COPY_SHARE`]); said in the log
+    /// when fewer.
+    fn threads_for(&mut self, budget: Duration) -> usize {
+        let asked = self.options.threads;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let copy = self.copy_bytes.max(1) as f64;
+        let by_time = (budget.as_secs_f64() / COPY_SHARE as f64 * COPY_RATE / copy) as usize;
+        let board_share = (self.board_limit_mib() << 20).saturating_sub(2 * self.copy_bytes);
+        let by_memory = (board_share as f64 / copy) as usize;
+        let threads = asked.min(cores).min(1 + by_time.min(by_memory));
+        if threads < asked && self.capped != Some((threads, asked)) {
+            log::warn!(
+                "threads: {threads} of the {asked} asked (cores: {cores}; a helper thread copies the game, about {} MiB, and may take {by_time} such copies in 1/{COPY_SHARE} of the move's time, {by_memory} in the hash's share of the board)",
+                self.copy_bytes >> 20
+            );
+        }
+        self.capped = (threads < asked).then_some((threads, asked));
+        threads
     }
 
     pub fn options(&self) -> &Options {
         &self.options
     }
 
+    /// The most a game's board may take, in MiB: the `hash` (see [`Memory`]).
+    pub fn board_limit_mib(&self) -> usize {
+        self.options.hash_mb
+    }
+
+    /// The engine's memory, made now if it is not yet.
+    fn memory(&mut self) -> &mut Memory {
+        let hash_mb = self.options.hash_mb;
+        self.memory.get_or_insert_with(|| Memory::new(hash_mb))
+    }
+
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), String> {
         let mut options = self.options.clone();
         options.set(key, value)?;
-        if options.hash_mb != self.options.hash_mb {
+        if options.hash_mb != self.options.hash_mb && (self.memory.is_some() || self.game.is_some()) {
             // The old tables go first, so that the two never take memory together.
-            self.memory = Memory::new(1);
-            self.memory = Memory::new(options.hash_mb);
+            self.memory = None;
+            let memory = self.memory.insert(Memory::new(options.hash_mb));
             if let Some(game) = &self.game {
                 // The game's knowledge takes its tables from the new memory.
-                let mut fresh = make_game(game.spec(), &self.memory.resources, options.weights.as_deref())?;
+                let mut fresh = make_game(game.spec(), &memory.resources, options.weights.as_deref())?;
                 fresh.set_moves(&game.history())?;
                 self.game = Some(fresh);
             }
         } else if options.weights != self.options.weights {
             if let Some(game) = &self.game {
                 // The game in progress goes on with the new weights.
-                let mut fresh = make_game(game.spec(), &self.memory.resources, options.weights.as_deref())?;
+                let resources = &self.memory.get_or_insert_with(|| Memory::new(options.hash_mb)).resources;
+                let mut fresh = make_game(game.spec(), resources, options.weights.as_deref())?;
                 fresh.set_moves(&game.history())?;
                 self.game = Some(fresh);
             }
@@ -260,7 +315,10 @@ impl Engine {
 
     /// Starts a new game; the engine plays first if `first`.
     pub fn new_game(&mut self, spec: &GameSpec, first: bool, timeout: Duration) -> Result<(), String> {
-        self.game = Some(make_game(spec, &self.memory.resources, self.options.weights.as_deref())?);
+        let weights = self.options.weights.clone();
+        let game = make_game(spec, &self.memory().resources, weights.as_deref())?;
+        self.copy_bytes = copy_bytes(game.as_ref());
+        self.game = Some(game);
         self.timeout = timeout;
         self.from_clock = false;
         self.side = if first { Side::First } else { Side::Second };
@@ -268,9 +326,10 @@ impl Engine {
             // Capped by nodes, a game depends on nothing but its own moves: from an empty table
             // (the old one would steer the search by the games before), so that a match plays the
             // same games whatever the jobs or shards that share out its games.
-            self.memory.searcher = Searcher::new(self.memory.search_mb);
+            let memory = self.memory();
+            memory.searcher = Searcher::new(memory.search_mb);
         }
-        self.memory.searcher.new_game();
+        self.memory().searcher.new_game();
         Ok(())
     }
 
@@ -330,9 +389,11 @@ impl Engine {
                 }
                 description.extend(["fen", fen]);
                 let spec = GameSpec::from_words(&description)?;
-                let mut fresh = make_game(&spec, &self.memory.resources, self.options.weights.as_deref())?;
+                let weights = self.options.weights.clone();
+                let mut fresh = make_game(&spec, &self.memory().resources, weights.as_deref())?;
                 let moves = fresh.split_moves(rest)?;
                 fresh.set_moves(&moves)?;
+                self.copy_bytes = copy_bytes(fresh.as_ref());
                 self.game = Some(fresh);
                 return Ok(());
             }
@@ -352,15 +413,17 @@ impl Engine {
         }
         .with_stop(stop);
         let limits = Limits { max_nodes: (self.options.nodes > 0).then_some(self.options.nodes), ..limits };
+        let threads = self.threads_for(limits.hard.unwrap_or(self.timeout));
         let request = Request {
             player: self.options.player,
             level: self.options.level,
             max_depth: self.options.max_depth.unwrap_or(u32::MAX),
-            threads: self.options.threads,
+            threads,
             limits,
             algorithm: self.options.algorithm,
             evaluation: self.options.evaluation.clone(),
         };
+        self.memory();
         let game = self.game.as_mut().ok_or("no game: send init first")?;
         if game.outcome().is_some() {
             return Err("the game is over".into());
@@ -373,7 +436,8 @@ impl Engine {
             }
         }
         self.side = game.to_move();
-        Ok(game.think(&mut self.memory.searcher, &mut self.rng, &request))
+        let searcher = &mut self.memory.as_mut().expect("made above").searcher;
+        Ok(game.think(searcher, &mut self.rng, &request))
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
@@ -471,8 +535,9 @@ mod tests {
             for spec in ["mnk 7 7 5", "cx 6 7 4"] {
                 e.new_game(&GameSpec::parse(spec).unwrap(), true, Duration::from_secs(1)).unwrap();
             }
-            let tt = e.memory.searcher.table_bytes();
-            let games = e.memory.resources.budget_mib() << 20;
+            let memory = e.memory.as_ref().unwrap();
+            let tt = memory.searcher.table_bytes();
+            let games = memory.resources.budget_mib() << 20;
             assert!(tt + games <= hash << 20, "hash {hash}: {tt} + {games} bytes");
         }
     }

@@ -428,6 +428,7 @@ where
                     _ => Source::Search,
                 };
                 let mut score = r.score;
+                let mut searched = r.best;
                 if r.proved && r.depth > 0 && score.abs() >= WIN_BOUND && game.scores_margins() {
                     // The search proved the result by the distance to the end: the game's solver
                     // says it as a margin. The position is near its end (the search saw every
@@ -436,7 +437,20 @@ where
                     let end = limits.hard.map_or(Instant::now() + MARGIN_TIME, |h| limits.start + h);
                     let deadline = end.max(Instant::now() + MARGIN_TIME);
                     match self.know.solve_exactly(game, deadline, limits.stop.as_deref()) {
-                        Some(proof) => score = proof.score,
+                        Some(proof) => {
+                            score = proof.score;
+                            // The game scores the margin: the search's proof is by the distance
+                            // to the end, so its move may give seeds away; the solver's keep the
+                            // best margin (the smallest loss, the largest win).
+                            if !proof.moves.is_empty() && !proof.moves.contains(&searched) {
+                                log::info!(
+                                    "the search's {} does not keep the margin: {} does",
+                                    game.format_move(searched),
+                                    game.format_move(proof.moves[0])
+                                );
+                                searched = proof.moves[0];
+                            }
+                        }
                         None => log::info!("the margin of a proved result is unknown: the solver did not finish"),
                     }
                 }
@@ -455,7 +469,7 @@ where
                     opinion,
                     algorithm: None,
                 };
-                let best = Self::equal_by_symmetry(game, r.best, rng);
+                let best = Self::equal_by_symmetry(game, searched, rng);
                 // The principal variation (the rest of a turn's moves) goes with the move searched.
                 let pv = if best == r.best { r.pv } else { Vec::new() };
                 (best, Some(thought), pv)

@@ -176,8 +176,9 @@ where
     fn split_moves(&self, words: &[&str]) -> Result<Vec<String>, String> {
         let mut out = Vec::new();
         let mut i = 0;
-        // A move of two words is written as the engine writes it (`16 5`, not `16, 5`).
-        let written = |pair: &String| self.game.parse_move(pair).is_ok_and(|m| self.game.format_move(m) == *pair);
+        // A move of two words is two words without commas (`16 5` or `16 05`, not `16, 5`): as
+        // `move` reads it otherwise.
+        let written = |pair: &String| !pair.contains(',') && self.game.parse_move(pair).is_ok();
         while i < words.len() {
             let pair = words.get(i + 1).map(|next| format!("{} {next}", words[i]));
             if self.game.parse_move(words[i]).is_ok() {

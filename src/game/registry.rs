@@ -57,11 +57,17 @@ impl GameSpec {
     /// description, options may follow it; a game's own name does so only where its size words
     /// are missing (`kalah` alone is `kalah 6 4`, `kalah pie` is `kalah 6 4 pie`).
     pub fn from_words(words: &[&str]) -> Result<GameSpec, String> {
+        GameSpec::from_words_within(words, 0)
+    }
+
+    /// As [`GameSpec::from_words`], refusing a board that takes more than `board_limit_mib` MiB
+    /// (0: no limit) before it is made (see [`Resources::board_limit_mib`]).
+    pub fn from_words_within(words: &[&str], board_limit_mib: usize) -> Result<GameSpec, String> {
         let Some((name, rest)) = words.split_first() else { return Err(no_game()) };
         let kind = game_type(name).ok_or_else(|| format!("unknown game '{name}' ({})", names()))?;
         let lower = name.to_ascii_lowercase();
         let own = kind.name == lower || kind.aliases.contains(&lower.as_str());
-        let build = |words: &[&str]| (kind.build)(words, &Resources::none());
+        let build = |words: &[&str]| (kind.build)(words, &Resources::none().with_board_limit(board_limit_mib));
         let named = named_board(name)
             .filter(|_| !own || !rest.first().is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit())));
         let game = match (own.then(|| build(rest)), named) {

@@ -21,6 +21,12 @@ const MAX_TIMEOUT_SECS: f64 = 86_400.0;
 
 /// Parses one line; `Ok(None)` for a blank line.
 pub fn parse(line: &str) -> Result<Option<Command>, String> {
+    parse_within(line, 0)
+}
+
+/// As [`parse`], an `init` of a board that takes more than `board_limit_mib` MiB (0: no limit)
+/// refused before the board is made.
+pub fn parse_within(line: &str, board_limit_mib: usize) -> Result<Option<Command>, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, args)) = words.split_first() else { return Ok(None) };
     let no_args = |cmd: Command| {
@@ -31,7 +37,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         }
     };
     match head.to_ascii_lowercase().as_str() {
-        "init" => parse_init(args).map(Some),
+        "init" => parse_init(args, board_limit_mib).map(Some),
         "go" => no_args(Command::Go),
         "move" => {
             if args.is_empty() {
@@ -56,7 +62,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
 /// `init [GAME] SIZE... FIRST TIMEOUT [OPTIONS...]`: the game's name (default `mnk`) and its size
 /// words as the registry reads them, then who moves first and the time per move, then the
 /// game's options (`blocked ROW,COL ...`).
-fn parse_init(args: &[&str]) -> Result<Command, String> {
+fn parse_init(args: &[&str], board_limit_mib: usize) -> Result<Command, String> {
     let usage = || format!("usage: init [GAME] SIZE... FIRST TIMEOUT [OPTIONS...] ({})", registry::names());
     let (kind, rest) = match args.first().and_then(|name| registry::game_type(name)) {
         Some(kind) => (kind, &args[1..]),
@@ -83,7 +89,7 @@ fn parse_init(args: &[&str]) -> Result<Command, String> {
     let mut words = vec![kind.name];
     words.extend_from_slice(&rest[..n]);
     words.extend_from_slice(&rest[n + 2..]);
-    let spec = GameSpec::from_words(&words)?;
+    let spec = GameSpec::from_words_within(&words, board_limit_mib)?;
     Ok(Command::Init { spec, first, timeout: Duration::from_secs_f64(timeout) })
 }
 

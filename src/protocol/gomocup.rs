@@ -28,6 +28,10 @@ const FAST_MS: u64 = 100;
 const MOVES_TO_GO: u64 = 20;
 /// `INFO time_left` at or above this means the match time is unlimited (Piskvork sends 2^31 - 1).
 const UNLIMITED_MS: i64 = i32::MAX as i64;
+/// Of `INFO max_memory`, what the process takes besides the engine's memory (its code, stacks,
+/// buffers), in MiB.
+const PROCESS_MIB: u64 = 8;
+
 /// The bits of `INFO rule`; none is supported (rule 0: free-style).
 const RULE_BITS: [(u32, &str); 4] = [(1, "exactly five"), (2, "continuous game"), (4, "renju"), (8, "caro")];
 
@@ -162,7 +166,8 @@ impl Session {
         if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
             return Err(format!("unsupported board {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE}"));
         }
-        self.engine.new_game(&spec(width, height, Vec::new())?, false, self.move_timeout())?;
+        let spec = spec(width, height, Vec::new(), self.engine.board_limit_mib())?;
+        self.engine.new_game(&spec, false, self.move_timeout())?;
         self.size = Some((width, height));
         self.moves.clear();
         Ok(())
@@ -241,7 +246,7 @@ impl Session {
         };
         let order = if first { interleave(own, theirs) } else { interleave(theirs, own) };
         // Checked on a copy of the rules first: the engine's game changes only if all is well.
-        let spec = spec(w, h, blocked)?;
+        let spec = spec(w, h, blocked, self.engine.board_limit_mib())?;
         let mut game = spec.new_game(&Resources::none())?;
         for &(x, y) in &order {
             if game.play(&cell_text((x, y))).is_err() {
@@ -251,6 +256,8 @@ impl Session {
         if game.outcome().is_some() {
             return Err("BOARD: the game is already over (five in a row, or a full board)".into());
         }
+        // The copy goes before the engine's game is made: two boards at most at once.
+        drop(game);
         let words: Vec<String> = order.iter().map(|&c| cell_text(c)).collect();
         self.engine.new_game(&spec, first, self.move_timeout())?;
         self.engine.set_position(&words.iter().map(String::as_str).collect::<Vec<_>>())?;
@@ -285,8 +292,13 @@ impl Session {
             }
             "max_memory" => {
                 let bytes = number(value)?;
-                // Half of the limit for the table, the rest for everything else; 0: no limit.
-                let mb = if bytes == 0 { self.hash_mb } else { self.hash_mb.min((bytes >> 21).max(1) as usize) };
+                // The engine takes up to three times its hash: the tables (the hash), a board
+                // (up to the hash, two copies) and a second board while one replaces the other
+                // or a move's copies of it; the process the rest. 0: no limit.
+                let mb = match bytes {
+                    0 => self.hash_mb,
+                    _ => self.hash_mb.min(((bytes >> 20).saturating_sub(PROCESS_MIB) / 3).max(1) as usize),
+                };
                 if mb != self.engine.options().hash_mb {
                     self.engine.set_option("hash", &mb.to_string())?;
                 }
@@ -345,7 +357,8 @@ fn reply(result: Result<String, String>) -> String {
 
 /// Free-style gomoku on a `width` x `height` board with `blocked` cells (row, col): the m,n,k
 /// game with K = 5, as the registry reads it.
-fn spec(width: usize, height: usize, blocked: Vec<(usize, usize)>) -> Result<GameSpec, String> {
+/// A board taking more than `board_limit_mib` MiB (0: no limit) is refused before it is made.
+fn spec(width: usize, height: usize, blocked: Vec<(usize, usize)>, board_limit_mib: usize) -> Result<GameSpec, String> {
     let mut text = format!("mnk {height} {width} {K}");
     if !blocked.is_empty() {
         text.push_str(" blocked");
@@ -353,7 +366,7 @@ fn spec(width: usize, height: usize, blocked: Vec<(usize, usize)>) -> Result<Gam
             text.push_str(&format!(" {r},{c}"));
         }
     }
-    GameSpec::parse(&text)
+    GameSpec::from_words_within(&text.split_whitespace().collect::<Vec<_>>(), board_limit_mib)
 }
 
 /// The engine's text of a cell: `ROW COL`.
@@ -474,7 +487,7 @@ mod tests {
         let hash = |s: &Session| s.engine.options().hash_mb;
         assert_eq!(hash(&s), 64);
         s.info("max_memory 83886080").unwrap();
-        assert_eq!(hash(&s), 40, "half of 80 MiB");
+        assert_eq!(hash(&s), 24, "a third of 80 MiB less the process's 8");
         s.info("max_memory 1000").unwrap();
         assert_eq!(hash(&s), 1);
         s.info("max_memory 0").unwrap();

@@ -92,6 +92,11 @@ where
             Ok(Input::End) | Err(_) => break,
         }
     }
+    if reader.quit.load(std::sync::atomic::Ordering::SeqCst) {
+        log::info!("END: the referee ends the game");
+    } else {
+        log::warn!("the input ended without END");
+    }
     log::info!("thinking time used: {:.3} s of {:.0} s", agent.used.as_secs_f64(), clock.as_secs_f64());
     Ok(())
 }
@@ -221,6 +226,15 @@ impl Agent {
                     "North" => false,
                     _ => return Err(format!("unknown seat '{seat}'")),
                 };
+                // The referee plays one game an agent and never sends START again: one in the
+                // middle of a game is not the referee's, and the game goes on.
+                if self.first.is_some() && self.engine.outcome().is_none() {
+                    return Err(format!(
+                        "START in the middle of a game ({} moves played): ignored, the game goes on",
+                        self.plies
+                    ));
+                }
+                log::info!("START: a game as {seat}");
                 self.engine.new_game(&self.spec, south, MIN_MOVE)?;
                 self.first = Some(south);
                 (self.used, self.plies, self.swapped) = (Duration::ZERO, 0, false);

@@ -2,7 +2,7 @@
 //! (a move's time budget counts from then) and raises the stop flag on `quit` or end of input, so
 //! that a running search ends at once. The Gomocup session ([`super::gomocup`]) shares the reader.
 
-use super::command::{parse, Command};
+use super::command::{parse_within, Command};
 use crate::bot::{Engine, NAME, VERSION};
 use crate::game::{Outcome, Side};
 use std::io::{BufRead, Write};
@@ -25,6 +25,8 @@ pub(super) struct Reader {
     pub lines: mpsc::Receiver<Input>,
     /// Raised on the quit command or at end of input: a running search stops at once.
     pub stop: Arc<AtomicBool>,
+    /// Raised on the quit command (not at end of input), before `stop`.
+    pub quit: Arc<AtomicBool>,
 }
 
 impl Reader {
@@ -32,12 +34,16 @@ impl Reader {
     pub fn spawn<R: BufRead + Send + 'static>(input: R, is_quit: fn(&str) -> bool) -> Reader {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, lines) = mpsc::channel();
-        let reader_stop = stop.clone();
+        let quit = Arc::new(AtomicBool::new(false));
+        let (reader_stop, reader_quit) = (stop.clone(), quit.clone());
         std::thread::spawn(move || {
             let mut input = input;
             while let Some(line) = read_line(&mut input) {
                 let item = match line {
-                    Ok(line) if is_quit(&line) => break,
+                    Ok(line) if is_quit(&line) => {
+                        reader_quit.store(true, Ordering::SeqCst);
+                        break;
+                    }
                     Ok(line) => Input::Line(line, Instant::now()),
                     Err(reason) => Input::Bad(reason),
                 };
@@ -48,7 +54,7 @@ impl Reader {
             reader_stop.store(true, Ordering::SeqCst);
             let _ = tx.send(Input::End);
         });
-        Reader { lines, stop }
+        Reader { lines, stop, quit }
     }
 }
 
@@ -126,7 +132,7 @@ where
 }
 
 fn handle(engine: &mut Engine, line: &str, start: Instant, stop: &Arc<AtomicBool>) -> Result<Option<String>, String> {
-    let Some(cmd) = parse(line)? else { return Ok(None) };
+    let Some(cmd) = parse_within(line, engine.board_limit_mib())? else { return Ok(None) };
     let reply = match cmd {
         Command::Init { spec, first, timeout } => {
             engine.new_game(&spec, first, timeout)?;

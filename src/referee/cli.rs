@@ -185,9 +185,10 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
         );
     }
     let jobs = jobs(args.jobs, total_games)?;
-    let mut outputs = Outputs::open(&args, &plan, names, sprt)?;
+    let outputs =
+        Arc::new(Mutex::new(Written { outputs: Outputs::open(&args, &plan, names, sprt)?, games: Vec::new() }));
     let scheduled = schedule(&plan);
-    let (finished, interrupted) = report_on_ctrl_c(&plan, names, total_games);
+    let (finished, interrupted) = report_on_ctrl_c(&plan, names, total_games, &outputs, &scheduled);
     // Not locked for the whole match: Ctrl-C's handler writes the results.
     let mut out = std::io::stdout();
     print_plan(&mut out, &plan, &configs, jobs, total_games, sprt.as_ref())?;
@@ -203,14 +204,22 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     let mut pair_first: Option<f64> = None;
     let mut llr = 0.0;
     let mut verdict: Option<Verdict> = None;
-    let on_finished = |record: &GameRecord, done: usize| progress.game(done, &game_line(record, names));
+    let on_finished = |record: &GameRecord, done: usize| {
+        // A game that ended after Ctrl-C (its engines too, at a terminal) is not a game of the match.
+        if !interrupted.load(Ordering::SeqCst) {
+            finished.lock().unwrap_or_else(|e| e.into_inner()).push(record.clone());
+        }
+        progress.game(done, &game_line(record, names))
+    };
     let on_game = |record: &GameRecord| {
+        let mut written = outputs.lock().unwrap_or_else(|e| e.into_inner());
         if interrupted.load(Ordering::SeqCst) {
-            // Ended by Ctrl-C (its engines too, at a terminal): not a game of the match.
+            // Ctrl-C's handler writes the games finished, in order or not.
             return false;
         }
-        finished.lock().unwrap_or_else(|e| e.into_inner()).push(record.clone());
-        outputs.write(record, &scheduled[record.number], names);
+        written.outputs.write(record, &scheduled[record.number], names);
+        written.games.push(record.number);
+        drop(written);
         let Some(sprt) = &sprt else { return true };
         // One board: the games of round r are 2r and 2r + 1.
         let score = game_score(record);
@@ -230,7 +239,7 @@ pub fn run(args: MatchArgs, self_exe: &Path) -> Result<()> {
     let result = run_match(&plan, engine_pairs(&configs, jobs), on_finished, on_game);
     progress.finish();
     let result = result?;
-    if let Some(e) = outputs.error {
+    if let Some(e) = &outputs.lock().unwrap_or_else(|e| e.into_inner()).outputs.error {
         eprintln!("warning: writing the game log or results failed: {e}");
     }
 
@@ -421,26 +430,47 @@ impl Outputs {
     }
 }
 
-/// Ctrl-C: the games finished so far (the list returned, which the match fills) are reported
-/// as at the end (the table, the summaries), then the process ends (the games in progress are
-/// not counted). The flag returned is set once that has begun.
+/// The files of a match and the numbers of the games written to them.
+struct Written {
+    outputs: Outputs,
+    games: Vec<usize>,
+}
+
+/// Ctrl-C or SIGTERM: the games finished so far (the list returned, which the match fills as
+/// they finish, in any order) are written to the files (those not written yet: the games that
+/// finished after one still in play) and reported as at the end (the table, the summaries), then
+/// the process ends (the games in progress are not counted). The flag returned is set once that
+/// has begun.
 fn report_on_ctrl_c(
     plan: &MatchPlan,
     names: [&str; 2],
     total_games: usize,
+    outputs: &Arc<Mutex<Written>>,
+    scheduled: &[Scheduled],
 ) -> (Arc<Mutex<Vec<GameRecord>>>, Arc<AtomicBool>) {
     let finished: Arc<Mutex<Vec<GameRecord>>> = Arc::default();
     let interrupted = Arc::new(AtomicBool::new(false));
-    let (games, flag, plan) = (finished.clone(), interrupted.clone(), plan.clone());
+    let (games, flag, plan, outputs) = (finished.clone(), interrupted.clone(), plan.clone(), outputs.clone());
+    let scheduled = scheduled.to_vec();
     let names = [names[0].to_string(), names[1].to_string()];
     let handler = ctrlc::set_handler(move || {
+        // The files' lock first: a game being written is written whole before the flag is up.
+        let mut written = outputs.lock().unwrap_or_else(|e| e.into_inner());
         if flag.swap(true, Ordering::SeqCst) {
             return;
         }
-        let games = games.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let mut games = games.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        games.sort_by_key(|g| g.number);
+        let names = [names[0].as_str(), names[1].as_str()];
+        let Written { outputs, games: done } = &mut *written;
+        for g in games.iter().filter(|g| !done.contains(&g.number)) {
+            outputs.write(g, &scheduled[g.number], names);
+        }
+        if let Some(e) = &outputs.error {
+            eprintln!("warning: writing the game log or results failed: {e}");
+        }
         eprintln!("\ninterrupted: {} of {total_games} games finished", games.len());
         let result = collect(&plan, games);
-        let names = [names[0].as_str(), names[1].as_str()];
         let _ = print_results(&mut std::io::stdout(), &result, names, plan.timeout, None);
         std::process::exit(130);
     });

@@ -178,6 +178,11 @@ pub fn engine_config(
         h => h.strip_prefix("level").and_then(|n| n.parse::<u32>().ok()).map(|n| vec!["--level".into(), n.to_string()]),
     };
     let (argv, seeded) = match builtin {
+        Some(_) if rest.iter().any(|w| w == "--seed" || w.starts_with("--seed=")) => {
+            return Err(format!(
+                "engine '{text}': --seed is the match's (it seeds every game of a built-in engine: `match --seed`); leave it out of the engine"
+            ))
+        }
         Some(flags) => {
             let mut argv = vec![exe];
             argv.extend(flags);
@@ -274,6 +279,11 @@ mod tests {
         assert_eq!(c.name, "sh");
         assert_eq!(c.protocol, Protocol::Boardbot);
         assert!(engine_config("  ", exe, 0, t, false).is_err());
+        // A built-in engine's seed is the match's (issue 57: a second --seed crashed the engine).
+        for text in ["hard --seed 3", "self --seed=3", "random --threads 1 --seed 3"] {
+            let e = engine_config(text, exe, 0, t, false).unwrap_err();
+            assert!(e.contains("--seed is the match's"), "{e}");
+        }
         let c = engine_config("pbrain:/opt/gomoku/pbrain-figrid --threads 1", exe, 3, t, false).unwrap();
         assert_eq!(c.argv, ["/opt/gomoku/pbrain-figrid", "--threads", "1"]);
         assert_eq!((c.protocol, c.seeded, c.name.as_str()), (Protocol::Pbrain, false, "pbrain:pbrain-figrid"));

@@ -2,7 +2,7 @@
 //! root.rs), each iteration in an aspiration window, the root's moves searched by the node
 //! search.
 
-use super::searcher::{score_text, Run, SearchInfo, SearchResult, INF};
+use super::searcher::{score_text, Basis, Run, SearchInfo, SearchResult, Value, INF};
 use super::{Game, RootKnowledge, Score, MAX_PLY, WIN_BOUND};
 
 impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
@@ -20,8 +20,8 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         let first_depth = 1 + (self.thread as u32 % 2);
         let mut prev_score: Option<Score> = None;
         for depth in first_depth..=self.limits.max_depth.min(MAX_PLY as u32 - 1).max(first_depth) {
-            self.heuristic = !exhaustive;
-            let (score, mv, alpha) = self.aspiration(game, moves, depth, prev_score);
+            let (value, mv, alpha) = self.aspiration(game, moves, depth, prev_score);
+            let score = value.score;
             if self.stopped {
                 // The moves the stopped iteration finished: in the first, the best of them;
                 // later, a move that beat the previous best (searched first) inside the
@@ -37,7 +37,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             if let Some(i) = moves.iter().position(|&m| m == mv) {
                 moves[..=i].rotate_right(1);
             }
-            let proved = !self.heuristic;
+            let proved = exhaustive && value.proof;
             best = self.iteration_done(game, best.iterations, depth, score, mv, proved);
             prev_score = Some(score);
             if proved
@@ -88,14 +88,15 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
 
     /// One iteration of phase 2 at `depth`: the root searched in an aspiration window around the
     /// last iteration's score (from depth 4 on, away from proofs), widened fourfold on each
-    /// side that fails. The score, the best move and the window's alpha at the end.
+    /// side that fails. The value (its proof status: the last search's, in the window that held
+    /// the score), the best move and the window's alpha at the end.
     pub(super) fn aspiration(
         &mut self,
         game: &mut G,
         moves: &mut [G::Move],
         depth: u32,
         prev_score: Option<Score>,
-    ) -> (Score, G::Move, Score) {
+    ) -> (Value, G::Move, Score) {
         let (mut alpha, mut beta) = (-INF, INF);
         let mut delta = 0;
         if let Some(p) = prev_score.filter(|p| depth >= 4 && p.abs() < WIN_BOUND) {
@@ -104,10 +105,10 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             beta = p + delta;
         }
         loop {
-            let heuristic_before = self.heuristic;
-            let (score, mv) = self.root(game, moves, depth as i32, alpha, beta);
+            let (value, mv) = self.root(game, moves, depth as i32, alpha, beta);
+            let score = value.score;
             if self.stopped {
-                return (score, mv, alpha);
+                return (value, mv, alpha);
             }
             if score <= alpha && alpha > -INF {
                 alpha = (alpha - delta).max(-INF);
@@ -116,13 +117,12 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 beta = (beta + delta).min(INF);
                 delta *= 4;
             } else {
-                return (score, mv, alpha);
+                return (value, mv, alpha);
             }
-            self.heuristic = heuristic_before;
         }
     }
 
-    /// One root iteration over `moves` (ordered); returns the score and the best move.
+    /// One root iteration over `moves` (ordered); returns the value and the best move.
     pub(super) fn root(
         &mut self,
         game: &mut G,
@@ -130,19 +130,26 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         depth: i32,
         alpha: Score,
         beta: Score,
-    ) -> (Score, G::Move) {
+    ) -> (Value, G::Move) {
         let me = game.to_move();
         let (mut alpha, mut best, mut best_mv) = (alpha, -INF, moves[0]);
+        let mut basis = Basis::new();
         for (i, &mv) in moves.iter().enumerate() {
+            self.stack[0].current = game.move_key(mv);
             game.play(mv);
             let score = if i == 0 {
-                self.child(game, me, depth - 1, 1, alpha, beta, true)
+                let v = self.child(game, me, depth - 1, 1, alpha, beta, true);
+                basis.add(v);
+                v.score
             } else {
-                let s = self.child(game, me, depth - 1, 1, alpha, alpha + 1, false);
-                if s > alpha && s < beta && !self.stopped {
-                    self.child(game, me, depth - 1, 1, alpha, beta, true)
+                let v = self.child(game, me, depth - 1, 1, alpha, alpha + 1, false);
+                basis.add(v);
+                if v.score > alpha && v.score < beta && !self.stopped {
+                    let v = self.child(game, me, depth - 1, 1, alpha, beta, true);
+                    basis.add(v);
+                    v.score
                 } else {
-                    s
+                    v.score
                 }
             };
             game.undo();
@@ -160,6 +167,6 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 }
             }
         }
-        (best, best_mv)
+        (Value::on(best, basis), best_mv)
     }
 }

@@ -8,6 +8,7 @@
 pub mod clock;
 mod deepen;
 pub mod dfpn;
+mod frame;
 pub mod game;
 mod moves;
 mod node;

@@ -2,28 +2,38 @@
 //! with late-move reductions and pruning.
 
 use super::node::{Node, Window};
-use super::searcher::{Run, INF};
+use super::searcher::{Basis, Run, INF};
 use super::tt::NO_MOVE;
 use super::{Game, RootKnowledge, Score, WIN_BOUND};
 
 impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     /// Step 6: the moves, best first, with late-move reductions and pruning: the best score
-    /// (-INF if none was searched to the end) and its move's key. Stage 1, in a quiet position:
+    /// (-INF if none was searched to the end), its move's key and what the score rests on. Stage 1, in a quiet position:
     /// the table's move before generating any other (when it refutes the position, scoring
     /// every candidate is saved). Stage 2: the candidates, ordered by the table's move, the
     /// killers and the history.
-    pub(super) fn search_moves(&mut self, game: &mut G, node: &Node, window: Window, futile: bool) -> (Score, u32) {
+    pub(super) fn search_moves(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        window: Window,
+        futile: bool,
+    ) -> (Score, u32, Basis) {
         let Node { depth, ply, pv, me, quiet, tt_move } = *node;
         let Window { mut alpha, beta, lo, hi } = window;
         let sel = self.sel;
         let side = me.index();
         let (mut best, mut best_key) = (-INF, NO_MOVE);
         let mut searched = 0;
+        let mut basis = Basis::new();
 
         let tt_mv = if quiet { game.move_for_key(tt_move) } else { None };
         if let Some(mv) = tt_mv {
+            self.stack[ply].current = tt_move;
             game.play(mv);
-            let score = self.child(game, me, depth - 1, ply + 1, alpha, beta, pv);
+            let v = self.child(game, me, depth - 1, ply + 1, alpha, beta, pv);
+            basis.add(v);
+            let score = v.score;
             game.undo();
             searched = 1;
             if !self.stopped && score > best {
@@ -33,17 +43,21 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             }
         }
 
-        let mut list = std::mem::take(&mut self.lists[ply]);
+        let mut list = std::mem::take(&mut self.stack[ply].moves);
         list.clear();
-        self.tried[ply].clear();
+        self.stack[ply].quiets_tried.clear();
         let mut exhaustive = true;
         if best < beta && !self.stopped {
             exhaustive = self.know.candidates(game, &mut list);
             if !exhaustive {
-                self.heuristic = true;
+                basis.guess();
             }
             if tt_mv.is_some() {
                 list.retain(|c| game.move_key(c.mv) != tt_move);
+            }
+            let excluded = self.stack[ply].excluded;
+            if excluded != NO_MOVE {
+                list.retain(|c| game.move_key(c.mv) != excluded);
             }
             if depth <= 0 {
                 // Past the horizon (a position not quiet): only the moves the game searches
@@ -51,7 +65,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 let all = list.len();
                 list.retain(|c| self.know.searched_past_horizon(game, c.mv));
                 if list.len() < all {
-                    self.heuristic = true;
+                    basis.guess();
                     let stand = self.know.evaluate(game).clamp(lo, hi);
                     if stand > best {
                         best = stand;
@@ -66,7 +80,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 let k = game.move_key(c.mv);
                 c.score = if k == tt_move {
                     i64::MAX
-                } else if self.ordering.is_killer(ply, k) {
+                } else if self.stack[ply].is_killer(k) {
                     i64::MAX / 2 + c.score.min(1 << 40)
                 } else {
                     c.score + self.ordering.history(side, k)
@@ -86,7 +100,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         // cutoffs come that early, and spare sorting the rest), then the rest sorted.
         for j in 0..list.len() {
             if j >= count && best > -WIN_BOUND {
-                self.heuristic = true;
+                basis.guess();
                 break;
             }
             if j < PICKED_ONE_BY_ONE {
@@ -102,23 +116,32 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             // The game's own selectivity leaves its tactical moves alone.
             let tame = quiet_move && (sel.reduction.is_none() && !futile || !self.know.tactical(game, c.mv));
             if futile && i > 0 && tame && best > -WIN_BOUND {
-                self.heuristic = true;
+                basis.guess();
                 continue;
             }
             if sel.history_malus && quiet_move && !game.move_key(c.mv).eq(&tt_move) {
-                self.tried[ply].push(key_mv);
+                self.stack[ply].quiets_tried.push(key_mv);
             }
+            self.stack[ply].current = key_mv;
             game.play(c.mv);
             let score = if i == 0 {
-                self.child(game, me, next, ply + 1, alpha, beta, pv)
+                let v = self.child(game, me, next, ply + 1, alpha, beta, pv);
+                basis.add(v);
+                v.score
             } else {
                 let r = if depth >= 3 && i >= 3 && tame { self.reduction(depth, i, pv, exhaustive) } else { 0 };
-                let mut s = self.child(game, me, next - r, ply + 1, alpha, alpha + 1, false);
+                let v = self.child(game, me, next - r, ply + 1, alpha, alpha + 1, false);
+                basis.add(v);
+                let mut s = v.score;
                 if r > 0 && s > alpha && !self.stopped {
-                    s = self.child(game, me, next, ply + 1, alpha, alpha + 1, false);
+                    let v = self.child(game, me, next, ply + 1, alpha, alpha + 1, false);
+                    basis.add(v);
+                    s = v.score;
                 }
                 if pv && s > alpha && s < beta && !self.stopped {
-                    s = self.child(game, me, next, ply + 1, alpha, beta, true);
+                    let v = self.child(game, me, next, ply + 1, alpha, beta, true);
+                    basis.add(v);
+                    s = v.score;
                 }
                 s
             };
@@ -133,10 +156,11 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                     alpha = score;
                     if score >= beta {
                         if quiet_move || key_mv != tt_move {
-                            self.ordering.reward(side, ply, key_mv, depth);
+                            self.stack[ply].add_killer(key_mv);
+                            self.ordering.reward(side, key_mv, depth);
                         }
                         if sel.history_malus {
-                            for &k in &self.tried[ply] {
+                            for &k in &self.stack[ply].quiets_tried {
                                 if k != key_mv {
                                     self.ordering.punish(side, k, depth);
                                 }
@@ -147,8 +171,8 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 }
             }
         }
-        self.lists[ply] = list;
-        (best, best_key)
+        self.stack[ply].moves = list;
+        (best, best_key, basis)
     }
 }
 

@@ -3,9 +3,11 @@
 //! store). The moves themselves are searched in moves.rs, a quiet leaf past the horizon in
 //! quiescence.rs.
 
-use super::searcher::{Run, INF};
+use super::frame::NULL_MOVE;
+use super::searcher::{Run, Value, INF};
 use super::tt::{Bound, NO_MOVE, PROVEN};
 use super::{Game, Outcome, RootKnowledge, Score, Side, MAX_PLY, WIN, WIN_BOUND};
+use std::ops::ControlFlow::{self, Break, Continue};
 
 /// A node's window (alpha, beta), narrowed to the scores still possible there (lo, hi: the
 /// mate distances, and 0 for a side that cannot win): lo <= alpha < beta <= hi.
@@ -42,6 +44,9 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     /// 6. the moves, the table's first, with reductions ([`Run::search_moves`]);
     /// 7. the store ([`Run::store`]).
     ///
+    /// Each step either hands on what the next needs (`Continue`) or ends the node with its
+    /// value (`Break`): the value says whether its score is a proof.
+    ///
     /// Invariants: the window is not empty (alpha < beta) and within +-INF; a zero window at a
     /// node gives a bound, never an exact score; what is stored has a bound that says how the
     /// score stands to the window searched, and a depth in 0..PROVEN, or PROVEN for a proof.
@@ -55,123 +60,113 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         alpha: Score,
         beta: Score,
         pv: bool,
-    ) -> Score {
+    ) -> Value {
         debug_assert!(alpha < beta, "an empty window ({alpha}, {beta})");
         debug_assert!(-INF <= alpha && beta <= INF, "a window past the scores ({alpha}, {beta})");
+        match self.node(game, depth, ply, alpha, beta, pv) {
+            Break(v) | Continue(v) => v,
+        }
+    }
+
+    /// The steps of [`Run::negamax`].
+    fn node(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+        pv: bool,
+    ) -> ControlFlow<Value, Value> {
         self.nodes += 1;
+        self.stack[ply].enter();
         if self.out_of_time() {
-            return 0;
+            return Break(Value::proof(0));
         }
-        if let Some(score) = self.settled(game, ply) {
-            return score;
-        }
-        let window = match self.window(game, ply, alpha, beta) {
-            Ok(window) => window,
-            Err(score) => return score,
-        };
-        let quiet = match self.known(game, depth, ply, &window) {
-            Ok(quiet) => quiet,
-            Err(score) => return score,
-        };
+        self.settled(game, ply)?;
+        let window = self.window(game, ply, alpha, beta)?;
+        let quiet = self.known(game, depth, ply, &window)?;
         let key = game.hash();
-        let tt_move = match self.probe(key, depth, ply, pv, &window) {
-            Ok(tt_move) => tt_move,
-            Err(score) => return score,
-        };
+        let tt_move = self.probe(key, depth, ply, pv, &window)?;
         let node = Node { depth, ply, pv, me: game.to_move(), quiet, tt_move };
-        let futile = match self.prune(game, &node, &window) {
-            Ok(futile) => futile,
-            Err(score) => return score,
-        };
-        let outer_heuristic = std::mem::replace(&mut self.heuristic, false);
-        let outer_path_draw = std::mem::replace(&mut self.path_draw, false);
-        let (best, best_key) = self.search_moves(game, &node, window, futile);
-        let path_draw = self.path_draw;
-        self.path_draw |= outer_path_draw;
+        let futile = self.prune(game, &node, &window)?;
+        let (best, best_key, basis) = self.search_moves(game, &node, window, futile);
         if self.stopped {
-            self.heuristic |= outer_heuristic;
-            return 0;
+            return Break(Value::proof(0));
         }
         let best = best.clamp(window.lo, window.hi);
-        let subtree_heuristic = self.heuristic;
-        self.heuristic |= outer_heuristic;
-        if !path_draw {
-            self.store(key, &node, &window, best, best_key, subtree_heuristic);
+        if !basis.path_draw {
+            self.store(key, &node, &window, best, best_key, basis.proof);
         }
-        best
+        Continue(Value::on(best, basis))
     }
 
     /// Step 2: the score of a position settled without a search: the game over, drawn by its
     /// history, won at once by the side to move, or at the ply cap (the evaluation).
-    pub(super) fn settled(&mut self, game: &G, ply: usize) -> Option<Score> {
+    fn settled(&mut self, game: &G, ply: usize) -> ControlFlow<Value> {
         if game.drawn_by_history() {
-            self.heuristic = true;
-            self.path_draw = true;
-            return Some(0);
+            return Break(Value { score: 0, proof: false, path_draw: true });
         }
         match game.outcome() {
-            Some(Outcome::Draw) => return Some(0),
+            Some(Outcome::Draw) => return Break(Value::proof(0)),
             Some(Outcome::Win(side)) => {
                 let s = WIN - ply as Score;
-                return Some(if side == game.to_move() { s } else { -s });
+                return Break(Value::proof(if side == game.to_move() { s } else { -s }));
             }
             None => {}
         }
         if self.know.winning_move(game).is_some() {
-            return Some(WIN - ply as Score - 1);
+            return Break(Value::proof(WIN - ply as Score - 1));
         }
         if ply >= MAX_PLY - 1 {
-            self.heuristic = true;
-            return Some(self.know.evaluate(game));
+            return Break(Value::heuristic(self.know.evaluate(game)));
         }
-        None
+        Continue(())
     }
 
     /// Step 3: the window (alpha, beta) narrowed to the scores still possible: the mate
-    /// distance, and what the game knows (a side that cannot win scores at most 0). Err: the
-    /// node's score, where nothing in the window is possible.
-    pub(super) fn window(&self, game: &G, ply: usize, alpha: Score, beta: Score) -> Result<Window, Score> {
+    /// distance, and what the game knows (a side that cannot win scores at most 0). Break: the
+    /// node's value (a proof), where nothing in the window is possible.
+    fn window(&self, game: &G, ply: usize, alpha: Score, beta: Score) -> ControlFlow<Value, Window> {
         let me = game.to_move();
         let lo = if self.know.can_win(game, me.other()) { -(WIN - ply as Score) } else { 0 };
         let hi = if self.know.can_win(game, me) { WIN - ply as Score - 1 } else { 0 };
         if lo >= beta {
-            return Err(lo);
+            return Break(Value::proof(lo));
         }
         if hi <= alpha {
-            return Err(hi);
+            return Break(Value::proof(hi));
         }
         let (alpha, beta) = (alpha.max(lo), beta.min(hi));
         if alpha >= beta {
-            return Err(alpha);
+            return Break(Value::proof(alpha));
         }
         debug_assert!(lo <= alpha && beta <= hi);
-        Ok(Window { alpha, beta, lo, hi })
+        Continue(Window { alpha, beta, lo, hi })
     }
 
     /// Step 4a: what the game knows of the position without a search (a value from an endgame
     /// database), and a quiet node past the horizon (a win the evaluation does not see, or the
-    /// quiescence search). Ok: whether the side to move is quiet, the node to be searched.
-    pub(super) fn known(&mut self, game: &mut G, depth: i32, ply: usize, window: &Window) -> Result<bool, Score> {
+    /// quiescence search). Continue: whether the side to move is quiet, the node to be searched.
+    fn known(&mut self, game: &mut G, depth: i32, ply: usize, window: &Window) -> ControlFlow<Value, bool> {
         if let Some(v) = self.know.known_value(game) {
-            self.heuristic = true;
-            return Err(v.clamp(window.lo, window.hi));
+            return Break(Value::heuristic(v.clamp(window.lo, window.hi)));
         }
         let quiet = self.know.quiet(game);
         if depth <= 0 && quiet {
             if let Some(plies) = self.know.quiet_win(game) {
-                return Err(WIN - ply as Score - plies as Score);
+                return Break(Value::proof(WIN - ply as Score - plies as Score));
             }
-            self.heuristic = true;
-            return Err(self.quiescence(game, depth, ply, window.alpha, window.beta));
+            return Break(self.quiescence(game, depth, ply, window.alpha, window.beta));
         }
-        Ok(quiet)
+        Continue(quiet)
     }
 
-    /// Step 4b: the table. Err: the score stored for the position, where it settles the window
-    /// (a proof always; a heuristic score deep enough, and never at a PV node); Ok: the table's
-    /// move for the position ([`NO_MOVE`] if none).
-    pub(super) fn probe(&mut self, key: u64, depth: i32, ply: usize, pv: bool, window: &Window) -> Result<u32, Score> {
-        let Some(e) = self.tt.probe(key) else { return Ok(NO_MOVE) };
+    /// Step 4b: the table. Break: the score stored for the position, where it settles the window
+    /// (a proof always; a heuristic score deep enough, and never at a PV node); Continue: the
+    /// table's move for the position ([`NO_MOVE`] if none).
+    fn probe(&mut self, key: u64, depth: i32, ply: usize, pv: bool, window: &Window) -> ControlFlow<Value, u32> {
+        let Some(e) = self.tt.probe(key) else { return Continue(NO_MOVE) };
         if e.depth == PROVEN || (!pv && e.depth as i32 >= depth) {
             let s = e.score(ply);
             let usable = match e.bound {
@@ -180,62 +175,68 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 Bound::Upper => s <= window.alpha,
             };
             if usable {
-                if e.depth != PROVEN {
-                    self.heuristic = true;
-                }
-                return Err(s);
+                return Break(Value { score: s, proof: e.depth == PROVEN, path_draw: false });
             }
         }
-        Ok(e.mv)
+        Continue(e.mv)
     }
 
     /// Step 5: pruning before any move, where the game allows it ([`Selectivity`]). Near the
     /// horizon at a quiet non-PV node, the static evaluation may settle the node (reverse
-    /// futility) or rule out the quiet moves (futility: Ok(true)). Null move: if passing still
-    /// fails high on a shallower search, so would a move (verified by a shallower normal search
-    /// where the game asks, for zugzwang). Err: the node's score.
-    pub(super) fn prune(&mut self, game: &mut G, node: &Node, window: &Window) -> Result<bool, Score> {
+    /// futility) or rule out the quiet moves (futility: Continue(true)). Null move: if passing
+    /// still fails high on a shallower search, so would a move (verified by a shallower normal
+    /// search where the game asks, for zugzwang). Break: the node's value (no proof).
+    fn prune(&mut self, game: &mut G, node: &Node, window: &Window) -> ControlFlow<Value, bool> {
         let Node { depth, ply, pv, me, quiet, .. } = *node;
         let (alpha, beta) = (window.alpha, window.beta);
         let mut futile = false;
         let sel = self.sel;
         let inside = alpha > -WIN_BOUND && beta < WIN_BOUND;
         if !pv && quiet && depth <= 3 && inside && (sel.static_margin.is_some() || sel.futility_margin.is_some()) {
-            let stand = self.know.evaluate(game);
+            let stand = self.static_eval(game, ply);
             if sel.static_margin.is_some_and(|m| stand - m * depth >= beta) {
-                self.heuristic = true;
-                return Err(stand);
+                return Break(Value::heuristic(stand));
             }
             futile = sel.futility_margin.is_some_and(|m| stand + m * depth <= alpha);
         }
-        if sel.null_reduction > 0 && !pv && quiet && depth >= 2 && inside && self.null_ply.wrapping_add(1) != ply {
+        if sel.null_reduction > 0 && !pv && quiet && depth >= 2 && inside && self.stack[ply - 1].current != NULL_MOVE {
             if let Some(pass) = self.know.null_move(game) {
-                if self.know.evaluate(game) >= beta {
+                if self.static_eval(game, ply) >= beta {
                     let r = sel.null_reduction + depth / 6;
-                    let (heuristic0, draw0) = (self.heuristic, self.path_draw);
-                    let outer_null = std::mem::replace(&mut self.null_ply, ply);
+                    self.stack[ply].current = NULL_MOVE;
                     game.play(pass);
-                    let mut s = self.child(game, me, depth - 1 - r, ply + 1, beta - 1, beta, false);
+                    let null = self.child(game, me, depth - 1 - r, ply + 1, beta - 1, beta, false);
                     game.undo();
+                    let (mut s, mut path_draw) = (null.score, null.path_draw);
                     if s >= beta && sel.null_verify && depth - r > 0 && !self.stopped {
-                        // The verification searches this node without a null move (null_ply
-                        // is this ply's: its children may make one again).
-                        self.null_ply = ply.wrapping_sub(1);
-                        s = self.negamax(game, depth - r, ply, beta - 1, beta, false);
+                        // The verification searches this node as if a null move had led to it,
+                        // so that it makes none itself (its children may).
+                        let parent = std::mem::replace(&mut self.stack[ply - 1].current, NULL_MOVE);
+                        let verified = self.negamax(game, depth - r, ply, beta - 1, beta, false);
+                        self.stack[ply - 1].current = parent;
+                        (s, path_draw) = (verified.score, path_draw | verified.path_draw);
                     }
-                    self.null_ply = outer_null;
                     if self.stopped {
-                        return Err(0);
+                        return Break(Value::proof(0));
                     }
                     if s >= beta {
-                        self.heuristic = true;
-                        return Err(if s >= WIN_BOUND { beta } else { s });
+                        return Break(Value { score: if s >= WIN_BOUND { beta } else { s }, proof: false, path_draw });
                     }
-                    (self.heuristic, self.path_draw) = (heuristic0, draw0);
+                    // The null move failed: what its searches met is no part of the node's value.
                 }
             }
         }
-        Ok(futile)
+        Continue(futile)
+    }
+
+    /// The node's static evaluation, asked of the game once a node (kept in its frame).
+    fn static_eval(&mut self, game: &G, ply: usize) -> Score {
+        if let Some(e) = self.stack[ply].static_eval {
+            return e;
+        }
+        let e = self.know.evaluate(game);
+        self.stack[ply].static_eval = Some(e);
+        e
     }
 
     /// The late-move reduction of the `i`th move (from 0) at `depth`: in an exhaustive list, the
@@ -257,17 +258,9 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     }
 
     /// Step 7: the node's score `best` (within the narrowed window's bounds) in the table, as a
-    /// bound on the window searched, with its depth; a proof (no heuristic leaf below,
-    /// `subtree_heuristic` false) at depth PROVEN.
-    pub(super) fn store(
-        &mut self,
-        key: u64,
-        node: &Node,
-        window: &Window,
-        best: Score,
-        best_key: u32,
-        subtree_heuristic: bool,
-    ) {
+    /// bound on the window searched, with its depth; a proof (`proof`: no heuristic leaf below)
+    /// at depth PROVEN.
+    pub(super) fn store(&mut self, key: u64, node: &Node, window: &Window, best: Score, best_key: u32, proof: bool) {
         debug_assert!(window.lo <= best && best <= window.hi, "{best} outside [{}, {}]", window.lo, window.hi);
         let bound = if best >= window.beta {
             Bound::Lower
@@ -277,7 +270,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             Bound::Exact
         };
         debug_assert!(window.beta - window.alpha > 1 || bound != Bound::Exact, "an exact score in a zero window");
-        let stored_depth = if subtree_heuristic { node.depth.clamp(0, PROVEN as i32 - 1) as u8 } else { PROVEN };
+        let stored_depth = if proof { PROVEN } else { node.depth.clamp(0, PROVEN as i32 - 1) as u8 };
         self.tt.store(key, stored_depth, best, node.ply, bound, best_key);
     }
 }

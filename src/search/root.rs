@@ -472,9 +472,8 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         if let Some(&known) = memo.proofs.get(&key) {
             return known;
         }
-        self.heuristic = false;
         let v = self.child(game, me, depth, 1, threshold - 1, threshold, false);
-        let proved = !self.heuristic && v >= threshold;
+        let proved = v.proof && v.score >= threshold;
         if !self.stopped {
             memo.proofs.insert(key, proved);
         }

@@ -8,9 +8,10 @@
 //! reached only decided positions through exhaustive move lists: such entries are stored with
 //! depth [`PROVEN`], and a root result that is a proof ends the search at once.
 
+use super::frame::Frame;
 use super::ordering::MoveOrder;
 use super::tt::Tt;
-use super::{Candidate, Game, Limits, RootKnowledge, Score, Selectivity, Side, MAX_PLY, WIN, WIN_BOUND};
+use super::{Game, Limits, RootKnowledge, Score, Selectivity, Side, MAX_PLY, WIN, WIN_BOUND};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Duration;
 
@@ -46,6 +47,65 @@ pub struct Searcher {
 
 /// Beyond every score: the widest window is (-INF, INF).
 pub(super) const INF: Score = WIN + 1;
+
+/// What a search of a position returns: its score (from the view of the side to move there,
+/// or of the mover for [`Run::child`]) and what the score rests on.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Value {
+    pub(super) score: Score,
+    /// The score is a proof: every leaf below was decided (the game over, a win seen at once,
+    /// a proved table entry) through exhaustive move lists; no leaf was judged heuristically (an
+    /// evaluation, a pruned or reduced selection, a table entry that is no proof).
+    pub(super) proof: bool,
+    /// Some leaf below was scored a draw by its history ([`Game::drawn_by_history`]): the score
+    /// depends on the path to the position, so it is not stored in the table.
+    pub(super) path_draw: bool,
+}
+
+impl Value {
+    /// A proved score. (A stopped search returns `Value::proof(0)`, which nobody reads.)
+    pub(super) fn proof(score: Score) -> Value {
+        Value { score, proof: true, path_draw: false }
+    }
+
+    /// A heuristic score: no proof.
+    pub(super) fn heuristic(score: Score) -> Value {
+        Value { score, proof: false, path_draw: false }
+    }
+
+    /// The score `score` resting on the searches summed up in `basis`.
+    pub(super) fn on(score: Score, basis: Basis) -> Value {
+        Value { score, proof: basis.proof, path_draw: basis.path_draw }
+    }
+}
+
+/// What a node's score rests on, summed over the searches below it so far (every one counts,
+/// a re-search and a search whose score was not kept too): whether all were proofs, and
+/// whether one met a draw by history. A node's step that judges heuristically (a pruned move,
+/// a list that is not exhaustive) marks it with [`Basis::guess`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Basis {
+    pub(super) proof: bool,
+    pub(super) path_draw: bool,
+}
+
+impl Basis {
+    /// Nothing searched yet: a proof so far.
+    pub(super) fn new() -> Basis {
+        Basis { proof: true, path_draw: false }
+    }
+
+    /// A search below returned `v`.
+    pub(super) fn add(&mut self, v: Value) {
+        self.proof &= v.proof;
+        self.path_draw |= v.path_draw;
+    }
+
+    /// A step judged heuristically: the score is no proof.
+    pub(super) fn guess(&mut self) {
+        self.proof = false;
+    }
+}
 /// Time is checked every this many nodes.
 const CHECK_EVERY: u64 = 4;
 
@@ -127,16 +187,10 @@ pub(super) struct Run<'a, G: Game, K: RootKnowledge<G>> {
     /// 0 for the main thread; helpers are numbered from 1 (they log nothing and start at
     /// staggered depths, so that the threads do not all search the same tree in step).
     pub(super) thread: usize,
-    /// Move lists, one per ply, reused.
-    pub(super) lists: Vec<Vec<Candidate<G::Move>>>,
+    /// One frame per ply (see [`Frame`]), 0 the root's.
+    pub(super) stack: Vec<Frame<G::Move>>,
     pub(super) nodes: u64,
     pub(super) stopped: bool,
-    /// Some leaf of the current subtree was judged heuristically (not a proof).
-    pub(super) heuristic: bool,
-    /// Some leaf of the current subtree was scored a draw by its history
-    /// ([`Game::drawn_by_history`]): the subtree's score depends on the path to it, so it is not
-    /// stored in the table.
-    pub(super) path_draw: bool,
     /// An earlier stop than the limits' (the swindle's slice), from the search's start.
     pub(super) deadline: Option<Duration>,
     /// When the clock was last looked at, from the search's start.
@@ -151,11 +205,6 @@ pub(super) struct Run<'a, G: Game, K: RootKnowledge<G>> {
     pub(super) soft: Option<Duration>,
     /// The game's reductions and pruning (see [`Selectivity`]).
     pub(super) sel: Selectivity,
-    /// The ply of the null move being searched (none: usize::MAX); a null move's child and a
-    /// null move's verification make none.
-    pub(super) null_ply: usize,
-    /// Quiet moves searched at a node before a cutoff (for the history malus), one list per ply.
-    pub(super) tried: Vec<Vec<u32>>,
 }
 
 impl<'a, G: Game, K: RootKnowledge<G>> Run<'a, G, K> {
@@ -174,24 +223,20 @@ impl<'a, G: Game, K: RootKnowledge<G>> Run<'a, G, K> {
             limits,
             done,
             thread,
-            lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            stack: (0..MAX_PLY + 2).map(|_| Frame::new()).collect(),
             nodes: 0,
             stopped: false,
-            heuristic: false,
-            path_draw: false,
             deadline: None,
             last_look: Duration::ZERO,
             stall: Duration::ZERO,
             soft: limits.soft,
             sel: Selectivity::default(),
-            null_ply: usize::MAX,
-            tried: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
         }
     }
 }
 
 impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
-    /// Searches the position after a move by `me`, returning its score from `me`'s view.
+    /// Searches the position after a move by `me`, returning its value from `me`'s view.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn child(
         &mut self,
@@ -202,11 +247,12 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         alpha: Score,
         beta: Score,
         pv: bool,
-    ) -> Score {
+    ) -> Value {
         if game.to_move() == me {
             self.negamax(game, depth, ply, alpha, beta, pv)
         } else {
-            -self.negamax(game, depth, ply, -beta, -alpha, pv)
+            let v = self.negamax(game, depth, ply, -beta, -alpha, pv);
+            Value { score: -v.score, ..v }
         }
     }
 

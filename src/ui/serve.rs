@@ -9,13 +9,25 @@
 //!   idle for `--idle` minutes is dropped.
 //! - At most `--searches` searches run at once, each on a blocking thread; the others wait in a
 //!   queue and their state says `queued`.
+//! - Only the server's own page may drive it ([`Hosts`]): a `Host` that is not the bound
+//!   address, `localhost` or an `--allow-host` name gets 403 (DNS rebinding), and a request
+//!   that changes something must be `application/json` and come from the server's own origin
+//!   (`Origin`, `Sec-Fetch-Site`), so that no other site's page can start games or searches.
+//! - Each client address holds at most `--max-sessions-per-client` sessions; a newcomer to a
+//!   full server takes the place of the longest-idle session (untouched for [`EVICT_AFTER`],
+//!   not in use), a client at its own cap the place of its own longest-idle one.
 //! - A search whose request goes away (the tab closed) is stopped: the request's future holds a
 //!   guard whose `Drop` raises the search's stop flag.
 //! - Every bad request gets a 4xx and `{"error": "..."}`, and changes nothing.
-//! - The async workers only route requests: building a game, its state and every search run on
-//!   blocking threads (at most [`MAX_BLOCKING`]), so that no session's large board delays
-//!   another's requests. Boards are at most [`MAX_SIZE`] a side (a larger one gets 400), so
-//!   that a state stays small; the session limit is checked before an engine is made.
+//! - The async workers only route requests and copy bytes: building a game, its state and its
+//!   JSON, and every search run on blocking threads. The blocking pool has room for every
+//!   search (`--searches`), every large-board job ([`LARGE_LANES`]) and [`LIGHT_THREADS`] more,
+//!   so that a small board's work never waits for a thread: the work of large boards (a number
+//!   over [`SMALL_SIDE`] in the description) waits for one of the [`LARGE_LANES`] large-board
+//!   lanes instead, so that no more than that many run at once on the cores that the small
+//!   boards' requests share. Boards are at most
+//!   [`MAX_SIZE`] a side (a larger one gets 400), so that a state stays small; the session
+//!   limit is checked before an engine is made.
 //! - A connection that sends no request for [`HEADER_TIMEOUT`] is closed, and at most
 //!   [`MAX_CONNECTIONS`] are served at once (more wait to be accepted): the memory they take
 //!   is bounded (docs/api.md gives the ceiling).
@@ -30,10 +42,10 @@ use crate::ui::words::{opinion_words, thought_line};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Query, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use clap::Args;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -41,8 +53,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::Write;
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedMutexGuard, Semaphore};
@@ -61,8 +73,18 @@ pub const MAX_CONNECTIONS: usize = 1024;
 /// The time a connection has to send its request when more than a quarter of
 /// [`MAX_CONNECTIONS`] are open.
 pub const CROWDED_REQUEST_TIMEOUT: Duration = Duration::from_secs(1);
-/// Blocking threads at most (searches, and the building of games and states).
-pub const MAX_BLOCKING: usize = 16;
+/// Blocking threads for small boards' work (games, states, undo; no search), beyond those of
+/// the searches and of the [`LARGE_LANES`]: the blocking pool never makes a small board's job
+/// wait behind a search or a large board's job.
+pub const LIGHT_THREADS: usize = 16;
+/// Large boards' jobs (building a game, a state and its JSON, undo, review) running at once;
+/// the others wait for a lane (FIFO).
+pub const LARGE_LANES: usize = 2;
+/// A board is large when a number of its description is over `SMALL_SIDE` (`mnk 100 100 5`,
+/// `cx 70 70 10`; not `mnk 15 15 5`, `cx 25 25 10`), read on the text before the game is built.
+pub const SMALL_SIDE: usize = 32;
+/// A newcomer to a full server takes the place of a session untouched for at least this long.
+pub const EVICT_AFTER: Duration = Duration::from_secs(60);
 /// The time per move allowed, in seconds.
 pub const TIME_RANGE: (f64, f64) = (0.05, 60.0);
 
@@ -83,9 +105,18 @@ pub struct ServeArgs {
     /// Minutes after which an idle session (a game nobody touched) is dropped.
     #[arg(long = "idle", default_value_t = 30)]
     pub idle_minutes: u64,
-    /// Sessions kept at most (each holds an engine with its tables, see --hash).
+    /// Sessions kept at most (each holds an engine with its tables, see --hash). When full, a
+    /// new session takes the place of the longest-idle one untouched for a minute.
     #[arg(long, default_value_t = 64)]
     pub max_sessions: usize,
+    /// Sessions kept at most for one client address (an IPv6 client's /64); beyond that, a new
+    /// one takes the place of the client's own longest-idle session.
+    #[arg(long, default_value_t = 16)]
+    pub max_sessions_per_client: usize,
+    /// A host name (or NAME:PORT) the page may be reached by, besides the bound address and
+    /// `localhost` (repeatable): requests naming another host in `Host` get 403.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_host: Vec<String>,
     /// Each session's engine memory in MiB (its `hash` option: tables and solvers together).
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
@@ -99,6 +130,13 @@ pub struct ServeArgs {
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     anyhow::ensure!(args.searches >= 1, "--searches must be at least 1");
     anyhow::ensure!(args.max_sessions >= 1, "--max-sessions must be at least 1");
+    anyhow::ensure!(args.max_sessions_per_client >= 1, "--max-sessions-per-client must be at least 1");
+    for name in &args.allow_host {
+        anyhow::ensure!(
+            split_authority(name).is_some_and(|(host, _)| !host.is_empty()),
+            "--allow-host '{name}': give a host name or address, with a port or without"
+        );
+    }
     Options::default().set("hash", &args.hash.to_string()).map_err(anyhow::Error::msg)?;
     anyhow::ensure!(
         args.request_timeout.is_finite() && (0.01..=3600.0).contains(&args.request_timeout),
@@ -107,12 +145,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let request_timeout = Duration::from_secs_f64(args.request_timeout);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        .max_blocking_threads(MAX_BLOCKING)
+        .max_blocking_threads(args.searches + LARGE_LANES + LIGHT_THREADS)
         .enable_all()
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.addr).await?;
-        let app = Arc::new(App::new(&args));
+        let app = Arc::new(App::new(&args, listener.local_addr()?));
         tokio::spawn(reaper(app.clone()));
         println!("listening on http://{}", listener.local_addr()?);
         std::io::stdout().flush()?;
@@ -133,8 +171,8 @@ async fn serve_connections(
     let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
         let permit = open.clone().acquire_owned().await.expect("the semaphore is never closed");
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
             Err(e) => {
                 // Out of file descriptors and the like: wait, as axum does, then go on.
                 log::warn!("accept: {e}");
@@ -143,7 +181,8 @@ async fn serve_connections(
             }
         };
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(app.clone());
+        // Each request knows its client's address (the sessions' cap per client).
+        let service = TowerToHyperService::new(app.clone().layer(Extension(Peer(peer.ip()))));
         // With many connections open (idle ones hold their places until their timeout), a new
         // one gets at most a second to send its request, so that idle connections cannot keep
         // the places of the clients that send requests (measured: docs/results/stalls.md).
@@ -184,6 +223,7 @@ pub fn router(app: Arc<App>) -> Router {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method not allowed here (see docs/api.md)")
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .layer(axum::middleware::from_fn(server_timing))
         .with_state(app)
 }
@@ -202,69 +242,330 @@ async fn server_timing(request: axum::extract::Request, next: axum::middleware::
     response
 }
 
-/// The server's state: the sessions and the searches' slots.
-pub struct App {
-    sessions: Mutex<HashMap<String, Arc<Slot>>>,
-    /// Sessions being made (their engines not yet in `sessions`), counted against the limit.
-    pending: AtomicUsize,
-    searches: Arc<Semaphore>,
-    idle: Duration,
-    max_sessions: usize,
-    hash_mb: usize,
+/// The address of a request's client (inserted by the accept loop).
+#[derive(Clone, Copy, Debug)]
+struct Peer(IpAddr);
+
+/// Refuses what the server's own page never sends ([`Hosts::check`]) before any route runs.
+async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    match app.hosts.check(request.method(), request.headers()) {
+        Ok(()) => next.run(request).await,
+        Err(e) => e.into_response(),
+    }
 }
 
-impl App {
-    pub fn new(args: &ServeArgs) -> App {
-        App {
-            sessions: Mutex::new(HashMap::new()),
-            pending: AtomicUsize::new(0),
-            searches: Arc::new(Semaphore::new(args.searches)),
-            idle: Duration::from_secs(args.idle_minutes * 60),
-            max_sessions: args.max_sessions,
-            hash_mb: args.hash,
+/// Who may drive the server: the names a request may give in `Host`, and the rules for the
+/// requests that change something (every method but GET, HEAD and OPTIONS).
+///
+/// - `Host` must name the bound address or `localhost`, with the bound port (none: port 80),
+///   or a name of `--allow-host` (`NAME`: any port; `NAME:PORT`: that port). Bound to every
+///   address (`0.0.0.0`, `::`), any IP address with the bound port is taken too, as the
+///   machine's addresses are many and change: DNS rebinding (another site's name pointed at
+///   this machine) always puts a name in `Host`, never an address, and a page of another
+///   site that names an address is cross-origin, which the rules below refuse. Host names of
+///   the machine (`myhost.local`) need `--allow-host`.
+/// - A request that changes something must say `Content-Type: application/json` (a page of
+///   another site can send a form or `text/plain` without asking the server first; JSON it
+///   cannot), and if it has an `Origin`, it must be `http://` or `https://` followed by the
+///   request's `Host` (the page's own origin), and if it has `Sec-Fetch-Site`, it must be
+///   `same-origin` or `none`. A request without those headers (curl, scripts) is taken when its
+///   `Host` is.
+pub struct Hosts {
+    bound: SocketAddr,
+    /// `--allow-host`: lower-case names, each with its port or none (any port).
+    names: Vec<(String, Option<u16>)>,
+}
+
+impl Hosts {
+    pub fn new(bound: SocketAddr, allow: &[String]) -> Hosts {
+        let names = allow.iter().filter_map(|a| split_authority(a)).collect();
+        Hosts { bound, names }
+    }
+
+    /// Whether `authority` (a `Host` header: `name`, `name:port`, `[v6]:port`) names this server.
+    pub fn allows(&self, authority: &str) -> bool {
+        let Some((host, port)) = split_authority(authority) else { return false };
+        if self.names.iter().any(|(name, p)| *name == host && p.is_none_or(|p| Some(p) == port)) {
+            return true;
+        }
+        if port.unwrap_or(80) != self.bound.port() {
+            return false;
+        }
+        if host == "localhost" {
+            return true;
+        }
+        match host.parse::<IpAddr>() {
+            Ok(ip) => self.bound.ip().is_unspecified() || ip == self.bound.ip(),
+            Err(_) => false,
         }
     }
 
-    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>> {
+    /// The request's headers against the rules above: a 4xx and what to do when refused.
+    pub fn check(&self, method: &Method, headers: &HeaderMap) -> Result<(), ApiError> {
+        let text = |name: header::HeaderName| headers.get(name).map(|v| v.to_str().unwrap_or("\u{fffd}"));
+        let host = text(header::HOST)
+            .ok_or_else(|| ApiError::bad("no Host header: say which host you asked for (HTTP/1.1 needs it)"))?;
+        if !self.allows(host) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "this server does not answer to the host '{host}': use http://{}/ or http://localhost:{}/, \
+                     or start it with --allow-host NAME for another name",
+                    self.bound,
+                    self.bound.port()
+                ),
+            ));
+        }
+        if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+            return Ok(());
+        }
+        let json = text(header::CONTENT_TYPE).is_some_and(|t| {
+            t.split(';').next().is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+        });
+        if !json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "send the body as JSON with 'Content-Type: application/json'",
+            ));
+        }
+        if let Some(origin) = text(header::ORIGIN) {
+            let own = ["http://", "https://"]
+                .iter()
+                .any(|scheme| origin.strip_prefix(scheme).is_some_and(|rest| rest.eq_ignore_ascii_case(host)));
+            if !own {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    format!("requests from the origin '{origin}' are refused: only this server's own page may play"),
+                ));
+            }
+        }
+        if let Some(site) = text(header::HeaderName::from_static("sec-fetch-site")) {
+            if !site.eq_ignore_ascii_case("same-origin") && !site.eq_ignore_ascii_case("none") {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    format!("a {site} request is refused: only this server's own page may play"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `name`, `name:port`, `[v6]`, `[v6]:port` as the host in lower case without a final dot and
+/// the port; None if malformed.
+fn split_authority(authority: &str) -> Option<(String, Option<u16>)> {
+    let authority = authority.trim();
+    let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
+        let (host, after) = rest.split_once(']')?;
+        host.parse::<std::net::Ipv6Addr>().ok()?;
+        match after {
+            "" => (host, None),
+            _ => (host, Some(after.strip_prefix(':')?)),
+        }
+    } else {
+        match authority.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        }
+    };
+    let port = match port {
+        Some(p) => Some(p.parse::<u16>().ok()?),
+        None => None,
+    };
+    let host = host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase();
+    let valid = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | ':' | '_');
+    (!host.is_empty() && host.chars().all(valid)).then_some((host, port))
+}
+
+/// Whose sessions count together against `--max-sessions-per-client`: a client's IPv4 address,
+/// or the /64 network of its IPv6 address (one machine's addresses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Client(IpAddr);
+
+impl Client {
+    fn of(ip: IpAddr) -> Client {
+        match ip {
+            IpAddr::V4(_) => Client(ip),
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => Client(IpAddr::V4(v4)),
+                None => Client(IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into())),
+            },
+        }
+    }
+}
+
+/// A reply of JSON serialized already (on a blocking thread, for a large board's state).
+pub struct JsonBytes(Bytes);
+
+impl JsonBytes {
+    fn of<T: Serialize>(value: &T) -> Result<JsonBytes, ApiError> {
+        serde_json::to_vec(value)
+            .map(|v| JsonBytes(Bytes::from(v)))
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+    }
+}
+
+impl IntoResponse for JsonBytes {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.0).into_response()
+    }
+}
+
+/// The server's state: the sessions and the searches' slots.
+pub struct App {
+    sessions: Mutex<Sessions>,
+    searches: Arc<Semaphore>,
+    /// The large boards' lanes ([`LARGE_LANES`]).
+    large: Arc<Semaphore>,
+    idle: Duration,
+    max_sessions: usize,
+    per_client: usize,
+    hash_mb: usize,
+    hosts: Hosts,
+}
+
+/// The sessions, and the places kept for the sessions being made (their engines not yet made),
+/// by client: both count against the limits.
+#[derive(Default)]
+struct Sessions {
+    map: HashMap<String, Arc<Slot>>,
+    pending: HashMap<Client, usize>,
+}
+
+impl Sessions {
+    /// The session the filter takes that has been untouched longest, at least `at_least`, and
+    /// is not in use (no request holds its game).
+    fn longest_idle(&self, take: impl Fn(&Slot) -> bool, at_least: Duration) -> Option<String> {
+        self.map
+            .values()
+            .filter(|slot| take(slot) && !slot.in_use())
+            .map(|slot| (slot.idle_for(), slot))
+            .filter(|(idle, _)| *idle >= at_least)
+            .max_by_key(|(idle, _)| *idle)
+            .map(|(_, slot)| slot.id.clone())
+    }
+}
+
+impl App {
+    /// The server's state, for a server listening on `bound`.
+    pub fn new(args: &ServeArgs, bound: SocketAddr) -> App {
+        App {
+            sessions: Mutex::new(Sessions::default()),
+            searches: Arc::new(Semaphore::new(args.searches)),
+            large: Arc::new(Semaphore::new(LARGE_LANES)),
+            idle: Duration::from_secs(args.idle_minutes * 60),
+            max_sessions: args.max_sessions,
+            per_client: args.max_sessions_per_client,
+            hash_mb: args.hash,
+            hosts: Hosts::new(bound, &args.allow_host),
+        }
+    }
+
+    fn sessions(&self) -> std::sync::MutexGuard<'_, Sessions> {
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The session `id`, marked as used now.
     fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
-        let slot = self.sessions().get(id).cloned();
-        let slot = slot.ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("unknown session '{id}'")))?;
+        let slot = self.sessions().map.get(id).cloned();
+        let slot = slot.ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "unknown session '{id}': it ended (untouched for {} minutes, or its place was given to a new \
+                     game); start a new game",
+                    self.idle.as_secs() / 60
+                ),
+            )
+        })?;
         slot.touch();
         Ok(slot)
     }
 
-    /// A place for a new session, before its engine is made (300 refused requests used to make
-    /// an engine each first: memory grew from 1.6 to 2.7 GB); 503 when the server is full.
-    fn reserve(self: &Arc<Self>) -> Result<Reserved, ApiError> {
-        let full = |app: &App| {
-            let sessions = app.sessions();
-            // Counted under the sessions' lock, so that two requests cannot take the last place.
-            if sessions.len() + app.pending.load(Ordering::SeqCst) >= app.max_sessions {
-                return true;
-            }
-            app.pending.fetch_add(1, Ordering::SeqCst);
-            false
-        };
-        if full(self) {
-            self.reap();
-            if full(self) {
-                return Err(ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "too many games in play on this server: try again later",
-                ));
-            }
+    /// A place for a new session of `client`, before its engine is made (300 refused requests
+    /// used to make an engine each first: memory grew from 1.6 to 2.7 GB). A client at its cap
+    /// gives up its own longest-idle session; on a full server, the longest-idle session
+    /// untouched for [`EVICT_AFTER`] goes; 503 (saying why and what to do) when no session
+    /// can go, as all are in use.
+    fn reserve(self: &Arc<Self>, client: Client) -> Result<Reserved, ApiError> {
+        self.reap();
+        let evicted;
+        {
+            // Counted and taken under the sessions' lock, so that two requests cannot take the
+            // last place.
+            let mut sessions = self.sessions();
+            let pending = |s: &Sessions, c: Option<Client>| -> usize {
+                s.pending.iter().filter(|(k, _)| c.is_none_or(|c| **k == c)).map(|(_, n)| n).sum()
+            };
+            let mine = sessions.map.values().filter(|s| s.client == client).count() + pending(&sessions, Some(client));
+            let victim = if mine >= self.per_client {
+                let own = sessions.longest_idle(|s| s.client == client, Duration::ZERO);
+                Some(own.ok_or_else(|| {
+                    ApiError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        format!(
+                            "your address already has {} games in play on this server (the most one client may \
+                             have) and the engine is working in all of them: wait for its moves, or close a tab",
+                            self.per_client
+                        ),
+                    )
+                })?)
+            } else if sessions.map.len() + pending(&sessions, None) >= self.max_sessions {
+                let any = sessions.longest_idle(|_| true, EVICT_AFTER);
+                Some(any.ok_or_else(|| {
+                    ApiError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        format!(
+                            "this server is full: its {} games were all played in the last {} s; try again in a \
+                             minute",
+                            self.max_sessions,
+                            EVICT_AFTER.as_secs()
+                        ),
+                    )
+                })?)
+            } else {
+                None
+            };
+            evicted = victim.and_then(|id| sessions.map.remove(&id));
+            *sessions.pending.entry(client).or_default() += 1;
         }
-        Ok(Reserved(self.clone()))
+        if let Some(slot) = &evicted {
+            log::info!(
+                "session {} ({:?}) ended after {:?} idle, for a new game",
+                slot.id,
+                slot.client.0,
+                slot.idle_for()
+            );
+        }
+        // Its engine is freed here, outside the lock.
+        drop(evicted);
+        Ok(Reserved(self.clone(), client))
     }
 
     /// Drops the sessions idle for longer than `idle` (not those in use).
     fn reap(&self) {
         let idle = self.idle;
-        self.sessions().retain(|_, slot| slot.idle_for() < idle || slot.play.try_lock().is_err());
+        self.sessions().map.retain(|_, slot| slot.idle_for() < idle || slot.in_use());
+    }
+
+    /// Runs `work` off the async workers: on a blocking thread at once for a small board, in a
+    /// large-board lane (waiting for one) for a `large` one.
+    async fn off<T: Send + 'static>(
+        &self,
+        large: bool,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        if !large {
+            return off(work).await;
+        }
+        let lane = self.large.clone().acquire_owned().await.expect("the semaphore is never closed");
+        // The lane is held for as long as the work runs, even if the request goes away.
+        off(move || {
+            let out = work();
+            drop(lane);
+            out
+        })
+        .await
     }
 }
 
@@ -279,10 +580,14 @@ async fn reaper(app: Arc<App>) {
 /// One session: a game against its own engine.
 struct Slot {
     id: String,
+    client: Client,
+    /// Whether its board is large ([`description_is_large`]): its work waits for a large-board
+    /// lane.
+    large: AtomicBool,
     /// Held by the request that changes the game (through a search, if the engine moves).
     play: Arc<tokio::sync::Mutex<Play>>,
-    /// While a request works on the game: the state it showed last, with its status.
-    busy: Mutex<Option<StateOut>>,
+    /// While a request works on the game: the state it showed last, with its status, as JSON.
+    busy: Mutex<Option<Bytes>>,
     last_used: Mutex<Instant>,
 }
 
@@ -295,8 +600,21 @@ impl Slot {
         self.last_used.lock().unwrap_or_else(|e| e.into_inner()).elapsed()
     }
 
-    fn set_busy(&self, state: Option<StateOut>) {
+    fn set_busy(&self, state: Option<Bytes>) {
         *self.busy.lock().unwrap_or_else(|e| e.into_inner()) = state;
+    }
+
+    fn busy(&self) -> Option<Bytes> {
+        self.busy.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn large(&self) -> bool {
+        self.large.load(Ordering::Relaxed)
+    }
+
+    /// Whether a request works on its game (the game held, or a search shown).
+    fn in_use(&self) -> bool {
+        self.play.try_lock().is_err() || self.busy().is_some()
     }
 
     /// The game for a request that changes it; 409 while another request works on it.
@@ -306,7 +624,7 @@ impl Slot {
                 return Ok(play);
             }
             // Held by a search (its busy state says so), or for an instant by a state request.
-            if self.busy.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+            if self.busy().is_some() {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
                     "the engine is still playing in this game: wait for its move",
@@ -318,16 +636,31 @@ impl Slot {
 }
 
 /// A place kept for a session being made ([`App::reserve`]), given back when dropped.
-struct Reserved(Arc<App>);
+struct Reserved(Arc<App>, Client);
 
 impl Drop for Reserved {
     fn drop(&mut self) {
-        self.0.pending.fetch_sub(1, Ordering::SeqCst);
+        let mut sessions = self.0.sessions();
+        if let Some(n) = sessions.pending.get_mut(&self.1) {
+            *n -= 1;
+            if *n == 0 {
+                sessions.pending.remove(&self.1);
+            }
+        }
     }
 }
 
+/// Whether a game's description is of a large board (a number over [`SMALL_SIDE`]), read on
+/// the text, before the game is built.
+fn description_is_large(game: &str) -> bool {
+    game.split_whitespace().any(|word| {
+        let digits = word.trim_start_matches('0');
+        word.bytes().all(|b| b.is_ascii_digit()) && (digits.len() > 3 || digits.parse().unwrap_or(0) > SMALL_SIDE)
+    })
+}
+
 /// Runs `work` on a blocking thread: whatever touches a game (its size is the player's choice)
-/// stays off the async workers.
+/// stays off the async workers. Large boards' work goes through [`App::off`] instead.
 async fn off<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
 }
@@ -443,6 +776,9 @@ impl Play {
 /// A game's state as the API shows it (docs/api.md).
 #[derive(Clone, Debug, Serialize)]
 pub struct StateOut {
+    /// your_turn, queued, thinking, engine_to_move (no search running: POST /api/go), over.
+    /// First, so that the JSON of a state differs by its first bytes only from another status.
+    pub status: &'static str,
     pub session: String,
     pub game: String,
     pub view: View,
@@ -460,8 +796,6 @@ pub struct StateOut {
     pub result: Option<String>,
     pub end_reason: Option<String>,
     pub thinking: Option<ThinkingOut>,
-    /// your_turn, queued, thinking, engine_to_move (no search running: POST /api/go), over.
-    pub status: &'static str,
     /// The engine's algorithm ("full": its own search), the textbook algorithms' evaluation
     /// (null: the game's own) and the depth cap (null: none).
     pub algorithm: &'static str,
@@ -674,10 +1008,12 @@ struct MoveIn {
 
 async fn new_game(
     State(app): State<Arc<App>>,
+    Extension(peer): Extension<Peer>,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<StateOut>, ApiError> {
+) -> Result<JsonBytes, ApiError> {
     let req: NewIn = read_body(body)?;
     check_size(&req.game)?;
+    let large = description_is_large(&req.game);
     let you = match req.you.to_ascii_lowercase().as_str() {
         "first" => Side::First,
         "second" => Side::Second,
@@ -748,51 +1084,58 @@ async fn new_game(
             let slot = app.slot(id)?;
             let mut play = slot.take().await?;
             // The game is read and built off the async workers; a bad description changes nothing.
-            play = off(move || {
-                let spec = prepare(&text)?;
-                setup(&mut play, &spec)?;
-                Ok::<_, ApiError>(play)
-            })
-            .await??;
+            play = app
+                .off(large, move || {
+                    let spec = prepare(&text)?;
+                    setup(&mut play, &spec)?;
+                    Ok::<_, ApiError>(play)
+                })
+                .await??;
+            slot.large.store(description_is_large(&play.game().spec().to_string()), Ordering::Relaxed);
             (slot, play)
         }
         None => {
             // The session's place first: a full server makes no engine.
-            let reserved = app.reserve()?;
+            let client = Client::of(peer.0);
+            let reserved = app.reserve(client)?;
             let hash_mb = app.hash_mb;
             // The engine's tables are made and touched here, and the game built: off the async
             // workers.
-            let play = off(move || {
-                let spec = prepare(&text)?;
-                let engine = Engine::new(Options { hash_mb, ..Options::default() });
-                let mut play = Play {
-                    engine,
-                    you,
-                    level: String::new(),
-                    time: 0.0,
-                    thinking: None,
-                    algorithm: Algorithm::Full,
-                    evaluation: None,
-                    depth: None,
-                };
-                setup(&mut play, &spec)?;
-                Ok::<_, ApiError>(play)
-            })
-            .await??;
+            let play = app
+                .off(large, move || {
+                    let spec = prepare(&text)?;
+                    let engine = Engine::new(Options { hash_mb, ..Options::default() });
+                    let mut play = Play {
+                        engine,
+                        you,
+                        level: String::new(),
+                        time: 0.0,
+                        thinking: None,
+                        algorithm: Algorithm::Full,
+                        evaluation: None,
+                        depth: None,
+                    };
+                    setup(&mut play, &spec)?;
+                    Ok::<_, ApiError>(play)
+                })
+                .await??;
             let id = format!("{:032x}", rand::random::<u128>());
+            let large = description_is_large(&play.game().spec().to_string());
             let slot = Arc::new(Slot {
                 id: id.clone(),
+                client,
+                large: AtomicBool::new(large),
                 play: Arc::new(tokio::sync::Mutex::new(play)),
                 busy: Mutex::new(None),
                 last_used: Mutex::new(Instant::now()),
             });
             let play = slot.take().await?;
-            app.sessions().insert(id, slot.clone());
+            app.sessions().map.insert(id, slot.clone());
             drop(reserved);
             (slot, play)
         }
     };
-    Ok(Json(engine_turn(&app, slot, play).await?))
+    engine_turn(&app, slot, play).await
 }
 
 /// A search's hold on its session (shown busy) and on a search slot, for as long as it lives:
@@ -802,34 +1145,53 @@ struct SearchHold {
     _permit: tokio::sync::OwnedSemaphorePermit,
 }
 
+/// The state's JSON with the status `queued`, and with `thinking`, for a search about to wait:
+/// serialized once (a large board's state is a megabyte), the status being its first field.
+fn search_states(play: &Play, id: &str) -> Result<(JsonBytes, JsonBytes), ApiError> {
+    let mut state = play.state(id, "queued");
+    let queued = JsonBytes::of(&state)?;
+    let (from, to) = (&br#"{"status":"queued""#[..], &br#"{"status":"thinking""#[..]);
+    let thinking = match queued.0.strip_prefix(from) {
+        Some(rest) => JsonBytes(Bytes::from([to, rest].concat())),
+        None => {
+            state.status = "thinking";
+            JsonBytes::of(&state)?
+        }
+    };
+    Ok((queued, thinking))
+}
+
 /// Shows the session `queued` (its state), waits for a search slot, then shows it `thinking`.
 /// Returns the hold, the search's stop flag and the flag's guard: the request's future keeps the
 /// guard, so a client that goes away stops the search.
-async fn wait_for_search(app: &App, slot: &Arc<Slot>, queued: StateOut) -> (SearchHold, Arc<AtomicBool>, StopOnDrop) {
-    let mut thinking = queued.clone();
-    slot.set_busy(Some(queued));
+async fn wait_for_search(
+    app: &App,
+    slot: &Arc<Slot>,
+    (queued, thinking): (JsonBytes, JsonBytes),
+) -> (SearchHold, Arc<AtomicBool>, StopOnDrop) {
+    slot.set_busy(Some(queued.0));
     let busy = Busy(slot.clone());
     let permit = app.searches.clone().acquire_owned().await.expect("the semaphore is never closed");
-    thinking.status = "thinking";
-    slot.set_busy(Some(thinking));
+    slot.set_busy(Some(thinking.0));
     let stop = Arc::new(AtomicBool::new(false));
     (SearchHold { _busy: busy, _permit: permit }, stop.clone(), StopOnDrop(stop))
 }
 
 /// Lets the engine play while it is its turn (a search on a blocking thread, after waiting for
 /// a search slot), and returns the state then.
-async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>) -> Result<StateOut, ApiError> {
+async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>) -> Result<JsonBytes, ApiError> {
     loop {
         let id = slot.id.clone();
-        // The state (the board's view, O(cells)) is made off the async workers too.
-        let (back, queued) = off(move || {
-            let queued = play.engine_to_move().then(|| play.state(&id, "queued"));
-            (play, queued)
-        })
-        .await?;
+        // The state (the board's view, O(cells)) and its JSON are made off the async workers too.
+        let (back, shown) = app
+            .off(slot.large(), move || {
+                let shown = play.engine_to_move().then(|| search_states(&play, &id));
+                (play, shown)
+            })
+            .await?;
         play = back;
-        let Some(queued) = queued else { break };
-        let (hold, stop, _stop_on_drop) = wait_for_search(app, &slot, queued).await;
+        let Some(shown) = shown else { break };
+        let (hold, stop, _stop_on_drop) = wait_for_search(app, &slot, shown?).await;
         let search = tokio::task::spawn_blocking(move || {
             let before = play.game().history().len();
             let turn = play.engine.think(Instant::now(), stop);
@@ -847,7 +1209,7 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
         turn.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
     }
     let id = slot.id.clone();
-    off(move || play.state(&id, play.resting_status())).await
+    app.off(slot.large(), move || JsonBytes::of(&play.state(&id, play.resting_status()))).await?
 }
 
 #[derive(Deserialize)]
@@ -858,27 +1220,24 @@ struct StateQuery {
 async fn state(
     State(app): State<Arc<App>>,
     query: Result<Query<StateQuery>, QueryRejection>,
-) -> Result<Json<StateOut>, ApiError> {
+) -> Result<JsonBytes, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::bad(e.body_text()))?;
     let slot = app.slot(&q.session)?;
     // Never behind a search: a request that holds the game sets its busy state at once, so
     // this waits at most for that instant.
     loop {
-        if let Some(state) = slot.busy.lock().unwrap_or_else(|e| e.into_inner()).clone() {
-            return Ok(Json(state));
+        if let Some(state) = slot.busy() {
+            return Ok(JsonBytes(state));
         }
         if let Ok(play) = slot.play.clone().try_lock_owned() {
             let id = slot.id.clone();
-            return Ok(Json(off(move || play.state(&id, play.resting_status())).await?));
+            return app.off(slot.large(), move || JsonBytes::of(&play.state(&id, play.resting_status()))).await?;
         }
         tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     }
 }
 
-async fn play_move(
-    State(app): State<Arc<App>>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<StateOut>, ApiError> {
+async fn play_move(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<JsonBytes, ApiError> {
     let req: MoveIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
     let mut play = slot.take().await?;
@@ -888,30 +1247,32 @@ async fn play_move(
     if play.engine_to_move() {
         return Err(ApiError::new(StatusCode::CONFLICT, "it is the engine's turn (POST /api/go)"));
     }
+    // A move is read and played in O(1) on any board: no large-board lane, so that a refusal
+    // is answered at once.
     let play = off(move || {
         play.engine.opponent_move(&req.mv).map_err(ApiError::bad)?;
         Ok::<_, ApiError>(play)
     })
     .await??;
-    Ok(Json(engine_turn(&app, slot, play).await?))
+    engine_turn(&app, slot, play).await
 }
 
 /// The engine plays its turn, if it is its turn (after a request that went away mid-search).
-async fn go(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<StateOut>, ApiError> {
+async fn go(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<JsonBytes, ApiError> {
     let req: SessionIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
     let play = slot.take().await?;
-    Ok(Json(engine_turn(&app, slot, play).await?))
+    engine_turn(&app, slot, play).await
 }
 
 /// Takes back the person's last move and the engine's reply to it.
-async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<StateOut>, ApiError> {
+async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<JsonBytes, ApiError> {
     let req: SessionIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
     let mut play = slot.take().await?;
     let id = slot.id.clone();
     // A copy of the game and its moves replayed: O(cells), off the async workers.
-    let state = off(move || {
+    app.off(slot.large(), move || {
         let mut game = play.game().clone_box();
         let you = play.you;
         // Back to the last position where the person was to move before one of their moves.
@@ -927,10 +1288,9 @@ async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
         let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
         play.engine.set_position(&words).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
         play.thinking = None;
-        Ok(play.state(&id, play.resting_status()))
+        JsonBytes::of(&play.state(&id, play.resting_status()))
     })
-    .await??;
-    Ok(Json(state))
+    .await?
 }
 
 /// The engine's suggestion for the person's move, not played.
@@ -960,12 +1320,13 @@ async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
     }
     // The state (the board's view, O(cells)) is made off the async workers.
     let id = slot.id.clone();
-    let (mut play, queued) = off(move || {
-        let queued = play.state(&id, "queued");
-        (play, queued)
-    })
-    .await?;
-    let (hold, stop, _stop_on_drop) = wait_for_search(&app, &slot, queued).await;
+    let (mut play, shown) = app
+        .off(slot.large(), move || {
+            let shown = search_states(&play, &id);
+            (play, shown)
+        })
+        .await?;
+    let (hold, stop, _stop_on_drop) = wait_for_search(&app, &slot, shown?).await;
     let search = tokio::task::spawn_blocking(move || {
         let history = play.game().history();
         let spec = play.game().spec().clone();
@@ -1001,36 +1362,37 @@ struct ViewQuery {
 async fn view(
     State(app): State<Arc<App>>,
     query: Result<Query<ViewQuery>, QueryRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<JsonBytes, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::bad(e.body_text()))?;
     match (q.session, q.game) {
         (Some(id), None) => {
             let slot = app.slot(&id)?;
             loop {
-                if slot.busy.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+                if slot.busy().is_some() {
                     return Err(ApiError::new(StatusCode::CONFLICT, "the engine is thinking: wait for its move"));
                 }
                 if let Ok(play) = slot.play.clone().try_lock_owned() {
                     // Replaying the moves builds boards: off the async workers.
-                    return off(move || {
-                        let game = play.game();
-                        let ply = q.ply.unwrap_or(game.history().len());
-                        let view = game.view_at(ply).ok_or_else(|| {
-                            ApiError::bad(format!("ply must be 0 to {} (the moves played)", game.history().len()))
-                        })?;
-                        Ok(Json(serde_json::json!({ "ply": ply, "view": view })))
-                    })
-                    .await?;
+                    return app
+                        .off(slot.large(), move || {
+                            let game = play.game();
+                            let ply = q.ply.unwrap_or(game.history().len());
+                            let view = game.view_at(ply).ok_or_else(|| {
+                                ApiError::bad(format!("ply must be 0 to {} (the moves played)", game.history().len()))
+                            })?;
+                            JsonBytes::of(&serde_json::json!({ "ply": ply, "view": view }))
+                        })
+                        .await?;
                 }
                 tokio::time::sleep(std::time::Duration::from_millis(2)).await;
             }
         }
         (None, Some(text)) => {
             check_size(&text)?;
-            off(move || {
+            app.off(description_is_large(&text), move || {
                 let spec = GameSpec::parse(&text).map_err(ApiError::bad)?;
                 let game = spec.new_game(&Resources::none()).map_err(ApiError::bad)?;
-                Ok(Json(serde_json::json!({ "game": spec.to_string(), "ply": 0, "view": game.view() })))
+                JsonBytes::of(&serde_json::json!({ "game": spec.to_string(), "ply": 0, "view": game.view() }))
             })
             .await?
         }
@@ -1048,9 +1410,40 @@ mod tests {
             searches: 1,
             idle_minutes,
             max_sessions: 4,
+            max_sessions_per_client: 2,
+            allow_host: vec!["boardbot.example".into(), "proxy.example:443".into()],
             hash: 2,
             request_timeout: 10.0,
         }
+    }
+
+    fn app(idle_minutes: u64) -> Arc<App> {
+        Arc::new(App::new(&args(idle_minutes), "127.0.0.1:8080".parse().unwrap()))
+    }
+
+    fn client(ip: &str) -> Client {
+        Client::of(ip.parse().unwrap())
+    }
+
+    /// A session of `who`, untouched for `idle`.
+    fn slot_of(app: &App, id: &str, who: Client, idle: Duration) -> Arc<Slot> {
+        let slot = slot(app, id);
+        let slot = Arc::new(Slot {
+            id: slot.id.clone(),
+            client: who,
+            large: AtomicBool::new(false),
+            play: slot.play.clone(),
+            busy: Mutex::new(None),
+            last_used: Mutex::new(Instant::now().checked_sub(idle).unwrap()),
+        });
+        app.sessions().map.insert(id.into(), slot.clone());
+        slot
+    }
+
+    fn ids(app: &App) -> Vec<String> {
+        let mut ids: Vec<String> = app.sessions().map.keys().cloned().collect();
+        ids.sort();
+        ids
     }
 
     fn slot(app: &App, id: &str) -> Arc<Slot> {
@@ -1069,28 +1462,199 @@ mod tests {
         };
         let slot = Arc::new(Slot {
             id: id.into(),
+            client: Client::of([127, 0, 0, 1].into()),
+            large: AtomicBool::new(false),
             play: Arc::new(tokio::sync::Mutex::new(play)),
             busy: Mutex::new(None),
             last_used: Mutex::new(Instant::now()),
         });
-        app.sessions().insert(id.into(), slot.clone());
+        app.sessions().map.insert(id.into(), slot.clone());
         slot
     }
 
     #[test]
+    fn a_client_at_its_cap_gives_up_its_own_longest_idle_session_not_one_in_use() {
+        let app = app(30);
+        let (a, b) = (client("10.0.0.1"), client("10.0.0.2"));
+        slot_of(&app, "a-old", a, Duration::from_secs(50));
+        let busy = slot_of(&app, "a-older-busy", a, Duration::from_secs(90));
+        let _in_use = busy.play.clone().try_lock_owned().unwrap();
+        slot_of(&app, "b-oldest", b, Duration::from_secs(500));
+        let reserved = app.reserve(a).unwrap();
+        assert_eq!(ids(&app), ["a-older-busy", "b-oldest"], "a's idle session went, not b's nor the busy one");
+        // Now a has one session (busy) and one place being made: at its cap, nothing to give up.
+        let e = app.reserve(a).err().expect("a is at its cap with no idle session");
+        assert_eq!(e.0, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(e.1.contains("2 games in play") && e.1.contains("close a tab"), "{}", e.1);
+        drop(reserved);
+        // Another client is not held back by a's cap.
+        drop(app.reserve(b).unwrap());
+        assert_eq!(ids(&app), ["a-older-busy", "b-oldest"]);
+    }
+
+    #[test]
+    fn a_full_server_gives_the_longest_idle_session_to_a_newcomer() {
+        let app = app(30);
+        let (a, b, c) = (client("10.0.0.1"), client("10.0.0.2"), client("10.0.0.3"));
+        slot_of(&app, "a1", a, Duration::from_secs(70));
+        slot_of(&app, "a2", a, Duration::from_secs(120));
+        slot_of(&app, "b1", b, Duration::from_secs(10));
+        let busy = slot_of(&app, "b2", b, Duration::from_secs(600));
+        busy.set_busy(Some(Bytes::from_static(b"{}")));
+        // Full (4): the longest idle that is not in use and untouched for a minute goes.
+        let reserved = app.reserve(c).unwrap();
+        assert_eq!(ids(&app), ["a1", "b1", "b2"]);
+        drop(reserved);
+        app.sessions().map.remove("a1");
+        slot_of(&app, "c1", c, Duration::from_secs(5));
+        slot_of(&app, "c2", c, Duration::from_secs(5));
+        // Full again, every idle session touched within the minute: 503, saying why.
+        let e = app.reserve(client("10.0.0.4")).err().expect("no session idle for a minute");
+        assert_eq!(e.0, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(e.1.contains("full") && e.1.contains("try again in a minute"), "{}", e.1);
+        assert_eq!(ids(&app), ["b1", "b2", "c1", "c2"], "nothing changed");
+    }
+
+    #[test]
+    fn the_search_states_differ_by_their_status_only() {
+        let app = app(30);
+        let slot = slot(&app, "s");
+        let play = slot.play.try_lock().unwrap();
+        let (queued, thinking) = search_states(&play, "s").unwrap();
+        assert!(thinking.0.starts_with(br#"{"status":"thinking","#), "spliced, not serialized again");
+        let q: serde_json::Value = serde_json::from_slice(&queued.0).unwrap();
+        let mut t: serde_json::Value = serde_json::from_slice(&thinking.0).unwrap();
+        assert_eq!((&q["status"], &t["status"]), (&"queued".into(), &"thinking".into()));
+        t["status"] = "queued".into();
+        assert_eq!(q, t);
+    }
+
+    #[test]
+    fn clients_are_addresses_and_ipv6_networks() {
+        assert_eq!(client("10.0.0.1"), client("::ffff:10.0.0.1"));
+        assert_eq!(client("2001:db8::1"), client("2001:db8::ffff:1"));
+        assert_ne!(client("2001:db8::1"), client("2001:db8:0:1::1"));
+        assert_ne!(client("10.0.0.1"), client("10.0.0.2"));
+    }
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.insert(header::HeaderName::from_static(name), value.parse().unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn only_the_bound_address_localhost_and_allowed_names_are_hosts() {
+        let hosts = Hosts::new("127.0.0.1:8080".parse().unwrap(), &args(30).allow_host);
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LocalHost:8080",
+            "localhost.:8080",
+            "boardbot.example",
+            "boardbot.example:9999",
+            "proxy.example:443",
+        ] {
+            assert!(hosts.allows(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example:8080",
+            "evil.example",
+            "127.0.0.1",
+            "127.0.0.1:8081",
+            "localhost:80",
+            "localhost",
+            "127.0.0.2:8080",
+            "[::1]:8080",
+            "proxy.example",
+            "proxy.example:8080",
+            "localhost.evil.example:8080",
+            "127.0.0.1:8080@evil.example",
+            "",
+            "localhost:8080:8080",
+        ] {
+            assert!(!hosts.allows(bad), "{bad}");
+        }
+        // Bound to every address: any address of the machine, with the port; names as before.
+        let any = Hosts::new("0.0.0.0:8080".parse().unwrap(), &[]);
+        for ok in ["192.168.1.20:8080", "127.0.0.1:8080", "[fe80::1]:8080", "localhost:8080"] {
+            assert!(any.allows(ok), "{ok}");
+        }
+        for bad in ["192.168.1.20:8081", "myhost.local:8080", "evil.example:8080"] {
+            assert!(!any.allows(bad), "{bad}");
+        }
+        let v6 = Hosts::new("[::1]:80".parse().unwrap(), &[]);
+        assert!(v6.allows("[::1]") && v6.allows("[::1]:80") && v6.allows("localhost"));
+        assert!(!v6.allows("[::2]") && !v6.allows("127.0.0.1"));
+    }
+
+    #[test]
+    fn changes_must_be_json_from_the_own_origin() {
+        let hosts = Hosts::new("127.0.0.1:8080".parse().unwrap(), &[]);
+        let check = |method: Method, pairs: &[(&'static str, &str)]| hosts.check(&method, &headers(pairs));
+        let host = ("host", "127.0.0.1:8080");
+        let json = ("content-type", "application/json");
+        assert!(check(Method::POST, &[host, json]).is_ok(), "curl with JSON: no Origin");
+        assert!(check(Method::POST, &[host, ("content-type", "Application/JSON; charset=utf-8")]).is_ok());
+        let page = [host, json, ("origin", "http://127.0.0.1:8080"), ("sec-fetch-site", "same-origin")];
+        assert!(check(Method::POST, &page).is_ok(), "the page itself");
+        assert!(check(Method::GET, &[host, ("sec-fetch-site", "cross-site")]).is_ok(), "reads: Host only");
+        let refused = |method: Method, pairs: &[(&'static str, &str)], status: StatusCode, words: &str| {
+            let e = check(method, pairs).err().unwrap_or_else(|| panic!("{pairs:?} taken"));
+            assert_eq!(e.0, status, "{pairs:?}: {}", e.1);
+            assert!(e.1.contains(words), "{pairs:?}: {}", e.1);
+        };
+        refused(Method::GET, &[("host", "evil.example:8080")], StatusCode::FORBIDDEN, "--allow-host");
+        refused(Method::GET, &[], StatusCode::BAD_REQUEST, "Host");
+        refused(
+            Method::POST,
+            &[host, ("content-type", "text/plain")],
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "application/json",
+        );
+        refused(Method::POST, &[host], StatusCode::UNSUPPORTED_MEDIA_TYPE, "application/json");
+        refused(
+            Method::POST,
+            &[host, ("content-type", "application/x-www-form-urlencoded")],
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "JSON",
+        );
+        for origin in ["http://evil.example", "null", "http://127.0.0.1:8080.evil.example", "http://localhost:8080"] {
+            refused(Method::POST, &[host, json, ("origin", origin)], StatusCode::FORBIDDEN, "origin");
+        }
+        for site in ["cross-site", "same-site"] {
+            refused(Method::POST, &[host, json, ("sec-fetch-site", site)], StatusCode::FORBIDDEN, site);
+        }
+    }
+
+    #[test]
+    fn large_descriptions_are_told_by_their_numbers() {
+        for large in ["mnk 100 100 5", "cx 100 100 4", "mnk 70 70 10", "mnk 33 3 3", "mnk 0000100 7 5"] {
+            assert!(description_is_large(large), "{large}");
+        }
+        for small in
+            ["mnk 7 7 5", "mnk 15 15 5", "cx 25 25 10", "cx 32 32 4", "kalah 6 4", "gomoku", "checkers english"]
+        {
+            assert!(!description_is_large(small), "{small}");
+        }
+    }
+
+    #[test]
     fn idle_sessions_expire_unless_in_use() {
-        let app = App::new(&args(0));
-        let (_idle, busy) = (slot(&app, "idle"), slot(&app, "busy"));
+        let soon = app(0);
+        let (_idle, busy) = (slot(&soon, "idle"), slot(&soon, "busy"));
         let _in_use = busy.play.clone().try_lock_owned().unwrap();
         std::thread::sleep(Duration::from_millis(5));
-        app.reap();
-        assert!(app.slot("idle").is_err(), "an idle session is dropped");
-        assert!(app.slot("busy").is_ok(), "a session in use is kept");
+        soon.reap();
+        assert!(soon.slot("idle").is_err(), "an idle session is dropped");
+        assert!(soon.slot("busy").is_ok(), "a session in use is kept");
 
-        let app = App::new(&args(30));
-        slot(&app, "fresh");
-        app.reap();
-        assert!(app.slot("fresh").is_ok(), "a session used within the idle time is kept");
+        let late = app(30);
+        slot(&late, "fresh");
+        late.reap();
+        assert!(late.slot("fresh").is_ok(), "a session used within the idle time is kept");
     }
 
     #[test]

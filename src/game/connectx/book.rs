@@ -137,7 +137,7 @@ impl Book {
     }
 
     /// As [`Book::generate`], telling `solved` (stones, positions solved, positions of the level)
-    /// after each position, from the solving threads.
+    /// when a level starts (0 solved) and after each position, from the solving threads.
     pub fn generate_with(
         shape: Shape,
         plies: u32,
@@ -155,6 +155,7 @@ impl Book {
             let max_nodes = AtomicU64::new(0);
             let next = AtomicUsize::new(0);
             let done = AtomicUsize::new(0);
+            solved(stones, 0, level.len());
             let chosen: Vec<Mutex<Option<(usize, i32)>>> = level.iter().map(|_| Mutex::new(None)).collect();
             std::thread::scope(|scope| {
                 for _ in 0..threads.max(1) {

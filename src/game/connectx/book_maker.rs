@@ -34,6 +34,8 @@ pub fn make_book(spec: &GameSpec, plies: u32, threads: usize, hash_mib: usize, o
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             b.set_style(style);
             b.set_prefix(stones.to_string());
+            // Redrawn every second, so that the clock runs during a long solve.
+            b.enable_steady_tick(std::time::Duration::from_secs(1));
             *bar = Some((stones, b));
         }
         if let Some((_, b)) = bar.as_ref() {

@@ -303,4 +303,62 @@ mod tests {
         };
         assert_eq!(thought.opinion, Some(expected), "{thought:?}");
     }
+    /// Issue 57, item 9: the referee scores the margin, so a result the search proves is played
+    /// for it: a lost endgame for the smallest loss, a won one for the largest win (boardbot
+    /// logged "loses by 2 seeds, proved" in the real referee and lost by 6: the search's proof
+    /// is by the distance to the end, and any losing move was as good as another).
+    #[test]
+    fn a_proved_endgame_is_played_for_the_margin() {
+        use crate::game::players::{Algorithm, Player, Request, MAX_LEVEL};
+        use crate::game::Game;
+        use crate::search::{Limits, Searcher};
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(57);
+        let resources = Resources::new(16);
+        let request = Request {
+            player: Player::Search,
+            level: MAX_LEVEL,
+            max_depth: 40,
+            threads: 1,
+            limits: Limits::depth(40),
+            algorithm: Algorithm::Full,
+            evaluation: None,
+        };
+        let (mut proved, mut wrong) = (0, Vec::new());
+        for _ in 0..150 {
+            let mut rows = [[0u16; 6]; 2];
+            for _ in 0..rng.gen_range(6..12) {
+                rows[rng.gen_range(0..2)][rng.gen_range(0..6)] += 1;
+            }
+            if rows.iter().any(|r| r.iter().all(|&c| c == 0)) {
+                continue;
+            }
+            let capture = if rng.gen() { Capture::Empty } else { Capture::Standard };
+            let k = Kalah::from_rows(
+                capture,
+                &rows[0],
+                rng.gen_range(10..20),
+                &rows[1],
+                rng.gen_range(10..20),
+                Side::First,
+            )
+            .unwrap();
+            let spec =
+                GameSpec::parse(if capture == Capture::Empty { "kalah 6 3" } else { "kalah 6 3 capture standard" });
+            let mut game = Playing::new(spec.unwrap(), k.clone(), KalahKnowledge::new(&k, &resources));
+            let turn = game.think(&mut Searcher::new(4), &mut rand::rngs::SmallRng::seed_from_u64(0), &request);
+            if !turn.thought.as_ref().is_some_and(|t| t.proved && t.depth > 0) {
+                continue;
+            }
+            proved += 1;
+            let values = Solver::new(4).analyze(&k, None, None).unwrap().moves;
+            let best = values.iter().map(|&(_, v)| v).max().unwrap();
+            let played = values.iter().find(|&&(m, _)| k.format_move(m) == turn.moves[0]).unwrap().1;
+            if played != best {
+                wrong.push(format!("{rows:?} {capture:?}: {} keeps {played}, the best {best}", turn.moves[0]));
+            }
+        }
+        assert!(proved >= 20, "only {proved} results proved by the search");
+        assert!(wrong.is_empty(), "{} of {proved}: {wrong:#?}", wrong.len());
+    }
 }

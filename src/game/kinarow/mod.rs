@@ -42,7 +42,7 @@ pub fn check_memory(rows: usize, cols: usize, limit_mib: usize) -> Result<(), St
     }
     let largest = (limit_mib << 20) / (2 * BYTES_PER_CELL);
     Err(format!(
-        "a {rows}x{cols} board takes {} MiB, more than the hash allows ({limit_mib} MiB):          set hash to {} or more, or play a board of at most {largest} cells",
+        "a {rows}x{cols} board takes {} MiB, more than the hash allows ({limit_mib} MiB): set hash to {} or more, or play a board of at most {largest} cells",
         needed.div_ceil(1 << 20),
         needed.div_ceil(1 << 20)
     ))
