@@ -233,8 +233,11 @@ pub trait RootKnowledge<G: Game>: Knowledge<G> {
     }
 
     /// When the opponent threatens a forced win (one it would have if it were to move), the
-    /// moves among `moves` that take it away (possibly none); None when it threatens none or the
-    /// game cannot tell before `deadline`.
+    /// moves among `moves` the game's threat search keeps as answers (possibly none): those
+    /// after which it finds the win gone, among the moves it checks within its budget (a game
+    /// may keep the moves it could not settle when none is found to stop the win); None when it
+    /// threatens none or the game cannot tell before `deadline`. The search searches only the
+    /// answers (every move if there are none).
     fn threat_answers(&self, _g: &G, _moves: &[G::Move], _deadline: Instant) -> Option<Vec<G::Move>> {
         None
     }

@@ -219,3 +219,30 @@ impl<M: Copy> MovePicker<M> {
         self.list
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_stage_keeps_its_band_and_the_bands_their_order() {
+        let scores = [-(1i64 << 40), -7, 0, 5, 1 << 40];
+        let mut keys = Vec::new();
+        for stage in [Stage::TableMove, Stage::Game(0), Stage::Game(1), Stage::Game(15), Stage::Killers] {
+            for &s in &scores {
+                let key = ordering_key(stage, s, 0);
+                assert_eq!(Stage::of_key(key), stage, "score {s}");
+                keys.push((stage, key));
+            }
+        }
+        // Bands in the picker's order: the table's move, the game's stages from 0, the killers,
+        // the rest (whose keys are the score plus the history, within 2^41).
+        let band = |stage: Stage| keys.iter().filter(move |(s, _)| *s == stage).map(|&(_, k)| k);
+        let order = [Stage::TableMove, Stage::Game(0), Stage::Game(1), Stage::Game(15), Stage::Killers];
+        for pair in order.windows(2) {
+            assert!(band(pair[0]).min() > band(pair[1]).max(), "{:?} before {:?}", pair[0], pair[1]);
+        }
+        assert!(band(Stage::Killers).min().unwrap() > ordering_key(Stage::Rest, 1 << 40, 1 << 40));
+        assert_eq!(Stage::of_key(ordering_key(Stage::Rest, 1 << 40, 1 << 40)), Stage::Rest);
+    }
+}
