@@ -283,5 +283,6 @@ fn beside_cpu_hogs_replies_widen_the_margin_and_hold_the_time() {
     assert!(over.len() <= 1, "replies over the time after the first five: {over:?} of {measured:?}");
     assert!(over.iter().all(|(elapsed, timeout)| *elapsed < 1.5 * timeout), "{measured:?}");
     let late = log.lines().any(|l| l.contains("ms past its plan") && !l.contains(" 0.0 ms past its plan"));
+    // (The widening's line is at info level under 10 ms, at warn above.)
     assert!(!late || log.contains("the margin is widened by"), "a late reply and no widening: {log}");
 }
