@@ -112,7 +112,7 @@ fn play(referee: &str, board: [u32; 3], p1: &str, p2: &str, rounds: u32, engine:
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     };
     assert!(output.status.success(), "the referee failed ({})\n{}", output.status, games.context());
-    for bad in ["ILLEGAL", "EXCEPTION", "LATE", "Exception"] {
+    for bad in ["ILLEGAL", "EXCEPTION", "LATE", "Exception", "initialization takes too much time"] {
         assert!(!games.stdout.contains(bad), "{bad} in the games\n{}", games.context());
     }
     assert_eq!(games.results().len(), rounds as usize, "not every game finished\n{}", games.context());
@@ -233,4 +233,21 @@ fn a_frozen_engine_does_not_make_the_bridge_late() {
         assert!(games.stderr.contains(log), "'{log}' in the bridge's log\n{}", games.context());
     }
     assert_all(&games, &["WIN boardbot.CXBridge"]);
+}
+
+/// Issue 57, item 8: the bridges started the engine inside the referee's timed initPlayer (under
+/// load the course referee printed `initialization takes too much time`), and each restart after a
+/// kill inside a move's time. An engine that takes 0.95 s to start (a wrapper that sleeps, then
+/// runs the engine), in games of 1 s a move: it is started when the bridge is made, initPlayer
+/// does not wait for it beyond half its time, the first move restores the game once the engine
+/// is up, and the bridge wins with both colours; no reply is missed but by the starting engine.
+#[test]
+fn a_slow_starting_engine_starts_outside_the_referees_time() {
+    let slow = script("slow", "#!/bin/sh\nsleep 0.95\nexec \"$@\"\n", BIN);
+    let games = play("mnkgame.MNKReferee", [7, 7, 5], MNK, FIRST_FREE, 2, &slow);
+    assert_all(&games, &["WIN boardbot.MNKBridge"]);
+    assert!(!games.stderr.contains("no reply from the engine by the bridge's deadline"), "{}", games.context());
+    let games = play("connectx.CXReferee", [6, 7, 4], FIRST_COLUMN, CX, 2, &slow);
+    assert_all(&games, &["WIN boardbot.CXBridge"]);
+    assert!(!games.stderr.contains("no reply from the engine by the bridge's deadline"), "{}", games.context());
 }

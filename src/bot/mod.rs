@@ -5,6 +5,7 @@
 use crate::game::any::AnyGame;
 use crate::game::players::{Algorithm, Player, Request, Turn};
 use crate::game::registry::{GameSpec, Resources};
+use crate::search::clock::ReplyClock;
 use crate::search::{Limits, Outcome, Searcher, Side, WeightFile};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -216,6 +217,8 @@ pub struct Engine {
     copy_bytes: usize,
     /// The threads used last and the number asked for, when fewer (to say it once).
     capped: Option<(usize, usize)>,
+    /// The replies' delays measured in this game, and the margin's widening they call for.
+    reply_clock: ReplyClock,
 }
 
 /// An upper bound on the bytes of a copy of `game`: [`kinarow::BYTES_PER_CELL`], the largest
@@ -245,6 +248,7 @@ impl Engine {
             side: Side::First,
             copy_bytes: 0,
             capped: None,
+            reply_clock: ReplyClock::default(),
         }
     }
 
@@ -319,6 +323,7 @@ impl Engine {
         let game = make_game(spec, &self.memory().resources, weights.as_deref())?;
         self.copy_bytes = copy_bytes(game.as_ref());
         self.game = Some(game);
+        self.reply_clock.new_game();
         self.timeout = timeout;
         self.from_clock = false;
         self.side = if first { Side::First } else { Side::Second };
@@ -411,7 +416,8 @@ impl Engine {
         } else {
             Limits::per_move(start, self.timeout, self.options.margin)
         }
-        .with_stop(stop);
+        .with_stop(stop)
+        .widened(self.timeout, self.reply_clock.widen());
         let limits = Limits { max_nodes: (self.options.nodes > 0).then_some(self.options.nodes), ..limits };
         let threads = self.threads_for(limits.hard.unwrap_or(self.timeout));
         let request = Request {
@@ -437,7 +443,36 @@ impl Engine {
         }
         self.side = game.to_move();
         let searcher = &mut self.memory.as_mut().expect("made above").searcher;
-        Ok(game.think(searcher, &mut self.rng, &request))
+        let turn = game.think(searcher, &mut self.rng, &request);
+        self.reply_clock.searched(&request.limits, self.timeout);
+        Ok(turn)
+    }
+
+    /// The reply to the move searched last has been written (the protocols call this after
+    /// each reply): its time is measured and logged, and a reply later than the search planned
+    /// widens the margin for the rest of the game (see [`ReplyClock`]).
+    pub fn reply_written(&mut self) {
+        let Some(r) = self.reply_clock.written() else { return };
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        log::info!(
+            "reply: {:.1} ms of {:.1} ms ({:.1} ms from the search's stop to the write, {:.1} ms past its plan)",
+            ms(r.elapsed),
+            ms(r.timeout),
+            ms(r.after_stop),
+            ms(r.late)
+        );
+        if r.widened {
+            // A few milliseconds are the usual noise of a busy machine: said at info level.
+            let level = if r.late >= Duration::from_millis(10) { log::Level::Warn } else { log::Level::Info };
+            log::log!(
+                level,
+                "a reply came {:.1} ms past the search's plan ({:.1} ms of {:.1} ms): the margin is widened by {:.1} ms for the rest of the game",
+                ms(r.late),
+                ms(r.elapsed),
+                ms(r.timeout),
+                ms(self.reply_clock.widen())
+            );
+        }
     }
 
     pub fn outcome(&self) -> Option<Outcome> {

@@ -63,6 +63,7 @@ where
             log::debug!(">> {reply}");
             writeln!(output, "{reply}")?;
             output.flush()?;
+            session.engine.reply_written();
         }
     }
     Ok(())

@@ -80,6 +80,7 @@ where
                         log::debug!(">> {reply}");
                         writeln!(output, "{reply}")?;
                         output.flush()?;
+                        agent.engine.reply_written();
                         agent.used += start.elapsed();
                     }
                     Ok(None) => {}

@@ -124,6 +124,7 @@ where
         };
         writeln!(output, "{reply}")?;
         output.flush()?;
+        engine.reply_written();
         // When the reply left, from the instant its line was read: beside the search's own
         // `time` in the log, what ran between the stop and the reply (docs/results/stalls.md).
         log::debug!(">> {reply} ({:.1} ms after the line was read)", start.elapsed().as_secs_f64() * 1e3);

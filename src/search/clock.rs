@@ -103,9 +103,115 @@ impl Limits {
     }
 }
 
+/// The most of a move's time the margin may take once widened by the delays measured in a game
+/// (see [`ReplyClock`]): the search keeps at least the rest.
+pub const MAX_WIDENED_SHARE: f64 = 0.8;
+
+/// A measured delay widens the margin by this many times itself: the next may be longer.
+const WIDEN_FACTOR: u32 = 2;
+
+impl Limits {
+    /// These limits with the margin widened by `extra`, the margin in all at most
+    /// [`MAX_WIDENED_SHARE`] of `timeout`; the soft deadline keeps its share of the hard one.
+    pub fn widened(mut self, timeout: Duration, extra: Duration) -> Limits {
+        let (Some(hard), false) = (self.hard, extra.is_zero()) else { return self };
+        let floor = timeout.mul_f64(1.0 - MAX_WIDENED_SHARE).min(hard);
+        let narrower = hard.saturating_sub(extra).max(floor).max(Duration::from_millis(1));
+        self.soft = self.soft.map(|s| s.mul_f64(narrower.as_secs_f64() / hard.as_secs_f64()));
+        self.hard = Some(narrower);
+        self
+    }
+}
+
+/// A move's reply as the engine measured it (see [`ReplyClock::written`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReplyTime {
+    /// From the line read to the reply written.
+    pub elapsed: Duration,
+    /// The move's time.
+    pub timeout: Duration,
+    /// From the search's stop (its result in hand) to the reply written: what ran between them
+    /// (the protocol's work, the system's scheduling on a loaded machine).
+    pub after_stop: Duration,
+    /// The reply's lateness past the search's planned end (the hard deadline): the stop's own
+    /// delay and `after_stop`.
+    pub late: Duration,
+    /// Whether this reply widened the margin.
+    pub widened: bool,
+}
+
+/// Measures, move by move, how late each reply is written against the search's plan, and widens
+/// the margin for the rest of the game when the delay grows, as a referee's clock would see it:
+/// the margin is widened to [`WIDEN_FACTOR`] times the worst lateness seen ([`Limits::widened`]).
+#[derive(Clone, Debug, Default)]
+pub struct ReplyClock {
+    /// The margin's widening for the rest of the game.
+    widen: Duration,
+    /// The move searched and not yet written: its start, time, hard deadline and stop.
+    pending: Option<(Instant, Duration, Option<Duration>, Instant)>,
+}
+
+impl ReplyClock {
+    /// A new game: no delay measured yet.
+    pub fn new_game(&mut self) {
+        *self = ReplyClock::default();
+    }
+
+    /// The margin's widening now.
+    pub fn widen(&self) -> Duration {
+        self.widen
+    }
+
+    /// The search of a move with `limits` and `timeout` has stopped, now.
+    pub fn searched(&mut self, limits: &Limits, timeout: Duration) {
+        self.pending = Some((limits.start, timeout, limits.hard, Instant::now()));
+    }
+
+    /// The reply of the move searched last is written, now (None if no move was searched since
+    /// the last reply).
+    pub fn written(&mut self) -> Option<ReplyTime> {
+        let (start, timeout, hard, stopped) = self.pending.take()?;
+        let now = Instant::now();
+        let after_stop = now.saturating_duration_since(stopped);
+        let planned = hard.map_or(stopped, |h| (start + h).min(stopped));
+        let late = now.saturating_duration_since(planned);
+        let widened = late * WIDEN_FACTOR > self.widen && hard.is_some();
+        if widened {
+            self.widen = late * WIDEN_FACTOR;
+        }
+        Some(ReplyTime { elapsed: now.saturating_duration_since(start), timeout, after_stop, late, widened })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_measured_delay_widens_the_margin_up_to_its_share() {
+        let now = Instant::now();
+        let ms = Duration::from_millis;
+        let l = Limits::per_move(now, ms(1000), ms(100));
+        assert_eq!(l.clone().widened(ms(1000), Duration::ZERO).hard, Some(ms(900)));
+        let w = l.clone().widened(ms(1000), ms(100));
+        assert_eq!((w.hard, w.soft), (Some(ms(800)), Some(ms(680))));
+        assert_eq!(l.widened(ms(1000), ms(5000)).hard, Some(ms(200)), "the search keeps a fifth");
+        // The clock: no move searched, nothing measured; a late reply widens the margin to
+        // twice its lateness, an earlier one leaves it.
+        let mut c = ReplyClock::default();
+        assert_eq!(c.written(), None);
+        let past = Limits::per_move(now - ms(200), ms(100), ms(10));
+        c.searched(&past, ms(100));
+        let r = c.written().unwrap();
+        assert!(r.widened && r.late >= ms(110) && r.elapsed >= ms(200), "{r:?}");
+        assert!(c.widen() >= ms(220));
+        let widen = c.widen();
+        c.searched(&Limits::per_move(Instant::now(), ms(100), ms(10)), ms(100));
+        assert!(!c.written().unwrap().widened);
+        assert_eq!(c.widen(), widen);
+        c.new_game();
+        assert_eq!(c.widen(), Duration::ZERO);
+    }
 
     #[test]
     fn the_margin_is_at_most_a_share_of_a_short_timeout() {

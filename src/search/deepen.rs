@@ -2,7 +2,10 @@
 //! root.rs), each iteration in an aspiration window, the root's moves searched by the node
 //! search.
 
-use super::searcher::{score_text, Basis, Run, SearchInfo, SearchResult, Value, INF};
+use super::node::{Node, Window};
+use super::picker::MovePicker;
+use super::searcher::{score_text, Run, SearchInfo, SearchResult, Value, INF};
+use super::tt::NO_MOVE;
 use super::{Game, RootKnowledge, Score, MAX_PLY, WIN_BOUND};
 
 impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
@@ -122,51 +125,14 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         }
     }
 
-    /// One root iteration over `moves` (ordered); returns the value and the best move.
-    pub(super) fn root(
-        &mut self,
-        game: &mut G,
-        moves: &mut [G::Move],
-        depth: i32,
-        alpha: Score,
-        beta: Score,
-    ) -> (Value, G::Move) {
-        let me = game.to_move();
-        let (mut alpha, mut best, mut best_mv) = (alpha, -INF, moves[0]);
-        let mut basis = Basis::new();
-        for (i, &mv) in moves.iter().enumerate() {
-            self.stack[0].current = game.move_key(mv);
-            game.play(mv);
-            let score = if i == 0 {
-                let v = self.child(game, me, depth - 1, 1, alpha, beta, true);
-                basis.add(v);
-                v.score
-            } else {
-                let v = self.child(game, me, depth - 1, 1, alpha, alpha + 1, false);
-                basis.add(v);
-                if v.score > alpha && v.score < beta && !self.stopped {
-                    let v = self.child(game, me, depth - 1, 1, alpha, beta, true);
-                    basis.add(v);
-                    v.score
-                } else {
-                    v.score
-                }
-            };
-            game.undo();
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                best_mv = mv;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        (Value::on(best, basis), best_mv)
+    /// One root iteration over `moves` (ordered), by the node's move loop (no move reduced or
+    /// pruned at the root); returns the value and the best move.
+    fn root(&mut self, game: &mut G, moves: &[G::Move], depth: i32, alpha: Score, beta: Score) -> (Value, G::Move) {
+        let node = Node { depth, ply: 0, pv: true, me: game.to_move(), quiet: true, tt_move: NO_MOVE };
+        let window = Window { alpha, beta, lo: -INF, hi: INF };
+        let mut picker = MovePicker::root(moves, std::mem::take(&mut self.stack[0].moves));
+        let found = self.search_moves(game, &node, window, false, &mut picker);
+        self.stack[0].moves = picker.into_list();
+        (Value::on(found.best, found.basis), found.best_mv.unwrap_or(moves[0]))
     }
 }

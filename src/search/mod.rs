@@ -13,6 +13,7 @@ pub mod game;
 mod moves;
 mod node;
 mod ordering;
+mod picker;
 pub mod plain;
 mod quiescence;
 mod root;
@@ -23,6 +24,7 @@ pub mod zobrist;
 
 pub use clock::Limits;
 pub use game::{Alternating, Game, Outcome, Side};
+pub use picker::Stage;
 pub use searcher::{score_text, SearchInfo, SearchResult, Searcher};
 pub use weights::{WeightFile, Weights};
 
@@ -184,6 +186,23 @@ pub trait Knowledge<G: Game>: Sync {
     fn tactical(&self, _g: &G, _mv: G::Move) -> bool {
         false
     }
+
+    /// The move picker's stage of the candidate `c` in `g` (src/search/picker.rs; docs/design.md,
+    /// "The search's shape"): `Some(n)` puts it in the game's own stage `n` (0..=15), searched
+    /// after the table's move and before the killers, stage 0 first, by `c.score` within a stage
+    /// (such moves are never reduced or pruned as quiet moves are). `None`, the default, leaves
+    /// it to the killers and the rest (by `c.score` plus the history): the order every game had
+    /// before the picker.
+    fn move_stage(&self, _g: &G, _c: &Candidate<G::Move>) -> Option<u8> {
+        None
+    }
+
+    /// Whether the picker leaves out the moves of `stage` in `g` altogether (e.g. every move but
+    /// the answers to a threat); asked when a node's list reaches the stage. A node that leaves
+    /// out moves makes no proof. False by default.
+    fn skip_stage(&self, _g: &G, _stage: Stage) -> bool {
+        false
+    }
 }
 
 /// What is asked of a game's knowledge once a move, never at a node inside the tree: at the
@@ -214,8 +233,11 @@ pub trait RootKnowledge<G: Game>: Knowledge<G> {
     }
 
     /// When the opponent threatens a forced win (one it would have if it were to move), the
-    /// moves among `moves` that take it away (possibly none); None when it threatens none or the
-    /// game cannot tell before `deadline`.
+    /// moves among `moves` the game's threat search keeps as answers (possibly none): those
+    /// after which it finds the win gone, among the moves it checks within its budget (a game
+    /// may keep the moves it could not settle when none is found to stop the win); None when it
+    /// threatens none or the game cannot tell before `deadline`. The search searches only the
+    /// answers (every move if there are none).
     fn threat_answers(&self, _g: &G, _moves: &[G::Move], _deadline: Instant) -> Option<Vec<G::Move>> {
         None
     }

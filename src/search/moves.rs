@@ -1,183 +1,257 @@
-//! A node's moves (step 6 of [`Run::negamax`]): the table's move, then the candidates best first,
-//! with late-move reductions and pruning.
+//! A node's moves (step 6 of [`Run::negamax`]), and the root's: one loop over what the move
+//! picker (picker.rs) hands out, with principal-variation windows, late-move reductions and
+//! pruning (none of which touches the root's moves), and the killers and history on a cutoff.
 
 use super::node::{Node, Window};
+use super::picker::{ordering_key, MovePicker, Picked, Stage, Step};
 use super::searcher::{Basis, Run, INF};
 use super::tt::NO_MOVE;
-use super::{Game, RootKnowledge, Score, WIN_BOUND};
+use super::{Candidate, Game, RootKnowledge, Score, WIN_BOUND};
+
+/// What a node's move loop has found so far, and what its moves are searched with.
+pub(super) struct MoveLoop<M> {
+    /// The best score (-INF while no move was searched to the end), its move and key.
+    pub(super) best: Score,
+    pub(super) best_mv: Option<M>,
+    pub(super) best_key: u32,
+    /// What the score rests on.
+    pub(super) basis: Basis,
+    alpha: Score,
+    beta: Score,
+    /// The depth the moves are searched to: one less than the node's, or the node's for a
+    /// forced move (set once the list is generated).
+    next_depth: i32,
+    /// Late-move pruning: the list's moves past this many are not searched once one does not
+    /// lose.
+    count: usize,
+    /// The list is every move that matters.
+    exhaustive: bool,
+}
 
 impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
-    /// Step 6: the moves, best first, with late-move reductions and pruning: the best score
-    /// (-INF if none was searched to the end), its move's key and what the score rests on. Stage 1, in a quiet position:
-    /// the table's move before generating any other (when it refutes the position, scoring
-    /// every candidate is saved). Stage 2: the candidates, ordered by the table's move, the
-    /// killers and the history.
+    /// Step 6 (and the root's moves, at ply 0): the moves `picker` hands out, each searched
+    /// with a principal-variation window and, where the game allows, reduced or pruned, until
+    /// one fails high; the node is `futile` (only moves the game calls tactical are searched
+    /// after the first).
     pub(super) fn search_moves(
         &mut self,
         game: &mut G,
         node: &Node,
         window: Window,
         futile: bool,
-    ) -> (Score, u32, Basis) {
-        let Node { depth, ply, pv, me, quiet, tt_move } = *node;
-        let Window { mut alpha, beta, lo, hi } = window;
+        picker: &mut MovePicker<G::Move>,
+    ) -> MoveLoop<G::Move> {
+        let Node { depth, ply, tt_move, .. } = *node;
         let sel = self.sel;
-        let side = me.index();
-        let (mut best, mut best_key) = (-INF, NO_MOVE);
-        let mut searched = 0;
-        let mut basis = Basis::new();
-
-        let tt_mv = if quiet { game.move_for_key(tt_move) } else { None };
-        if let Some(mv) = tt_mv {
-            self.stack[ply].current = tt_move;
-            game.play(mv);
-            let v = self.child(game, me, depth - 1, ply + 1, alpha, beta, pv);
-            basis.add(v);
-            let score = v.score;
-            game.undo();
-            searched = 1;
-            if !self.stopped && score > best {
-                best = score;
-                best_key = tt_move;
-                alpha = alpha.max(score);
-            }
-        }
-
-        let mut list = std::mem::take(&mut self.stack[ply].moves);
-        list.clear();
+        let mut s = MoveLoop {
+            best: -INF,
+            best_mv: None,
+            best_key: NO_MOVE,
+            basis: Basis::new(),
+            alpha: window.alpha,
+            beta: window.beta,
+            next_depth: depth - 1,
+            count: usize::MAX,
+            exhaustive: true,
+        };
         self.stack[ply].quiets_tried.clear();
-        let mut exhaustive = true;
-        if best < beta && !self.stopped {
-            exhaustive = self.know.candidates(game, &mut list);
-            if !exhaustive {
-                basis.guess();
-            }
-            if tt_mv.is_some() {
-                list.retain(|c| game.move_key(c.mv) != tt_move);
-            }
-            let excluded = self.stack[ply].excluded;
-            if excluded != NO_MOVE {
-                list.retain(|c| game.move_key(c.mv) != excluded);
-            }
-            if depth <= 0 {
-                // Past the horizon (a position not quiet): only the moves the game searches
-                // there; if it leaves some out, the side to move may stand pat on the evaluation.
-                let all = list.len();
-                list.retain(|c| self.know.searched_past_horizon(game, c.mv));
-                if list.len() < all {
-                    basis.guess();
-                    let stand = self.know.evaluate(game).clamp(lo, hi);
-                    if stand > best {
-                        best = stand;
-                        alpha = alpha.max(stand);
-                    }
-                    if stand >= beta {
-                        list.clear();
-                    }
+        loop {
+            if picker.step == Step::Generate {
+                if s.best >= s.beta || self.stopped {
+                    break;
                 }
+                self.generate(game, node, &window, picker, &mut s);
             }
-            for c in list.iter_mut() {
-                let k = game.move_key(c.mv);
-                c.score = if k == tt_move {
-                    i64::MAX
-                } else if self.stack[ply].is_killer(k) {
-                    i64::MAX / 2 + c.score.min(1 << 40)
-                } else {
-                    c.score + self.ordering.history(side, k)
-                };
+            if picker.step == Step::List && picker.list_handed_out() >= s.count && s.best > -WIN_BOUND {
+                s.basis.guess();
+                break;
+            }
+            let know = self.know;
+            let Some(p) = picker.next(know, game, || s.basis.guess()) else {
+                if picker.step == Step::Generate {
+                    continue;
+                }
+                break;
+            };
+            // The game's own selectivity leaves its tactical moves alone.
+            let tame = p.quiet && (sel.reduction.is_none() && !futile || !self.know.tactical(game, p.mv));
+            if futile && p.number > 0 && tame && s.best > -WIN_BOUND {
+                s.basis.guess();
+                continue;
+            }
+            if sel.history_malus && p.quiet && p.key != tt_move {
+                self.stack[ply].quiets_tried.push(p.key);
+            }
+            let score = self.search_move(game, node, &p, &mut s, tame);
+            if self.stopped {
+                break;
+            }
+            if self.improve(node, &p, score, &mut s) {
+                break;
             }
         }
+        s
+    }
+
+    /// The list of a node's moves, after the table's move: the game's candidates (no proof if
+    /// they are not every move that matters), past the horizon only those the game searches there
+    /// (the side to move may then stand pat on the evaluation), each with its ordering key by
+    /// its stage.
+    fn generate(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        window: &Window,
+        picker: &mut MovePicker<G::Move>,
+        s: &mut MoveLoop<G::Move>,
+    ) {
+        let Node { depth, ply, pv, quiet, tt_move, .. } = *node;
+        let table_searched = picker.table_searched();
+        let list = &mut picker.list;
+        list.clear();
+        s.exhaustive = self.know.candidates(game, list);
+        if !s.exhaustive {
+            s.basis.guess();
+        }
+        if table_searched {
+            list.retain(|c| game.move_key(c.mv) != tt_move);
+        }
+        let excluded = self.stack[ply].excluded;
+        if excluded != NO_MOVE {
+            list.retain(|c| game.move_key(c.mv) != excluded);
+        }
+        if depth <= 0 {
+            self.past_horizon(game, window, list, s);
+        }
+        self.order(game, node, list);
+        let sel = self.sel;
         // A forced move does not use up depth.
-        let next = if list.len() + searched == 1 || (sel.extend_unquiet && !quiet) { depth } else { depth - 1 };
+        let moves = list.len() + table_searched as usize;
+        s.next_depth = if moves == 1 || (sel.extend_unquiet && !quiet) { depth } else { depth - 1 };
         // Late-move pruning: where the list is a heuristic selection anyway (no proof possible),
         // a non-PV node near the horizon searches only its best-ordered moves, once one of them
         // does not lose (pruned moves must not make a lost score: a false mate).
         // A game may allow it in its exhaustive lists too (see `Selectivity::pruning_depth`).
-        let prune_late = !pv && if exhaustive { quiet && depth <= sel.pruning_depth } else { depth <= 4 };
-        let count = if prune_late { list.len().min(lmp_count(depth)) } else { list.len() };
+        let prune_late = !pv && if s.exhaustive { quiet && depth <= sel.pruning_depth } else { depth <= 4 };
+        if prune_late && lmp_count(depth) < list.len() {
+            s.count = lmp_count(depth);
+        }
+        picker.generated();
+    }
 
-        // The moves best first: the first few picked one by one when their turn comes (most
-        // cutoffs come that early, and spare sorting the rest), then the rest sorted.
-        for j in 0..list.len() {
-            if j >= count && best > -WIN_BOUND {
-                basis.guess();
-                break;
+    /// Past the horizon (a position not quiet): only the moves of `list` the game searches
+    /// there; if it leaves some out, the side to move may stand pat on the evaluation (and the
+    /// score is no proof).
+    fn past_horizon(&self, game: &G, window: &Window, list: &mut Vec<Candidate<G::Move>>, s: &mut MoveLoop<G::Move>) {
+        let all = list.len();
+        list.retain(|c| self.know.searched_past_horizon(game, c.mv));
+        if list.len() < all {
+            s.basis.guess();
+            let stand = self.know.evaluate(game).clamp(window.lo, window.hi);
+            if stand > s.best {
+                s.best = stand;
+                s.alpha = s.alpha.max(stand);
             }
-            if j < PICKED_ONE_BY_ONE {
-                let pick = (j + 1..list.len()).fold(j, |b, x| if list[x].score > list[b].score { x } else { b });
-                list.swap(j, pick);
-            } else if j == PICKED_ONE_BY_ONE {
-                list[j..].sort_unstable_by_key(|c| std::cmp::Reverse(c.score));
+            if stand >= s.beta {
+                list.clear();
             }
-            let c = &list[j];
-            let i = j + searched;
-            let key_mv = game.move_key(c.mv);
-            let quiet_move = c.score < i64::MAX / 2;
-            // The game's own selectivity leaves its tactical moves alone.
-            let tame = quiet_move && (sel.reduction.is_none() && !futile || !self.know.tactical(game, c.mv));
-            if futile && i > 0 && tame && best > -WIN_BOUND {
-                basis.guess();
-                continue;
-            }
-            if sel.history_malus && quiet_move && !game.move_key(c.mv).eq(&tt_move) {
-                self.stack[ply].quiets_tried.push(key_mv);
-            }
-            self.stack[ply].current = key_mv;
-            game.play(c.mv);
-            let score = if i == 0 {
-                let v = self.child(game, me, next, ply + 1, alpha, beta, pv);
-                basis.add(v);
-                v.score
+        }
+    }
+
+    /// Each move's score replaced by its ordering key: its stage (the table's move, the game's
+    /// stages, the killers, the rest) and within it the game's score (plus the history, for
+    /// the rest).
+    fn order(&self, game: &G, node: &Node, list: &mut [Candidate<G::Move>]) {
+        for c in list.iter_mut() {
+            let k = game.move_key(c.mv);
+            let stage = if k == node.tt_move {
+                Stage::TableMove
+            } else if let Some(n) = self.know.move_stage(game, c) {
+                Stage::Game(n)
+            } else if self.stack[node.ply].is_killer(k) {
+                Stage::Killers
             } else {
-                let r = if depth >= 3 && i >= 3 && tame { self.reduction(depth, i, pv, exhaustive) } else { 0 };
-                let v = self.child(game, me, next - r, ply + 1, alpha, alpha + 1, false);
-                basis.add(v);
-                let mut s = v.score;
-                if r > 0 && s > alpha && !self.stopped {
-                    let v = self.child(game, me, next, ply + 1, alpha, alpha + 1, false);
-                    basis.add(v);
-                    s = v.score;
-                }
-                if pv && s > alpha && s < beta && !self.stopped {
-                    let v = self.child(game, me, next, ply + 1, alpha, beta, true);
-                    basis.add(v);
-                    s = v.score;
-                }
-                s
+                Stage::Rest
             };
-            game.undo();
-            if self.stopped {
-                break;
+            let history = if stage == Stage::Rest { self.ordering.history(node.me.index(), k) } else { 0 };
+            c.score = ordering_key(stage, c.score, history);
+        }
+    }
+
+    /// One move searched: the first with the full window, the others with a null window
+    /// around alpha (reduced if `tame` and late, again unreduced if that fails high, again with
+    /// the full window at a PV node if the score falls inside it). Its score from the node's
+    /// view.
+    fn search_move(
+        &mut self,
+        game: &mut G,
+        node: &Node,
+        p: &Picked<G::Move>,
+        s: &mut MoveLoop<G::Move>,
+        tame: bool,
+    ) -> Score {
+        let Node { depth, ply, pv, me, .. } = *node;
+        let (alpha, beta, next) = (s.alpha, s.beta, s.next_depth);
+        self.stack[ply].current = p.key;
+        game.play(p.mv);
+        let score = if p.number == 0 {
+            let v = self.child(game, me, next, ply + 1, alpha, beta, pv);
+            s.basis.add(v);
+            v.score
+        } else {
+            let i = p.number;
+            let r = if depth >= 3 && i >= 3 && tame { self.reduction(depth, i, pv, s.exhaustive) } else { 0 };
+            let v = self.child(game, me, next - r, ply + 1, alpha, alpha + 1, false);
+            s.basis.add(v);
+            let mut score = v.score;
+            if r > 0 && score > alpha && !self.stopped {
+                let v = self.child(game, me, next, ply + 1, alpha, alpha + 1, false);
+                s.basis.add(v);
+                score = v.score;
             }
-            if score > best {
-                best = score;
-                best_key = key_mv;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        if quiet_move || key_mv != tt_move {
-                            self.stack[ply].add_killer(key_mv);
-                            self.ordering.reward(side, key_mv, depth);
-                        }
-                        if sel.history_malus {
-                            for &k in &self.stack[ply].quiets_tried {
-                                if k != key_mv {
-                                    self.ordering.punish(side, k, depth);
-                                }
-                            }
-                        }
-                        break;
+            if pv && score > alpha && score < beta && !self.stopped {
+                let v = self.child(game, me, next, ply + 1, alpha, beta, true);
+                s.basis.add(v);
+                score = v.score;
+            }
+            score
+        };
+        game.undo();
+        score
+    }
+
+    /// A move's `score` taken into the loop: the best so far, alpha raised; true on a cutoff,
+    /// where (below the root) a move other than the table's becomes a killer and gains history,
+    /// and with the history malus the quiet moves searched before it lose history.
+    fn improve(&mut self, node: &Node, p: &Picked<G::Move>, score: Score, s: &mut MoveLoop<G::Move>) -> bool {
+        if score <= s.best {
+            return false;
+        }
+        (s.best, s.best_mv, s.best_key) = (score, Some(p.mv), p.key);
+        if score <= s.alpha {
+            return false;
+        }
+        s.alpha = score;
+        if score < s.beta {
+            return false;
+        }
+        let Node { depth, ply, me, .. } = *node;
+        if ply > 0 {
+            if p.stage != Stage::TableMove {
+                self.stack[ply].add_killer(p.key);
+                self.ordering.reward(me.index(), p.key, depth);
+            }
+            if self.sel.history_malus {
+                for &k in &self.stack[ply].quiets_tried {
+                    if k != p.key {
+                        self.ordering.punish(me.index(), k, depth);
                     }
                 }
             }
         }
-        self.stack[ply].moves = list;
-        (best, best_key, basis)
+        true
     }
 }
-
-/// How many of a node's moves are picked one by one before the rest are sorted.
-const PICKED_ONE_BY_ONE: usize = 4;
 
 /// How many moves a non-PV node searches at `depth` when its list is not exhaustive.
 fn lmp_count(depth: i32) -> usize {

@@ -4,6 +4,7 @@
 //! quiescence.rs.
 
 use super::frame::NULL_MOVE;
+use super::picker::MovePicker;
 use super::searcher::{Run, Value, INF};
 use super::tt::{Bound, NO_MOVE, PROVEN};
 use super::{Game, Outcome, RootKnowledge, Score, Side, MAX_PLY, WIN, WIN_BOUND};
@@ -41,7 +42,8 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     /// 4. what is known without searching the moves: the game's known value, a quiet leaf
     ///    ([`Run::known`]), the table ([`Run::probe`]);
     /// 5. pruning before any move: reverse futility, futility, the null move ([`Run::prune`]);
-    /// 6. the moves, the table's first, with reductions ([`Run::search_moves`]);
+    /// 6. the moves, in the stages of the move picker (the table's move first), with reductions
+    ///    ([`Run::search_moves`]);
     /// 7. the store ([`Run::store`]).
     ///
     /// Each step either hands on what the next needs (`Continue`) or ends the node with its
@@ -90,15 +92,18 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         let tt_move = self.probe(key, depth, ply, pv, &window)?;
         let node = Node { depth, ply, pv, me: game.to_move(), quiet, tt_move };
         let futile = self.prune(game, &node, &window)?;
-        let (best, best_key, basis) = self.search_moves(game, &node, window, futile);
+        let table = if quiet { game.move_for_key(tt_move).map(|mv| (mv, tt_move)) } else { None };
+        let mut picker = MovePicker::node(table, std::mem::take(&mut self.stack[ply].moves));
+        let found = self.search_moves(game, &node, window, futile, &mut picker);
+        self.stack[ply].moves = picker.into_list();
         if self.stopped {
             return Break(Value::proof(0));
         }
-        let best = best.clamp(window.lo, window.hi);
-        if !basis.path_draw {
-            self.store(key, &node, &window, best, best_key, basis.proof);
+        let best = found.best.clamp(window.lo, window.hi);
+        if !found.basis.path_draw {
+            self.store(key, &node, &window, best, found.best_key, found.basis.proof);
         }
-        Continue(Value::on(best, basis))
+        Continue(Value::on(best, found.basis))
     }
 
     /// Step 2: the score of a position settled without a search: the game over, drawn by its

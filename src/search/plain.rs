@@ -188,37 +188,19 @@ impl<G: Game, K: Knowledge<G> + ?Sized> Search<'_, G, K> {
         if self.out_of_time(false) {
             return (0, vec![]);
         }
+        if let Some(score) = self.leaf(game, depth, ply) {
+            return (score, vec![]);
+        }
         let me = game.to_move();
-        if ply > 0 && game.drawn_by_history() {
-            self.history_draws += 1;
-            return (0, vec![]);
-        }
-        match game.outcome() {
-            Some(Outcome::Win(side)) => {
-                return (if side == me { WIN - ply as Score } else { ply as Score - WIN }, vec![])
-            }
-            Some(Outcome::Draw) => return (0, vec![]),
-            None if depth == 0 => return (self.know.evaluate(game), vec![]),
-            None => {}
-        }
         let key = match (self.variant.table, self.variant.symmetric) {
             (false, _) => None,
             (true, false) => Some(game.hash()),
             (true, true) => Some(game.symmetric_hash()),
         };
-        let mut first = None;
-        if let Some(stored) = key.and_then(|k| self.table.get(&k)).filter(|s| s.depth == depth) {
-            let score = from_table(stored.score, ply);
-            let answers = match stored.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if answers {
-                return (score, stored.best.into_iter().collect());
-            }
-            first = stored.best;
-        }
+        let first = match self.probe(key, depth, ply, alpha, beta) {
+            Ok(first) => first,
+            Err(answer) => return answer,
+        };
         let alpha_in = alpha;
         let draws_before = self.history_draws;
         let mut moves = self.moves(game);
@@ -255,19 +237,67 @@ impl<G: Game, K: Knowledge<G> + ?Sized> Search<'_, G, K> {
             }
         }
         if let Some(k) = key.filter(|_| self.history_draws == draws_before) {
-            let bound = if !self.variant.prune {
-                Bound::Exact
-            } else if best.0 >= beta {
-                Bound::Lower
-            } else if best.0 <= alpha_in {
-                Bound::Upper
-            } else {
-                Bound::Exact
-            };
-            let kept = (!self.variant.symmetric).then(|| best.1.first().copied()).flatten();
-            self.table.insert(k, Stored { depth, score: to_table(best.0, ply), bound, best: kept });
+            self.store(k, depth, ply, alpha_in, beta, &best);
         }
         best
+    }
+
+    /// The score of a position known without its moves: drawn by its history, over, or at the
+    /// depth's end (the evaluation).
+    fn leaf(&mut self, game: &G, depth: u32, ply: u32) -> Option<Score> {
+        if ply > 0 && game.drawn_by_history() {
+            self.history_draws += 1;
+            return Some(0);
+        }
+        match game.outcome() {
+            Some(Outcome::Win(side)) => {
+                Some(if side == game.to_move() { WIN - ply as Score } else { ply as Score - WIN })
+            }
+            Some(Outcome::Draw) => Some(0),
+            None if depth == 0 => Some(self.know.evaluate(game)),
+            None => None,
+        }
+    }
+
+    /// The table's entry for `key` at this depth: Err, the answer where it settles the window;
+    /// Ok, its best move to try first (if any).
+    #[allow(clippy::type_complexity)]
+    fn probe(
+        &self,
+        key: Option<u64>,
+        depth: u32,
+        ply: u32,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<Option<G::Move>, (Score, Vec<G::Move>)> {
+        let Some(stored) = key.and_then(|k| self.table.get(&k)).filter(|s| s.depth == depth) else {
+            return Ok(None);
+        };
+        let score = from_table(stored.score, ply);
+        let answers = match stored.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        if answers {
+            return Err((score, stored.best.into_iter().collect()));
+        }
+        Ok(stored.best)
+    }
+
+    /// Stores `best` (the score and line searched in the window (`alpha_in`, `beta`)) for `key`.
+    fn store(&mut self, key: u64, depth: u32, ply: u32, alpha_in: Score, beta: Score, best: &(Score, Vec<G::Move>)) {
+        let bound = if !self.variant.prune {
+            Bound::Exact
+        } else if best.0 >= beta {
+            Bound::Lower
+        } else if best.0 <= alpha_in {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        let kept = (!self.variant.symmetric).then(|| best.1.first().copied()).flatten();
+        self.table.insert(key, Stored { depth, score: to_table(best.0, ply), bound, best: kept });
     }
 
     fn moves(&self, game: &G) -> Vec<G::Move> {

@@ -255,7 +255,14 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             (Instant::now() + hard.mul_f64(DEFENCE_SHARE)).min(self.limits.start + hard.mul_f64(1.0 - SEARCH_RESERVE));
         let moves: Vec<G::Move> = root.iter().map(|c| c.mv).collect();
         let answers = self.know.threat_answers(game, &moves, deadline)?;
-        log::info!("threat: {} of {} moves stop the opponent's forced win", answers.len(), moves.len());
+        // The game's threat search checks what its budget allows and may keep moves it could
+        // not settle: the log says what it kept, not that each move stops the win.
+        log::info!(
+            "threat: the opponent threatens a forced win; the game's threat search keeps {} of {} moves as answers{}",
+            answers.len(),
+            moves.len(),
+            if answers.is_empty() { " (none: every move is searched)" } else { " (only those are searched)" }
+        );
         Some(answers)
     }
 

@@ -20,8 +20,12 @@ import java.util.function.Function;
  * One boardbot process driven through its line protocol (see protocol.md), shared by MNKBridge and
  * CXBridge. It depends on no referee class, so it compiles against either course's referee.
  *
- * The process is started once (command from the environment variable BOARDBOT_CMD, split on
- * spaces; default "boardbot" on the PATH) and kept across rounds; its stderr is inherited.
+ * The process is started when the bridge is made (command from the environment variable
+ * BOARDBOT_CMD, split on spaces; default "boardbot" on the PATH), outside the referee's timed
+ * initPlayer, and kept across rounds; its stderr is inherited. A process that has not answered
+ * yet is still starting: a request it does not answer in time is not a fault (the reply is skipped
+ * when it comes), and initPlayer waits for it at most half its time. A process killed for a fault
+ * is replaced at once, so that the new one starts while the opponent moves.
  *
  * Time: the bridge keeps its own deadline. With the referee's timeout T (timeout_in_secs), a turn
  * (or an initPlayer) has BUDGET = T - max(100 ms, 5% of T) from its start: 900 ms at T = 1 s,
@@ -55,6 +59,11 @@ final class Engine {
     private Writer out;
     private boolean startFailed;
     private String name;
+    /** True from the process's start until its first reply: it may still be starting. */
+    private boolean fresh;
+    /** Requests whose replies were not read in time (from a process still starting): their
+     * replies come first, in order, and are skipped. */
+    private int stale;
 
     /** The game: "init KIND M N K FIRST", without the timeout. */
     private String initHead;
@@ -69,6 +78,9 @@ final class Engine {
         if (env == null || env.trim().isEmpty()) env = "boardbot";
         command = env.trim().split("\\s+");
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop));
+        // Started now, when the referee makes the player, not in its timed initPlayer: an engine
+        // that takes long to start (a loaded machine, a wrapper) starts outside the moves' time.
+        ensureStarted();
     }
 
     static void log(String msg) {
@@ -129,6 +141,8 @@ final class Engine {
             replies = readLines(proc.getInputStream());
             out = new OutputStreamWriter(proc.getOutputStream(), StandardCharsets.UTF_8);
             startFailed = false;
+            fresh = true;
+            stale = 0;
             return true;
         } catch (IOException | RuntimeException e) {
             if (!startFailed) log("cannot start '" + String.join(" ", command) + "': " + e);
@@ -179,6 +193,11 @@ final class Engine {
         Optional<String> reply;
         try {
             reply = replies.poll(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
+            // The replies to the requests a starting process had not answered in time come first.
+            while (stale > 0 && reply != null && reply.isPresent()) {
+                stale--;
+                reply = replies.poll(Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
+            }
         } catch (InterruptedException e) {
             // The referee gave up on this move: end it now (the flag stays set for the caller).
             Thread.currentThread().interrupt();
@@ -186,15 +205,24 @@ final class Engine {
             stop();
             return null;
         }
-        if (reply == null) {
+        if (reply == null && fresh) {
+            // Still starting: kept, its reply to this request skipped when it comes.
+            stale++;
+            log("the engine is still starting (no reply to '" + line + "' yet): waiting for it");
+            return null;
+        } else if (reply == null) {
             log("no reply from the engine by the bridge's deadline (" + budgetMs() + " ms a turn; after '" + line
                     + "'): stopping it");
         } else if (reply.isPresent()) {
+            fresh = false;
             return reply.get().trim();
         } else {
             log("the engine closed its output (after '" + line + "')");
         }
         stop();
+        // The next process starts now, while the opponent moves, not in our next move's time.
+        log("restarting the engine");
+        ensureStarted();
         return null;
     }
 
@@ -224,13 +252,13 @@ final class Engine {
         known.clear();
         synced = false;
         for (int attempt = 0; attempt < 2 && !synced; attempt++) {
-            if (attempt > 0) {
-                stop();
-                if (!timeLeft(deadline)) return;
-            }
+            if (attempt > 0 && !timeLeft(deadline)) return;
             if (!ensureStarted()) return;
-            String reply = request(initHead + " " + seconds(budgetMs()), deadline);
+            // A process still starting gets half the time: the first move restores the game.
+            long wait = fresh ? t0 + budgetMs() * 500_000L : deadline;
+            String reply = request(initHead + " " + seconds(budgetMs()), wait);
             synced = "ok".equals(reply);
+            if (!synced && alive() && fresh) return;
             if (!synced) log("init failed: " + reply);
         }
     }
@@ -283,7 +311,7 @@ final class Engine {
                 log("no time left to restore the game");
                 return null;
             }
-            if (attempt > 0 || !alive()) {
+            if (!alive()) {
                 stop();
                 log("restarting the engine");
                 if (!ensureStarted()) return null;
@@ -294,7 +322,10 @@ final class Engine {
             boolean full = left >= budget - 50;
             String timeout = seconds(full ? budget : left);
             synced = false;
-            if (!"ok".equals(request(initHead + " " + timeout, deadline))) continue;
+            if (!"ok".equals(request(initHead + " " + timeout, deadline))) {
+                if (alive() && fresh) return null;
+                continue;
+            }
             StringBuilder pos = new StringBuilder("position");
             for (String mv : history) pos.append(' ').append(mv.trim().replaceAll("\\s+", ","));
             if (!"ok".equals(request(pos.toString(), deadline))) continue;

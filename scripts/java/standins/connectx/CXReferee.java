@@ -24,7 +24,19 @@ public class CXReferee {
         int[] wins = new int[2];
         for (int r = 1; r <= rounds; r++) {
             int firstP = (r % 2 == 1) ? 0 : 1;
-            for (int p = 0; p < 2; p++) pl[p].initPlayer(m, n, x, p == firstP, timeout);
+            int slowInit = -1;
+            for (int p = 0; p < 2; p++) {
+                long i0 = System.nanoTime();
+                pl[p].initPlayer(m, n, x, p == firstP, timeout);
+                // As the course referees: an initPlayer longer than the timeout loses the game.
+                if (slowInit < 0 && (System.nanoTime() - i0) / 1_000_000 > timeout * 1000L) slowInit = p;
+            }
+            if (slowInit >= 0) {
+                wins[1 - slowInit]++;
+                System.out.println("RESULT round " + r + ": WIN " + cls[1 - slowInit] + " (INIT by " + cls[slowInit]
+                        + ": initialization takes too much time)");
+                continue;
+            }
             System.out.printf("round %d: cx %dx%dx%d, timeout %d s, first %s (%s), second %s (%s)%n", r, m, n, x, timeout,
                     cls[firstP], pl[firstP].playerName(), cls[1 - firstP], pl[1 - firstP].playerName());
             CXBoard board = new CXBoard(m, n, x);
