@@ -13,11 +13,15 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     /// `best` (the result so far: a first pass's, whose iterations are kept), until a result is
     /// proved, the soft deadline or the node limit passes, or the search is stopped.
     /// `exhaustive`: the root's list is every move that matters (a result may be a proof).
+    /// `lost`: the root policy knows the position is lost (the exact solver proved it): the
+    /// iterations end once the search sees the loss too (a score of a loss), as they end at a
+    /// proof, since deeper ones would only reorder moves that all lose.
     pub(super) fn deepen(
         &mut self,
         game: &mut G,
         moves: &mut [G::Move],
         exhaustive: bool,
+        lost: bool,
         mut best: SearchResult<G::Move>,
     ) -> SearchResult<G::Move> {
         let first_depth = 1 + (self.thread as u32 % 2);
@@ -44,6 +48,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             best = self.iteration_done(game, best.iterations, depth, score, mv, proved);
             prev_score = Some(score);
             if proved
+                || (lost && score <= -WIN_BOUND)
                 || self.soft.is_some_and(|s| self.limits.elapsed() >= s)
                 || self.limits.max_nodes.is_some_and(|n| self.nodes >= n)
             {

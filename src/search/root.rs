@@ -5,9 +5,10 @@
 //!   a win or of a single move), or the root's moves to search: after the exact solver (which
 //!   may settle the value: a draw or a loss that several moves keep), without the moves it
 //!   refuted, and only the threat answers when the opponent threatens a forced win;
-//! - phase 2 (src/search/deepen.rs): iterative deepening over those moves; when every move left
-//!   is proved lost, the refuted moves are searched too (a lost position is played to lose as
-//!   late as possible);
+//! - phase 2 (src/search/deepen.rs): iterative deepening over those moves, until a proof (or,
+//!   where the exact solver proved the root lost, until the search sees the loss too); when every
+//!   move left is proved lost, the refuted moves are searched too (a lost position is played to
+//!   lose as late as possible);
 //! - phase 3 ([`Run::play_for_errors`]): with the value settled, a trap; proved drawn or lost, a
 //!   swindle: the move that gives an opponent that errs the most chances to.
 //!
@@ -41,6 +42,8 @@ pub(super) struct RootMoves<M> {
     moves: Vec<M>,
     exhaustive: bool,
     settled: bool,
+    /// The exact solver proved the root lost.
+    lost: bool,
     refuted: Vec<M>,
 }
 
@@ -54,12 +57,12 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     ///    ([`Run::play_for_errors`]).
     pub(super) fn iterate(&mut self, game: &mut G) -> SearchResult<G::Move> {
         self.sel = self.know.selectivity(game);
-        let root = match self.root_moves(game) {
+        let mut root = match self.root_moves(game) {
             Ok(root) => root,
             Err(decided) => return decided,
         };
-        let mut moves = root.moves;
-        let mut best = self.search_moves_of_root(game, &mut moves, root.exhaustive, root.refuted);
+        let mut moves = std::mem::take(&mut root.moves);
+        let mut best = self.search_moves_of_root(game, &mut moves, &root);
         self.play_for_errors(game, &moves, root.settled, &mut best);
         best.nodes = self.nodes;
         best.elapsed = self.limits.elapsed();
@@ -73,8 +76,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         &mut self,
         game: &mut G,
         moves: &mut Vec<G::Move>,
-        exhaustive: bool,
-        mut refuted: Vec<G::Move>,
+        root: &RootMoves<G::Move>,
     ) -> SearchResult<G::Move> {
         let mut best = SearchResult {
             best: moves[0],
@@ -88,8 +90,9 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         };
         // The pauses are measured from here: the solvers' and threats' time before is no pause.
         self.last_look = self.limits.elapsed();
+        let mut refuted = root.refuted.clone();
         loop {
-            best = self.deepen(game, moves, exhaustive, best);
+            best = self.deepen(game, moves, root.exhaustive, root.lost, best);
             if best.proved && best.score <= -WIN_BOUND && !refuted.is_empty() && !self.stopped {
                 log::info!("every move left loses: the refuted moves are searched too");
                 moves.append(&mut refuted);
@@ -172,7 +175,8 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 let trap_end = self.limits.hard.map(|h| h.mul_f64(TRAP_END));
                 self.soft = trap_end.map(|e| spent + e.saturating_sub(spent) / 5);
             }
-            return Ok(RootMoves { moves: moves_of(&root), exhaustive, settled, refuted: Vec::new() });
+            let lost = proof.score <= -WIN_BOUND;
+            return Ok(RootMoves { moves: moves_of(&root), exhaustive, settled, lost, refuted: Vec::new() });
         }
         // What the solver refuted before it ran out of time (or at earlier moves) is not
         // searched again.
@@ -199,7 +203,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
                 root.retain(|c| answers.contains(&c.mv));
             }
         }
-        Ok(RootMoves { moves: moves_of(&root), exhaustive, settled: false, refuted: refuted_out })
+        Ok(RootMoves { moves: moves_of(&root), exhaustive, settled: false, lost: false, refuted: refuted_out })
     }
 
     /// Phase 3: playing under a clock (not solving), with the value settled (a draw or a loss
