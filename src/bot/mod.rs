@@ -203,8 +203,8 @@ fn make_game(spec: &GameSpec, resources: &Resources, weights: Option<&WeightFile
 /// The engine behind the protocols: options, memory (kept across games), and the game.
 pub struct Engine {
     options: Options,
-    /// Made at the first game (a Gomocup manager sends `INFO max_memory` before it), kept
-    /// across games.
+    /// Made by [`Engine::prepare`] or at the first game (a Gomocup manager sends `INFO
+    /// max_memory` before it), kept across games.
     memory: Option<Memory>,
     rng: SmallRng,
     game: Option<Box<dyn AnyGame>>,
@@ -280,6 +280,13 @@ impl Engine {
     /// The most a game's board may take, in MiB: the `hash` (see [`Memory`]).
     pub fn board_limit_mib(&self) -> usize {
         self.options.hash_mb
+    }
+
+    /// Makes the engine's tables now, if they are not yet, rather than at the first game (the
+    /// line protocol and the Kalah agent call it at start: no game pays for them; a Gomocup
+    /// session waits for `INFO max_memory`).
+    pub fn prepare(&mut self) {
+        self.memory();
     }
 
     /// The engine's memory, made now if it is not yet.

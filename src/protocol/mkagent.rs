@@ -67,6 +67,9 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
+    // The tables are made before the first message: the clock runs from START on.
+    let mut engine = engine;
+    engine.prepare();
     let reader = Reader::spawn(input, |line| line.trim() == "END");
     let mut agent = Agent::new(engine, clock);
     loop {

@@ -104,6 +104,8 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
+    // The tables are made before the first line is read: no `init` pays for them.
+    engine.prepare();
     let Reader { lines: rx, stop, .. } = Reader::spawn(input, |line| line.trim().eq_ignore_ascii_case("quit"));
     loop {
         let (line, start) = match rx.recv() {
