@@ -8,9 +8,8 @@
 //! subcommand declares: [`game_words`] rewrites the other form before clap reads the line.
 
 use anyhow::{Context, Result};
-use boardbot::bot::{parse_level, Engine, Options, DEFAULT_HASH_MB, DEFAULT_MARGIN_MS};
-use boardbot::game::any::Player;
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use boardbot::bot::{Engine, Options, DEFAULT_HASH_MB};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::{BufReader, IsTerminal};
 use std::time::Duration;
@@ -21,8 +20,6 @@ use std::time::Duration;
 struct Cli {
     #[command(subcommand)]
     command: Option<Mode>,
-    #[command(flatten)]
-    engine: EngineArgs,
     /// The protocol spoken on stdin/stdout: boardbot (protocol.md) or gomocup, also called pbrain
     /// (the protocol of gomoku managers such as Piskvork: free-style gomoku, five or more in a
     /// row wins).
@@ -70,7 +67,7 @@ enum Mode {
         args: boardbot::ui::play::PlayArgs,
         /// The evaluation's weights (a file from `boardbot tune`) instead of the compiled-in ones.
         #[arg(long, value_name = "FILE")]
-        weights: Option<std::path::PathBuf>,
+        weights: Option<String>,
     },
     /// Merges the shards of a match or a self-play run (`--shard I/N`) into one run's results.
     ///
@@ -102,7 +99,7 @@ enum Mode {
         args: boardbot::ui::serve::ServeArgs,
         /// The evaluation's weights (a file from `boardbot tune`) instead of the compiled-in ones.
         #[arg(long, value_name = "FILE")]
-        weights: Option<std::path::PathBuf>,
+        weights: Option<String>,
     },
     /// Plays the engine against itself and writes the games' positions for `boardbot tune`.
     ///
@@ -141,62 +138,40 @@ enum Mode {
     },
 }
 
-/// Engine options; the same names work in the protocol as `set KEY VALUE`.
-#[derive(Args, Clone)]
-struct EngineArgs {
-    /// Strategy: search (the engine), random, l1 / greedy (the game's reference player of the
-    /// courses), or abN (alpha-beta to N moves with the game's evaluation, no table).
-    #[arg(long, default_value = "search")]
-    player: Player,
-    /// Safety margin kept free of each move's time budget, in milliseconds.
-    #[arg(long = "margin", default_value_t = DEFAULT_MARGIN_MS)]
-    margin_ms: u64,
-    /// Memory for all the engine's tables together, in MiB (1..=16384): half for the search's
-    /// transposition table, half for the exact solvers' tables and endgame databases.
-    #[arg(long, default_value_t = DEFAULT_HASH_MB)]
-    hash: usize,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Strength: easy, medium, hard, max, or 1..=10 (10 = max: full strength; below it the engine
-    /// is beatable and varied: a shallow search and a move drawn among the near-best).
-    #[arg(long, default_value = "max", value_parser = parse_level)]
-    level: u32,
-    /// Seed of the random choices (random and l1 players, the levels); without it, drawn from
-    /// the operating system.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// The most nodes a search may take (0: no cap), besides the time per move.
-    #[arg(long, default_value_t = 0)]
-    nodes: u64,
-    /// The evaluation's weights (a file from `boardbot tune`) for the games of its game.
-    #[arg(long, value_name = "FILE")]
-    weights: Option<std::path::PathBuf>,
+/// The engine's options from the command line: a `--NAME VALUE` flag for each option of the
+/// table ([`boardbot::bot::OPTIONS`]), the same names as the protocol's `set NAME VALUE`. The
+/// table reads the values (see [`engine_options`]): a bad one is one line on stderr.
+fn engine_flags(mut command: clap::Command) -> clap::Command {
+    for spec in boardbot::bot::OPTIONS {
+        let help = match spec.kind {
+            boardbot::bot::Kind::Word | boardbot::bot::Kind::File => {
+                format!("{} [default: {}]", spec.help, spec.default)
+            }
+            kind => format!("{} ({}) [default: {}]", spec.help, kind.describe(), spec.default),
+        };
+        command = command.arg(clap::Arg::new(spec.name).long(spec.name).value_name("VALUE").help(help));
+    }
+    command
 }
 
-impl EngineArgs {
-    fn options(&self) -> Result<Options> {
-        let mut o =
-            Options { player: self.player, margin: Duration::from_millis(self.margin_ms), ..Options::default() };
-        for (k, v) in [("hash", self.hash), ("threads", self.threads), ("level", self.level as usize)] {
-            o.set(k, &v.to_string()).map_err(anyhow::Error::msg)?;
+/// The engine's options the command line set, the others at their defaults.
+fn engine_options(matches: &clap::ArgMatches) -> Result<Options> {
+    let mut options = Options::default();
+    for spec in boardbot::bot::OPTIONS {
+        if let Some(text) = matches.get_one::<String>(spec.name) {
+            options.set(spec.name, text).map_err(|e| anyhow::anyhow!("--{e}"))?;
         }
-        o.seed = self.seed;
-        o.nodes = self.nodes;
-        if let Some(path) = &self.weights {
-            o.weights = Some(std::sync::Arc::new(boardbot::bot::read_weights(path).map_err(anyhow::Error::msg)?));
-        }
-        Ok(o)
     }
+    Ok(options)
 }
 
-/// Makes the weights file at `path`, if any, the weights of every engine of the process.
-fn process_weights(path: Option<&std::path::Path>) -> Result<()> {
-    if let Some(path) = path {
-        boardbot::bot::set_process_weights(boardbot::bot::read_weights(path).map_err(anyhow::Error::msg)?)
-            .map_err(anyhow::Error::msg)?;
+/// The options of `play` and `serve`: `--weights FILE`, if given.
+fn weights_option(weights: Option<&str>) -> Result<Options> {
+    let mut options = Options::default();
+    if let Some(path) = weights {
+        options.set("weights", path).map_err(|e| anyhow::anyhow!("--{e}"))?;
     }
-    Ok(())
+    Ok(options)
 }
 
 fn main() -> std::process::ExitCode {
@@ -242,7 +217,7 @@ fn command() -> clap::Command {
          also come without --game, right after `match`)",
         registry::usages()
     );
-    Cli::command()
+    engine_flags(Cli::command())
         .about(format!("Plays board games ({}) over a line protocol (protocol.md)", registry::titles()))
         .mut_subcommand("match", |m| {
             m.mut_arg("game", |a| a.help(games.clone()).long_help(games))
@@ -331,8 +306,8 @@ fn game_words(args: Vec<OsString>) -> Vec<OsString> {
 const TERMINAL_HINT: &str = "boardbot: line protocol on stdin; type `help`, or try `boardbot play`";
 
 fn run() -> Result<()> {
-    let cli = Cli::from_arg_matches(&command().get_matches_from(game_words(std::env::args_os().collect())))
-        .unwrap_or_else(|e| e.exit());
+    let matches = command().get_matches_from(game_words(std::env::args_os().collect()));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let mut logger = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
     match &cli.log {
         Some(path) => {
@@ -361,15 +336,13 @@ fn run() -> Result<()> {
         Some(Mode::Replay(args)) => return boardbot::referee::replay::run(args),
         Some(Mode::Merge(args)) => return boardbot::merge::run(args),
         Some(Mode::Play { args, weights }) => {
-            process_weights(weights.as_deref())?;
-            return boardbot::ui::play::run(args);
+            return boardbot::ui::play::run(args, weights_option(weights.as_deref())?);
         }
         Some(Mode::Solve(args)) => return boardbot::solve::run(args),
         Some(Mode::Book(args)) => return boardbot::solve::run_book(args),
         Some(Mode::Perft(args)) => return boardbot::solve::run_perft(args),
         Some(Mode::Serve { args, weights }) => {
-            process_weights(weights.as_deref())?;
-            return boardbot::ui::serve::run(args);
+            return boardbot::ui::serve::run(args, weights_option(weights.as_deref())?);
         }
         Some(Mode::Selfplay(args)) => return boardbot::selfplay::run(args),
         Some(Mode::Tune(args)) => return boardbot::tune::run(args),
@@ -390,7 +363,7 @@ fn run() -> Result<()> {
         }
         None => {}
     }
-    let engine = Engine::new(cli.engine.options()?);
+    let engine = Engine::new(engine_options(&matches)?);
     if cli.protocol == Protocol::Boardbot && std::io::stdin().is_terminal() {
         eprintln!("{TERMINAL_HINT}");
     }

@@ -509,9 +509,17 @@ fn set_options() {
         "set player",
         "set colour red",
         "set a b c",
+        "set depth 65",
+        "set margin 3600001",
     ] {
         e.expect_error(bad);
     }
+    // An option out of its range: the error says the range, from the options' table.
+    assert_eq!(e.expect_error("set threads 257"), "error threads must be a number from 1 to 256; got '257'");
+    assert_eq!(e.expect_error("set depth 65"), "error depth must be a number from 1 to 64, or none; got '65'");
+    assert!(e.expect_error("set colour red").contains("(player, margin, hash, threads, level,"));
+    e.expect_ok("set depth 64");
+    e.expect_ok("set depth none");
     // Options survive init; the engine still plays legal games at level 1.
     e.expect_ok("set level 1");
     for (board, first) in [(Board::mnk(7, 7, 5), true), (Board::cx(6, 7, 4), false)] {
@@ -593,7 +601,15 @@ fn command_line_flags() {
     start(&mut e, &b, false, T);
     play_out(&mut e, &mut b, false, &mut random_opponent(2));
 
-    for bad in [&["--hash", "0"][..], &["--level", "11"], &["--threads", "0"], &["--player", "foo"], &["--bogus"]] {
+    for bad in [
+        &["--hash", "0"][..],
+        &["--level", "11"],
+        &["--threads", "0"],
+        &["--threads", "257"],
+        &["--depth", "65"],
+        &["--player", "foo"],
+        &["--bogus"],
+    ] {
         let mut e = Engine::spawn_with(bad, &[]);
         let status = e.wait_exit(Duration::from_secs(5)).expect("bad flags: the process should exit");
         assert!(!status.success(), "{bad:?} accepted");
@@ -609,6 +625,15 @@ fn command_line_flags() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("hash must be"), "{err}");
+    // Every option of the table is a flag, its range said by the table.
+    let out = std::process::Command::new(common::BIN)
+        .args(["--depth", "65"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim(), "boardbot: --depth must be a number from 1 to 64, or none; got '65'");
 }
 
 /// Every stdout line is a protocol line, even with RUST_LOG=info; the logs go to stderr.

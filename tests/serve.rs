@@ -180,6 +180,17 @@ fn api_names_notation_review_hints_and_choices() {
     assert_error(new(json!({"game": "mnk 3 3 3", "algorithm": "quantum"})), 400, "unknown algorithm");
     assert_error(new(json!({"game": "kalah 6 3", "evaluation": "windows"})), 400, "no evaluation");
     assert_error(new(json!({"game": "mnk 3 3 3", "depth": 0})), 400, "depth");
+    // Out of the options' ranges: refused with the table's message.
+    assert_error(
+        new(json!({"game": "mnk 3 3 3", "depth": 65})),
+        400,
+        "depth must be a number from 1 to 64, or none; got '65'",
+    );
+    assert_error(
+        new(json!({"game": "mnk 3 3 3", "level": "11"})),
+        400,
+        "level must be easy, medium, hard, max or a number from 1 to 10; got '11'",
+    );
 }
 
 /// Polls the session's state until its status is `status` (within 10 s); that state.

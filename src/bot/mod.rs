@@ -3,55 +3,21 @@
 //! text; they know nothing of game types or search internals.
 
 use crate::game::any::AnyGame;
-use crate::game::players::{Algorithm, Player, Request, Turn};
+use crate::game::players::{Request, Turn};
 use crate::game::registry::{GameSpec, Resources};
 use crate::search::clock::ReplyClock;
 use crate::search::{Limits, Outcome, Searcher, Side, WeightFile};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Engine options, settable from the command line and with `set KEY VALUE`.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// Kept free of each move's time budget for I/O, scheduling and the referee's own overhead
-    /// (at most [`crate::search::clock::MARGIN_SHARE`] of the budget).
-    pub margin: Duration,
-    /// The memory cap of the engine's tables together, in MiB.
-    pub hash_mb: usize,
-    pub threads: usize,
-    /// 1..=10; 10 is full strength, below that the engine is beatable and varied (see
-    /// [`crate::game::players::MAX_LEVEL`]).
-    pub level: u32,
-    /// The seed of the random choices (the levels', the random and l1 players'); None: drawn
-    /// from the operating system, so that every process plays its own games.
-    pub seed: Option<u64>,
-    pub player: Player,
-    /// The search algorithm: the engine's own, or a textbook one (see [`Algorithm`]).
-    pub algorithm: Algorithm,
-    /// The search's depth cap, in plies; None: the clock decides.
-    pub max_depth: Option<u32>,
-    /// The evaluation of the textbook algorithms, by its name in the game's list
-    /// (`Render::evaluations`); None: the engine's own.
-    pub evaluation: Option<String>,
-    /// The most nodes a search may take (0: no cap), besides the time: a search capped so
-    /// plays the same moves however fast the machine is (within the time).
-    pub nodes: u64,
-    /// The evaluation's weights from a weights file (`boardbot tune`), for the games of its
-    /// game; None: the compiled-in ones.
-    pub weights: Option<Arc<WeightFile>>,
-}
-
-/// The weights every engine of this process starts with (`play --weights`, `serve --weights`),
-/// set once at start-up.
-static PROCESS_WEIGHTS: OnceLock<Arc<WeightFile>> = OnceLock::new();
-
-/// Sets the weights every engine of this process starts with (see [`Options::weights`]); once.
-pub fn set_process_weights(file: WeightFile) -> Result<(), String> {
-    PROCESS_WEIGHTS.set(Arc::new(file)).map_err(|_| "the process's weights are set already".to_string())
-}
+mod options;
+pub use options::{
+    names as option_names, option, parse_level, whole_number, Kind, OptionSpec, Options, Value, DEFAULT_HASH_MB,
+    DEFAULT_MARGIN_MS, LEVELS, MAX_DEPTH, MAX_HASH_MB, OPTIONS,
+};
 
 /// Reads a weights file for a game of the registry.
 pub fn read_weights(path: &std::path::Path) -> Result<WeightFile, String> {
@@ -62,110 +28,12 @@ pub fn read_weights(path: &std::path::Path) -> Result<WeightFile, String> {
     Ok(file)
 }
 
-/// Default safety margin: protocol.md ("Time") gives the measurements behind it.
-pub const DEFAULT_MARGIN_MS: u64 = 100;
-pub const DEFAULT_HASH_MB: usize = 64;
-pub const MAX_HASH_MB: usize = 16 * 1024;
-
 /// A helper thread of the search copies the game, in the move's time (one copy after another),
 /// and keeps the copy for the move: the copies may take at most 1/COPY_SHARE of the move's time,
 /// at COPY_RATE (the rate the m,n,k threat searches assume for their copies too), and they count
 /// in the board's share of `hash` (see [`Memory`]) beside the game's own two copies.
 const COPY_SHARE: u32 = 20;
 const COPY_RATE: f64 = 1e9;
-
-/// Named levels and their numbers.
-pub const LEVELS: [(&str, u32); 4] = [("easy", 2), ("medium", 4), ("hard", 7), ("max", 10)];
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            margin: Duration::from_millis(DEFAULT_MARGIN_MS),
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            level: 10,
-            seed: None,
-            player: Player::Search,
-            algorithm: Algorithm::Full,
-            max_depth: None,
-            evaluation: None,
-            nodes: 0,
-            weights: PROCESS_WEIGHTS.get().cloned(),
-        }
-    }
-}
-
-/// A whole number written with ASCII digits only (no sign, no blanks).
-pub fn whole_number(v: &str) -> Result<u64, String> {
-    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("'{v}' is not a whole number"));
-    }
-    v.parse::<u64>().map_err(|_| format!("'{v}' is too large"))
-}
-
-/// A level: 1..=10 or a name (easy, medium, hard, max).
-pub fn parse_level(v: &str) -> Result<u32, String> {
-    if let Some(&(_, n)) = LEVELS.iter().find(|(name, _)| name.eq_ignore_ascii_case(v)) {
-        return Ok(n);
-    }
-    match whole_number(v) {
-        Ok(l) if (1..=10).contains(&l) => Ok(l as u32),
-        _ => Err(format!("level must be easy, medium, hard, max or a number from 1 to 10; got '{v}'")),
-    }
-}
-
-impl Options {
-    /// Sets one option by name; the value text is checked first, nothing changes on error.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        match key.to_ascii_lowercase().as_str() {
-            "margin" | "margin_ms" => self.margin = Duration::from_millis(whole_number(value)?),
-            "hash" | "hash_mb" => {
-                let mb = whole_number(value)?;
-                if !(1..=MAX_HASH_MB as u64).contains(&mb) {
-                    return Err(format!("hash must be 1..={MAX_HASH_MB} MB"));
-                }
-                self.hash_mb = mb as usize;
-            }
-            "threads" => {
-                let t = whole_number(value)?;
-                if !(1..=256).contains(&t) {
-                    return Err("threads must be 1..=256".into());
-                }
-                self.threads = t as usize;
-            }
-            "level" => self.level = parse_level(value)?,
-            "seed" => self.seed = Some(whole_number(value)?),
-            "player" => self.player = value.parse()?,
-            "algorithm" => self.algorithm = value.parse()?,
-            "depth" => {
-                self.max_depth = match value.to_ascii_lowercase().as_str() {
-                    "none" | "0" => None,
-                    _ => match whole_number(value) {
-                        Ok(d) if (1..=64).contains(&d) => Some(d as u32),
-                        _ => return Err(format!("depth must be a number from 1 to 64, or none; got '{value}'")),
-                    },
-                }
-            }
-            "evaluation" | "eval" => {
-                self.evaluation =
-                    (!value.is_empty() && !value.eq_ignore_ascii_case("standard")).then(|| value.to_ascii_lowercase())
-            }
-            "nodes" => self.nodes = whole_number(value)?,
-            "weights" => {
-                self.weights = match value {
-                    "default" => None,
-                    path => Some(Arc::new(read_weights(std::path::Path::new(path))?)),
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "unknown option '{key}' (margin, hash, threads, level, seed, player, nodes, weights, algorithm, depth, evaluation)"
-                ))
-            }
-        }
-        Ok(())
-    }
-}
 
 /// The engine's memory: the search's transposition table and the games' tables, half of the
 /// `hash` cap each, every page touched when made (not inside a move's time). A game's board (the
@@ -295,9 +163,23 @@ impl Engine {
         self.memory.get_or_insert_with(|| Memory::new(hash_mb))
     }
 
+    /// Sets one option from its value's text (see [`Options::set`]); nothing changes on error.
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), String> {
         let mut options = self.options.clone();
         options.set(key, value)?;
+        self.set_options(options)
+    }
+
+    /// Sets one option from a typed value (see [`Options::set_value`]); nothing changes on error.
+    pub fn set_value(&mut self, key: &str, value: Value) -> Result<(), String> {
+        let mut options = self.options.clone();
+        options.set_value(key, value)?;
+        self.set_options(options)
+    }
+
+    /// Takes `options` in place of the engine's: new tables for a new `hash`, the game in
+    /// progress remade for new `hash` or `weights`; nothing changes on error.
+    pub fn set_options(&mut self, options: Options) -> Result<(), String> {
         if options.hash_mb != self.options.hash_mb && (self.memory.is_some() || self.game.is_some()) {
             // The old tables go first, so that the two never take memory together.
             self.memory = None;

@@ -301,7 +301,7 @@ impl Session {
                     _ => self.hash_mb.min(((bytes >> 20).saturating_sub(PROCESS_MIB) / 3).max(1) as usize),
                 };
                 if mb != self.engine.options().hash_mb {
-                    self.engine.set_option("hash", &mb.to_string())?;
+                    self.engine.set_value("hash", crate::bot::Value::Number(mb as u64))?;
                 }
             }
             "rule" => {

@@ -3,7 +3,7 @@
 //! notation for people and the end in words come from each game's `Render` through
 //! [`AnyGame`]: this file never names a game.
 
-use crate::bot::{parse_level, Engine, Options};
+use crate::bot::{parse_level, Engine, Options, Value};
 use crate::game::any::{AnyGame, MoveError};
 use crate::game::players::Algorithm;
 use crate::game::registry::{GameSpec, Resources, GAMES};
@@ -101,17 +101,17 @@ fn seconds(v: &str) -> Result<f64, String> {
 }
 
 /// Plays on standard input and output: colours when standard output is a terminal and NO_COLOR
-/// is unset or empty.
-pub fn run(args: PlayArgs) -> Result<()> {
+/// is unset or empty. The engine starts from `options` (the command line's).
+pub fn run(args: PlayArgs, options: Options) -> Result<()> {
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     if std::io::stdin().is_terminal() {
         // A person at a terminal: line editing and the session's history (the arrow keys).
         if let Ok(editor) = rustyline::DefaultEditor::new() {
-            return play(args, Editor(editor), std::io::stdout(), colour, false);
+            return play(args, options, Editor(editor), std::io::stdout(), colour, false);
         }
     }
     let echo = !std::io::stdin().is_terminal();
-    play(args, Piped(std::io::stdin().lock()), std::io::stdout().lock(), colour, echo)
+    play(args, options, Piped(std::io::stdin().lock()), std::io::stdout().lock(), colour, echo)
 }
 
 /// Where the person's lines come from.
@@ -160,15 +160,22 @@ impl Input for Editor {
 /// Plays reading lines from `input` and writing to `out`; `echo` writes each line read after
 /// its prompt (for piped input, so that the transcript reads as typed). End of input ends the
 /// program cleanly.
-pub fn play(args: PlayArgs, input: impl Input, out: impl Write, colour: bool, echo: bool) -> Result<()> {
+pub fn play(
+    args: PlayArgs,
+    options: Options,
+    input: impl Input,
+    out: impl Write,
+    colour: bool,
+    echo: bool,
+) -> Result<()> {
     let mut console = Console { input, out, echo };
     let mut rng = args.seed.map_or_else(SmallRng::from_entropy, SmallRng::seed_from_u64);
     let Some(setup) = setup(&args, &mut console, &mut rng)? else { return Ok(()) };
-    let mut engine = Engine::new(Options { seed: args.seed, ..Options::default() });
+    let mut engine = Engine::new(Options { seed: args.seed, ..options });
     engine.set_option("level", &setup.level).map_err(anyhow::Error::msg)?;
     engine.set_option("algorithm", setup.algorithm.name()).map_err(anyhow::Error::msg)?;
     if let Some(depth) = setup.depth {
-        engine.set_option("depth", &depth.to_string()).map_err(anyhow::Error::msg)?;
+        engine.set_value("depth", Value::Number(depth.into())).map_err(anyhow::Error::msg)?;
     }
     if let Some(name) = &setup.evaluation {
         let game = setup.spec.new_game(&Resources::none()).map_err(anyhow::Error::msg)?;

@@ -32,7 +32,7 @@
 //!   [`MAX_CONNECTIONS`] are served at once (more wait to be accepted): the memory they take
 //!   is bounded (docs/api.md gives the ceiling).
 
-use crate::bot::{parse_level, Engine, Options};
+use crate::bot::{option, Engine, Options, Value};
 use crate::game::any::AnyGame;
 use crate::game::players::{Algorithm, Source, Thought};
 use crate::game::registry::{GameSpec, GameType, Resources, GAMES};
@@ -127,7 +127,7 @@ pub struct ServeArgs {
 }
 
 /// Runs the server until the process ends.
-pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+pub fn run(args: ServeArgs, mut options: Options) -> anyhow::Result<()> {
     anyhow::ensure!(args.searches >= 1, "--searches must be at least 1");
     anyhow::ensure!(args.max_sessions >= 1, "--max-sessions must be at least 1");
     anyhow::ensure!(args.max_sessions_per_client >= 1, "--max-sessions-per-client must be at least 1");
@@ -137,7 +137,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             "--allow-host '{name}': give a host name or address, with a port or without"
         );
     }
-    Options::default().set("hash", &args.hash.to_string()).map_err(anyhow::Error::msg)?;
+    options.set_value("hash", Value::Number(args.hash as u64)).map_err(|e| anyhow::anyhow!("--{e}"))?;
     anyhow::ensure!(
         args.request_timeout.is_finite() && (0.01..=3600.0).contains(&args.request_timeout),
         "--request-timeout must be 0.01..=3600 seconds"
@@ -150,7 +150,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.addr).await?;
-        let app = Arc::new(App::new(&args, listener.local_addr()?));
+        let app = Arc::new(App::new(&args, listener.local_addr()?, options));
         tokio::spawn(reaper(app.clone()));
         println!("listening on http://{}", listener.local_addr()?);
         std::io::stdout().flush()?;
@@ -420,7 +420,8 @@ pub struct App {
     idle: Duration,
     max_sessions: usize,
     per_client: usize,
-    hash_mb: usize,
+    /// The options every session's engine starts with (the command line's `--hash`, `--weights`).
+    options: Options,
     hosts: Hosts,
 }
 
@@ -448,7 +449,7 @@ impl Sessions {
 
 impl App {
     /// The server's state, for a server listening on `bound`.
-    pub fn new(args: &ServeArgs, bound: SocketAddr) -> App {
+    pub fn new(args: &ServeArgs, bound: SocketAddr, options: Options) -> App {
         App {
             sessions: Mutex::new(Sessions::default()),
             searches: Arc::new(Semaphore::new(args.searches)),
@@ -456,7 +457,7 @@ impl App {
             idle: Duration::from_secs(args.idle_minutes * 60),
             max_sessions: args.max_sessions,
             per_client: args.max_sessions_per_client,
-            hash_mb: args.hash,
+            options,
             hosts: Hosts::new(bound, &args.allow_host),
         }
     }
@@ -706,9 +707,6 @@ struct Play {
     time: f64,
     /// What the engine thought of its last move.
     thinking: Option<ThinkingOut>,
-    algorithm: Algorithm,
-    evaluation: Option<String>,
-    depth: Option<u32>,
 }
 
 impl Play {
@@ -755,9 +753,9 @@ impl Play {
             end_reason: game.human_end_reason(),
             thinking: self.thinking.clone(),
             status,
-            algorithm: self.algorithm.name(),
-            evaluation: self.evaluation.clone(),
-            depth: self.depth,
+            algorithm: self.engine.options().algorithm.name(),
+            evaluation: self.engine.options().evaluation.clone(),
+            depth: self.engine.options().max_depth,
         }
     }
 
@@ -1019,18 +1017,26 @@ async fn new_game(
         "second" => Side::Second,
         other => return Err(ApiError::bad(format!("you must be \"first\" or \"second\", got '{other}'"))),
     };
-    let level = parse_level(&req.level).map_err(ApiError::bad)?;
+    // The engine's options the request sets, checked now against the options' table (a bad
+    // value changes nothing) and set on the session's engine by `setup`.
+    let mut asked = vec![
+        ("level", option("level").and_then(|o| o.parse(&req.level)).map_err(ApiError::bad)?),
+        ("algorithm", Value::Text(req.algorithm.clone().unwrap_or_else(|| "full".into()))),
+        ("depth", req.depth.map_or(Value::Off, |d| Value::Number(d.into()))),
+        ("evaluation", Value::Text(req.evaluation.clone().unwrap_or_default())),
+    ];
+    asked.extend(req.seed.map(|seed| ("seed", Value::Number(seed))));
+    let mut checked = Options::default();
+    for (key, value) in &asked {
+        checked.set_value(key, value.clone()).map_err(ApiError::bad)?;
+    }
     if !(TIME_RANGE.0..=TIME_RANGE.1).contains(&req.time) {
         return Err(ApiError::bad(format!(
             "time must be {} to {} seconds per move, got {}",
             TIME_RANGE.0, TIME_RANGE.1, req.time
         )));
     }
-    let algorithm: Algorithm = req.algorithm.as_deref().unwrap_or("full").parse().map_err(ApiError::bad)?;
-    if req.depth.is_some_and(|d| !(1..=64).contains(&d)) {
-        return Err(ApiError::bad("depth must be a number from 1 to 64"));
-    }
-    let evaluation = req.evaluation.as_deref().map(str::to_ascii_lowercase).filter(|e| !e.is_empty());
+    let evaluation = checked.evaluation;
     // The game as described, its evaluation checked, its cells out of play drawn: it is built,
     // so this runs off the async workers (see `off`).
     let (blocked, seed, wanted) = (req.blocked, req.seed, evaluation.clone());
@@ -1060,22 +1066,16 @@ async fn new_game(
     let level_name = req.level.to_ascii_lowercase();
     let setup = move |play: &mut Play, spec: &GameSpec| -> Result<(), ApiError> {
         let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
-        play.engine.set_option("level", &level.to_string()).map_err(internal)?;
-        play.engine.set_option("algorithm", algorithm.name()).map_err(internal)?;
-        let depth = req.depth.map_or("none".to_string(), |d| d.to_string());
-        play.engine.set_option("depth", &depth).map_err(internal)?;
-        play.engine.set_option("evaluation", evaluation.as_deref().unwrap_or("")).map_err(internal)?;
-        if let Some(seed) = req.seed {
-            play.engine.set_option("seed", &seed.to_string()).map_err(internal)?;
+        let mut options = play.engine.options().clone();
+        for (key, value) in asked {
+            options.set_value(key, value).map_err(internal)?;
         }
+        play.engine.set_options(options).map_err(internal)?;
         play.engine.new_game(spec, you == Side::Second, timeout).map_err(internal)?;
         play.you = you;
         play.level = level_name;
         play.time = req.time;
         play.thinking = None;
-        play.algorithm = algorithm;
-        play.evaluation = evaluation.clone();
-        play.depth = req.depth;
         Ok(())
     };
     let text = req.game;
@@ -1098,23 +1098,14 @@ async fn new_game(
             // The session's place first: a full server makes no engine.
             let client = Client::of(peer.0);
             let reserved = app.reserve(client)?;
-            let hash_mb = app.hash_mb;
+            let options = app.options.clone();
             // The engine's tables are made and touched here, and the game built: off the async
             // workers.
             let play = app
                 .off(large, move || {
                     let spec = prepare(&text)?;
-                    let engine = Engine::new(Options { hash_mb, ..Options::default() });
-                    let mut play = Play {
-                        engine,
-                        you,
-                        level: String::new(),
-                        time: 0.0,
-                        thinking: None,
-                        algorithm: Algorithm::Full,
-                        evaluation: None,
-                        depth: None,
-                    };
+                    let engine = Engine::new(options);
+                    let mut play = Play { engine, you, level: String::new(), time: 0.0, thinking: None };
                     setup(&mut play, &spec)?;
                     Ok::<_, ApiError>(play)
                 })
@@ -1418,7 +1409,11 @@ mod tests {
     }
 
     fn app(idle_minutes: u64) -> Arc<App> {
-        Arc::new(App::new(&args(idle_minutes), "127.0.0.1:8080".parse().unwrap()))
+        Arc::new(App::new(
+            &args(idle_minutes),
+            "127.0.0.1:8080".parse().unwrap(),
+            Options { hash_mb: args(idle_minutes).hash, ..Options::default() },
+        ))
     }
 
     fn client(ip: &str) -> Client {
@@ -1447,19 +1442,10 @@ mod tests {
     }
 
     fn slot(app: &App, id: &str) -> Arc<Slot> {
-        let mut engine = Engine::new(Options { hash_mb: app.hash_mb, ..Options::default() });
+        let mut engine = Engine::new(app.options.clone());
         let spec = GameSpec::parse(&examples(GAMES[0])[0]).unwrap();
         engine.new_game(&spec, false, Duration::from_millis(100)).unwrap();
-        let play = Play {
-            engine,
-            you: Side::First,
-            level: "max".into(),
-            time: 0.1,
-            thinking: None,
-            algorithm: Algorithm::Full,
-            evaluation: None,
-            depth: None,
-        };
+        let play = Play { engine, you: Side::First, level: "max".into(), time: 0.1, thinking: None };
         let slot = Arc::new(Slot {
             id: id.into(),
             client: Client::of([127, 0, 0, 1].into()),
