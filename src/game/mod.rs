@@ -5,7 +5,7 @@
 //!
 //! - [`registry`]: every game by name; a game's description text becomes a game there.
 //! - [`any`]: [`any::AnyGame`], a game of any kind through text, which the layers above hold,
-//!   and [`any::Playing`], its generic implementation over a game's rules, pictures and knowledge.
+//!   and [`playing::Playing`], its generic implementation over a game's rules, pictures and knowledge.
 //! - [`render`]: how a game shows itself to people (the board as text, the web page's view).
 //! - [`players`]: how the engine picks a move (players, algorithms, levels, requests).
 //! - [`tuned`]: a position as the tuner sees it. [`contract`]: the rules' contract, checked.
