@@ -60,12 +60,13 @@ impl Drop for Running {
         // that nothing it started (a shell's children, say) outlives it.
         #[cfg(unix)]
         {
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", self.child.id())])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
+            // The system call rather than a `kill` process: no fork and exec at every engine's
+            // end, no dependence on PATH or on the process limit (docs/testing.md, "Engines'
+            // processes"). The group's id is the child's pid; a group already gone gives ESRCH.
+            if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
+                // SAFETY: killpg only sends a signal; it touches no memory of this process.
+                let _ = unsafe { libc::killpg(group, libc::SIGKILL) };
+            }
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
