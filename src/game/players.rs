@@ -223,6 +223,26 @@ impl fmt::Display for Thought {
     }
 }
 
+/// A move chosen for the side to move and why: the account of it ([`Thought`]: its score,
+/// whether the score is proved, its [`Source`]: a search, the book, the solver, a win at once, the
+/// only move) and the principal variation from it. The page, the terminal and the logs read the
+/// account as it comes with the move.
+#[derive(Clone, Debug)]
+pub struct Choice<M> {
+    pub mv: M,
+    /// None where no search chose the move (the random and reference players).
+    pub thought: Option<Thought>,
+    /// The principal variation from `mv` (empty where there is none).
+    pub pv: Vec<M>,
+}
+
+impl<M> Choice<M> {
+    /// A move with no account: a random or reference player's.
+    pub fn bare(mv: M) -> Choice<M> {
+        Choice { mv, thought: None, pv: Vec::new() }
+    }
+}
+
 /// What a move request asks for: the player, its level (see [`MAX_LEVEL`]), the search's depth
 /// cap (`u32::MAX`: none) and its threads, the clock, and the algorithm (with, for the textbook
 /// ones, the evaluation by its name in [`Render::evaluations`]; None: the engine's own).
@@ -361,14 +381,8 @@ where
     G: Render + Send + 'static,
     K: RootKnowledge<G> + Send + 'static,
 {
-    /// One move for the side to move, the search's account of it, and the principal variation
-    /// it found from that move (empty where there is no search).
-    pub fn choose(
-        &mut self,
-        searcher: &mut Searcher,
-        rng: &mut SmallRng,
-        request: &Request,
-    ) -> (G::Move, Option<Thought>, Vec<G::Move>) {
+    /// One move for the side to move, with why it was chosen (see [`Choice`]).
+    pub fn choose(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> Choice<G::Move> {
         let game = &mut *self.game;
         let random = |game: &G, rng: &mut SmallRng| {
             let mut moves = Vec::new();
@@ -376,10 +390,8 @@ where
             *moves.choose(rng).expect("a game in progress has a legal move")
         };
         match request.player {
-            Player::Random => (random(game, rng), None, Vec::new()),
-            Player::Reference => {
-                (self.know.reference_move(game, rng).unwrap_or_else(|| random(game, rng)), None, Vec::new())
-            }
+            Player::Random => Choice::bare(random(game, rng)),
+            Player::Reference => Choice::bare(self.know.reference_move(game, rng).unwrap_or_else(|| random(game, rng))),
             Player::AlphaBeta(depth) => {
                 let start = std::time::Instant::now();
                 // Under the move's clock: the deepest depth finished in time (issue 39).
@@ -401,15 +413,15 @@ where
                     algorithm: Some(Algorithm::AlphaBeta),
                     ..Thought::default()
                 };
-                (r.best.unwrap_or_else(|| random(game, rng)), Some(thought), Vec::new())
+                Choice { mv: r.best.unwrap_or_else(|| random(game, rng)), thought: Some(thought), pv: Vec::new() }
             }
             Player::Search if request.algorithm != Algorithm::Full => {
                 let (mv, thought) = self.choose_textbook(rng, request);
-                (mv, thought, Vec::new())
+                Choice { mv, thought, pv: Vec::new() }
             }
             Player::Search if request.level < MAX_LEVEL => {
                 let (mv, thought) = self.choose_at_level(searcher, rng, request);
-                (mv, thought, Vec::new())
+                Choice { mv, thought, pv: Vec::new() }
             }
             Player::Search => {
                 let limits = Limits { max_depth: request.max_depth, ..request.limits.clone() };
@@ -472,7 +484,7 @@ where
                 let best = Self::equal_by_symmetry(game, searched, rng);
                 // The principal variation (the rest of a turn's moves) goes with the move searched.
                 let pv = if best == r.best { r.pv } else { Vec::new() };
-                (best, Some(thought), pv)
+                Choice { mv: best, thought: Some(thought), pv }
             }
         }
     }

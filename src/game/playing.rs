@@ -300,7 +300,7 @@ where
             let mv = match planned.next().filter(|&m| self.game.is_legal(m)) {
                 Some(mv) => mv,
                 None => {
-                    let (mv, thought, pv) = Chooser {
+                    let super::players::Choice { mv, thought, pv } = Chooser {
                         game: &mut self.game,
                         start: &self.start,
                         played: &self.played,
