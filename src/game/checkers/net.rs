@@ -277,7 +277,12 @@ impl Net {
     /// of a man.
     pub fn output(&self, mine: &[i16; HIDDEN], theirs: &[i16; HIDDEN]) -> i32 {
         let mut h = [0i16; 2 * HIDDEN];
-        for (x, &a) in h.iter_mut().zip(mine.iter().chain(theirs)) {
+        // Two loops over fixed lengths (a chained iterator is not vectorised).
+        let (h0, h1) = h.split_at_mut(HIDDEN);
+        for (x, &a) in h0.iter_mut().zip(mine) {
+            *x = a.clamp(0, QA as i16);
+        }
+        for (x, &a) in h1.iter_mut().zip(theirs) {
             *x = a.clamp(0, QA as i16);
         }
         let mut out = self.b3;
