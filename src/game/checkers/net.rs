@@ -425,7 +425,7 @@ pub enum NetChoice {
 }
 
 /// Whether English checkers evaluates with the shipped net unless told otherwise.
-pub const DEFAULT_NET: bool = false;
+pub const DEFAULT_NET: bool = true;
 
 static PROCESS_CHOICE: OnceLock<NetChoice> = OnceLock::new();
 
