@@ -18,6 +18,7 @@ pub mod cache;
 pub mod game;
 pub mod memory;
 pub mod merge;
+pub mod net_train;
 pub mod protocol;
 pub mod referee;
 pub mod search;

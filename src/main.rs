@@ -34,6 +34,10 @@ struct Cli {
     /// reads stderr.
     #[arg(long, value_name = "FILE")]
     log: Option<std::path::PathBuf>,
+    /// English checkers' evaluation in every mode: a net file (`boardbot train-net`), `shipped`
+    /// (the net built in), `features` (the tuned features) or `default` (this build's choice).
+    #[arg(long, value_name = "FILE", global = true)]
+    net: Option<String>,
 }
 
 /// A positive number of seconds.
@@ -111,6 +115,10 @@ enum Mode {
     /// Writes them as a weights file: `boardbot tune checkers english --data data.txt --out
     /// weights.txt`.
     Tune(boardbot::tune::TuneArgs),
+    /// Trains English checkers' evaluation network on self-play positions.
+    ///
+    /// Writes the engine's net file: `boardbot train-net --data data.txt --out english.net --seed 1`.
+    TrainNet(boardbot::net_train::TrainNetArgs),
     /// Counts the leaf positions DEPTH moves deep (the move generator's check).
     ///
     /// `boardbot perft checkers english 8`, optionally from `--fen FEN`.
@@ -249,7 +257,7 @@ const POSITIONAL_GAME: [&str; 4] = ["play", "analyze", "selfplay", "tune"];
 const FLAG_GAME: [&str; 4] = ["solve", "book", "match", "perft"];
 
 /// Top-level options that take a value (so that the value is not taken for a subcommand).
-const VALUED: [&str; 11] = [
+const VALUED: [&str; 12] = [
     "--player",
     "--margin",
     "--hash",
@@ -261,6 +269,7 @@ const VALUED: [&str; 11] = [
     "--protocol",
     "--clock",
     "--log",
+    "--net",
 ];
 
 /// The command line with the game in the form its subcommand declares: `--game` dropped before
@@ -323,6 +332,10 @@ fn run() -> Result<()> {
         }
     }
     logger.init();
+    if let Some(choice) = &cli.net {
+        let choice = boardbot::game::checkers::net::parse_choice(choice).map_err(anyhow::Error::msg)?;
+        boardbot::game::checkers::net::set_process_choice(choice).map_err(anyhow::Error::msg)?;
+    }
     if !matches!(cli.command, Some(Mode::Match(_))) {
         // Ctrl-C (a `match` prints its results instead): the cache's files of a build in
         // progress go with the process.
@@ -346,6 +359,7 @@ fn run() -> Result<()> {
         }
         Some(Mode::Selfplay(args)) => return boardbot::selfplay::run(args),
         Some(Mode::Tune(args)) => return boardbot::tune::run(args),
+        Some(Mode::TrainNet(args)) => return boardbot::net_train::run(args),
         Some(Mode::Analyze(args)) => return boardbot::analyze::run(args),
         Some(Mode::Bench { ms, hash, threads, depth, only }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));

@@ -9,6 +9,7 @@ use super::database::{self, Databases};
 use super::endgame::{self, Endgame, Value, MAX_PIECES};
 use super::eval::{self, EvalWeights};
 use super::movegen::{forward, Board, CROWN_ROW, NEIGHBOUR, NONE};
+use super::net::{self, Net};
 use super::{reference, Checkers, Move, Rules};
 use crate::game::any::Resources;
 use crate::game::{Game, Side};
@@ -156,6 +157,8 @@ pub struct CheckersKnowledge {
     /// The weights by name, and as [`evaluate`] reads them.
     weights: Weights,
     eval_weights: EvalWeights,
+    /// The network evaluation (English rules, see [`net`]); the tuned features without it.
+    net: Option<Arc<Net>>,
 }
 
 impl CheckersKnowledge {
@@ -179,7 +182,26 @@ impl CheckersKnowledge {
 
     /// The knowledge with the compiled-in weights, no endgame database and no book.
     fn bare(rules: Rules) -> CheckersKnowledge {
-        CheckersKnowledge { rules, db: None, book: None, weights: default_weights(), eval_weights: eval::DEFAULTS }
+        let net = if rules == Rules::English { net::process_net() } else { None };
+        CheckersKnowledge { rules, db: None, book: None, weights: default_weights(), eval_weights: eval::DEFAULTS, net }
+    }
+
+    /// This knowledge evaluating with `net` (None: the tuned features).
+    pub fn with_net(self, net: Option<Arc<Net>>) -> CheckersKnowledge {
+        CheckersKnowledge { net, ..self }
+    }
+
+    /// The network it evaluates with, if any.
+    pub fn net(&self) -> Option<&Arc<Net>> {
+        self.net.as_ref()
+    }
+
+    /// The static evaluation (the net's, else the tuned features'), before the database.
+    fn static_eval(&self, g: &Checkers) -> i32 {
+        match &self.net {
+            Some(n) => n.evaluate(g),
+            None => evaluate(g, &self.eval_weights),
+        }
     }
 
     /// This knowledge without its opening book (to make one).
@@ -262,7 +284,7 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     /// [`KNOWN_WIN`] plus the evaluation and [`closing_in`] (a loss the negation of the winner's).
     fn evaluate(&self, g: &Checkers) -> Score {
         match self.probe(g) {
-            None => evaluate(g, &self.eval_weights).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+            None => self.static_eval(g).clamp(-EVAL_LIMIT, EVAL_LIMIT),
             Some(v) => known_score(g, v, &self.eval_weights),
         }
     }

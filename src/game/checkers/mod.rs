@@ -37,6 +37,7 @@ pub mod eval;
 pub mod fen;
 pub mod knowledge;
 pub mod movegen;
+pub mod net;
 pub mod notation;
 pub mod openings;
 mod picture;
