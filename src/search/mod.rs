@@ -156,6 +156,15 @@ pub trait Knowledge<G: Game>: Sync {
         None
     }
 
+    /// At a quiet node past the horizon, after [`Knowledge::quiet_win`]: a forced win of the
+    /// side to move found by a bounded search of its own (e.g. a VCF in gomoku, run to the end
+    /// of the forcing line within a node budget), in this many plies. Search scores such a
+    /// leaf as the win. Must be sound: a None proves nothing, a Some is a forced win. By
+    /// default none, and nothing is searched.
+    fn horizon_win(&self, _g: &G) -> Option<u32> {
+        None
+    }
+
     /// Whether `side` can still win at all (false lets search bound the score by a draw).
     fn can_win(&self, _g: &G, _side: Side) -> bool {
         true

@@ -162,6 +162,9 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             if let Some(plies) = self.know.quiet_win(game) {
                 return Break(Value::proof(WIN - ply as Score - plies as Score));
             }
+            if let Some(plies) = self.know.horizon_win(game) {
+                return Break(Value::proof(WIN - ply as Score - plies as Score));
+            }
             return Break(self.quiescence(game, depth, ply, window.alpha, window.beta));
         }
         Continue(quiet)

@@ -25,6 +25,16 @@ const THREAT_PROOF_NODES: u64 = 20_000;
 /// Node budget of that proof and all the checks of the moves that might stop it (the clock
 /// usually ends them first).
 const ANSWER_NODES: u64 = 2_000_000;
+/// Node budget of the VCF at each quiet leaf (see [`Knowledge::horizon_win`]).
+pub(super) const HORIZON_VCF_NODES: u64 = 200;
+
+/// Whether the VCF at the horizon runs: off by default until an SPRT on 15x15x5 shows it does
+/// not lose (docs/results/gomoku.md); `BOARDBOT_HORIZON_VCF=1` switches it on, read once.
+fn horizon_vcf_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("BOARDBOT_HORIZON_VCF").is_ok_and(|v| v == "1"))
+}
+
 /// Reverse futility margin a ply, in evaluation units, on the boards that keep patterns.
 pub(super) const STATIC_MARGIN: Score = 100;
 
@@ -278,6 +288,14 @@ impl Knowledge<Mnk> for MnkKnowledge {
             return (p.count(g.to_move().index(), FLEX4) > 0).then_some(3);
         }
         g.lines.double_maker(g.to_move(), None).map(|_| 3)
+    }
+
+    /// A VCF of the side to move (see [`Mnk::horizon_vcf`]), where it is switched on.
+    fn horizon_win(&self, g: &Mnk) -> Option<u32> {
+        if !horizon_vcf_on() {
+            return None;
+        }
+        g.horizon_vcf(HORIZON_VCF_NODES).map(|w| w.plies)
     }
 
     fn can_win(&self, g: &Mnk, side: Side) -> bool {

@@ -57,6 +57,25 @@ impl Mnk {
         self.vcf_search(attacker, deadline, max_nodes).0
     }
 
+    /// A VCF of the side to move at a leaf of the main search, on the boards that keep patterns
+    /// (free-style, K = 5): run to the end of the forcing line within `max_nodes` nodes (no ply
+    /// cap), with its own table of refuted positions. Only searched when the side to move has a
+    /// four to start with and faces no threat (a VCF starts with a four; a threat against it
+    /// must be answered first). Sound like [`Mnk::vcf`]: a Some is a forced win.
+    pub fn horizon_vcf(&self, max_nodes: u64) -> Option<ForcedWin> {
+        let me = self.to_move();
+        if self.lines.patterns().is_none()
+            || self.lines.four_cells(me).is_empty()
+            || !self.lines.threats(me.other()).is_empty()
+            || self.lines.winner().is_some()
+            || self.near_empty.len() > MAX_CANDIDATES
+        {
+            return None;
+        }
+        let far = Instant::now() + std::time::Duration::from_secs(3600);
+        self.threat_search(me, far, max_nodes).attack().map(|(line, plies)| ForcedWin { first: line[0] as Cell, plies })
+    }
+
     /// [`Mnk::vcf`], and whether the search ran out of budget (a None then proves nothing).
     fn vcf_search(&self, attacker: Side, deadline: Instant, max_nodes: u64) -> (Option<ForcedWin>, bool) {
         if self.lines.winner().is_some() {
@@ -261,6 +280,49 @@ mod tests {
             g.undo();
         }
         g.undo();
+    }
+
+    #[test]
+    fn the_horizon_vcf_agrees_with_the_vct_prover_on_15x15() {
+        // Random free-style 15x15 K = 5 positions (they keep patterns): every VCF the horizon
+        // search finds is a win the df-pn VCT prover proves (a VCF is a VCT) and holds against
+        // every defence; where the prover disproves any win by threats, it finds none.
+        use super::super::vct::ThreatMemo;
+        use crate::search::dfpn::Verdict;
+        let mut seed = 0x0bad_cafe_u64;
+        let (mut found, mut none) = (0, 0);
+        for _ in 0..400 {
+            let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
+            assert!(g.lines.patterns().is_some());
+            g.play(7 * 15 + 7);
+            let stones = 10 + (seed >> 61) as usize * 3;
+            for _ in 0..stones {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let near = g.near_empty.as_slice();
+                if g.outcome().is_some() || near.is_empty() {
+                    break;
+                }
+                g.play(near[(seed >> 33) as usize % near.len()]);
+            }
+            if g.outcome().is_some() || MnkKnowledge::new().winning_move(&g).is_some() {
+                continue;
+            }
+            let me = g.to_move();
+            let vcf = g.horizon_vcf(100_000);
+            let (verdict, _) = g.vct_dfpn(&ThreatMemo::default(), me, later(), 1_000_000);
+            if let Some(win) = vcf {
+                assert_eq!(verdict, Verdict::Proved, "a VCF the prover does not prove");
+                found += 1;
+                if win.plies <= 5 {
+                    check_forced(&mut g, me, win.plies);
+                }
+            }
+            if verdict == Verdict::Disproved {
+                assert_eq!(vcf, None, "a VCF where the prover disproves any threat win");
+                none += 1;
+            }
+        }
+        assert!(found >= 5 && none >= 50, "found {found}, disproved {none}");
     }
 
     #[test]
