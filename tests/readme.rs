@@ -74,8 +74,20 @@ fn boardbot_words(line: &str) -> Vec<String> {
     all[at..].to_vec()
 }
 
-const SUBCOMMANDS: [&str; 13] = [
-    "match", "play", "merge", "replay", "solve", "book", "analyze", "serve", "selfplay", "tune", "perft", "bench",
+const SUBCOMMANDS: [&str; 14] = [
+    "match",
+    "play",
+    "merge",
+    "replay",
+    "solve",
+    "book",
+    "analyze",
+    "serve",
+    "selfplay",
+    "tune",
+    "train-net",
+    "perft",
+    "bench",
     "help",
 ];
 
