@@ -271,10 +271,25 @@ mod tests {
         assert_eq!(other.solve_exactly(&game, far, None), Some(proof));
     }
 
+    /// The engine's full search to depth 40 on one thread, without a clock (so the root solver
+    /// is not asked).
+    fn search_to_depth_40() -> crate::game::players::Request {
+        use crate::game::players::{Algorithm, Player, Request, MAX_LEVEL};
+        use crate::search::Limits;
+        Request {
+            player: Player::Search,
+            level: MAX_LEVEL,
+            max_depth: 40,
+            threads: 1,
+            limits: Limits::depth(40),
+            algorithm: Algorithm::Full,
+            evaluation: None,
+        }
+    }
+
     #[test]
     fn a_result_the_search_proves_is_said_as_a_margin() {
-        use crate::game::players::{Algorithm, Player, Request, MAX_LEVEL};
-        use crate::search::{Limits, Searcher};
+        use crate::search::Searcher;
         use rand::SeedableRng;
         // Near the end: with no clock the root solver is not asked, and the search proves the
         // result by the distance to the end; the margin is asked of the solver afterwards.
@@ -283,15 +298,7 @@ mod tests {
         let resources = Resources::new(16);
         let mut game =
             Playing::new(GameSpec::parse("kalah 6 3").unwrap(), k.clone(), KalahKnowledge::new(&k, &resources));
-        let request = Request {
-            player: Player::Search,
-            level: MAX_LEVEL,
-            max_depth: 40,
-            threads: 1,
-            limits: Limits::depth(40),
-            algorithm: Algorithm::Full,
-            evaluation: None,
-        };
+        let request = search_to_depth_40();
         let turn = game.think(&mut Searcher::new(4), &mut rand::rngs::SmallRng::seed_from_u64(0), &request);
         let thought = turn.thought.expect("a search");
         assert!(thought.proved && thought.depth > 0, "{thought:?}");
@@ -309,21 +316,12 @@ mod tests {
     /// is by the distance to the end, and any losing move was as good as another).
     #[test]
     fn a_proved_endgame_is_played_for_the_margin() {
-        use crate::game::players::{Algorithm, Player, Request, MAX_LEVEL};
         use crate::game::Game;
-        use crate::search::{Limits, Searcher};
+        use crate::search::Searcher;
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(57);
         let resources = Resources::new(16);
-        let request = Request {
-            player: Player::Search,
-            level: MAX_LEVEL,
-            max_depth: 40,
-            threads: 1,
-            limits: Limits::depth(40),
-            algorithm: Algorithm::Full,
-            evaluation: None,
-        };
+        let request = search_to_depth_40();
         let (mut proved, mut wrong) = (0, Vec::new());
         for _ in 0..150 {
             let mut rows = [[0u16; 6]; 2];
