@@ -2,15 +2,20 @@
 """Makes the won-and-defended position suite of free-style gomoku (15x15, five or more wins;
 issue 60) from real games, each label checked by Rapfi and by boardbot's provers.
 
-usage: scripts/gomoku-suite.py BOARDBOT OUT GAMELOG... [--plies N] [--rapfi-ms MS]
-           [--check-ms MS] [--proof-nodes N] [--move-nodes N]
+usage: scripts/gomoku-suite.py BOARDBOT OUT GAMELOG... [--plies N] [--max N] [--rapfi-ms MS]
+           [--check-ms MS] [--proof-nodes N] [--move-nodes N] [--defend-only 1]
+           [--exclude SUITE]
+
+--defend-only 1 labels only defences (for a second pass over more plies); --exclude SUITE
+leaves out the positions already in a suite file (they are not candidates).
 
 GAMELOG: game logs of `boardbot match --log` (tab-separated; the last field the moves, ROW,COL).
 RAPFI (environment): the pbrain engine, default /work/rapfi/pbrain-rapfi (scripts/rapfi.sh).
 
 Steps (the suite file's format: src/suite.rs):
 1. Candidates: the positions of the last N plies (default 16) of every game won by five in a
-   row, each once (by its stones), the game not over and no five to make at once.
+   row, each once (by its stones), the game not over and no five to make at once; at most MAX
+   of them (default 1000), drawn at random with seed 1 when there are more.
 2. boardbot's provers on each (`boardbot suite --probe`, PROOF_NODES nodes each): a VCF and a
    VCT (df-pn) of the side to move and of the opponent (as if it were to move), and the value
    by df-pn over the whole tree.
@@ -38,6 +43,7 @@ Steps (the suite file's format: src/suite.rs):
 The counts of each step, the dropped positions and why, go to stderr and to OUT's header.
 """
 import os
+import random
 import re
 import subprocess
 import sys
@@ -50,12 +56,12 @@ MAX_DEFENCES = 6
 
 def args():
     a = sys.argv[1:]
-    opts = {"--plies": 16, "--rapfi-ms": 1000, "--check-ms": 500, "--proof-nodes": 50000, "--move-nodes": 10000}
+    opts = {"--plies": 16, "--max": 1000, "--defend-only": 0, "--exclude": "", "--rapfi-ms": 1000, "--check-ms": 500, "--proof-nodes": 50000, "--move-nodes": 10000}
     pos = []
     i = 0
     while i < len(a):
         if a[i] in opts:
-            opts[a[i]] = int(a[i + 1])
+            opts[a[i]] = a[i + 1] if a[i] == "--exclude" else int(a[i + 1])
             i += 2
         else:
             pos.append(a[i])
@@ -100,8 +106,13 @@ def five_at_once(moves):
     return False
 
 
-def candidates(logs, plies):
+def candidates(logs, plies, exclude):
     seen = set()
+    if exclude:
+        for line in open(exclude):
+            if line.strip() and not line.startswith("#"):
+                pos = [cell(m) for m in line.split("|")[3].split()]
+                seen.add((frozenset(pos[0::2]), frozenset(pos[1::2])))
     out = []
     for path in logs:
         for line in open(path):
@@ -198,7 +209,10 @@ def main():
     rapfi_exe = os.environ.get("RAPFI", "/work/rapfi/pbrain-rapfi")
     start = time.time()
     load = open("/proc/loadavg").read().split()[0]
-    cands = candidates(logs, o["--plies"])
+    cands = candidates(logs, o["--plies"], o["--exclude"])
+    if len(cands) > o["--max"]:
+        random.seed(1)
+        cands = random.sample(cands, o["--max"])
     log(f"{len(cands)} candidate positions from {len(logs)} logs")
     facts = probe(bb, [p for p, _ in cands], o["--proof-nodes"], o["--move-nodes"], False)
     log(f"probed ({time.time() - start:.0f} s)")
@@ -216,6 +230,9 @@ def main():
         vct = f["vct"][0].startswith("proved")
         value = f["value"][0]
         proved_win = vcf or vct or value == "1"
+        if o["--defend-only"] and (m != 0 or proved_win):
+            count("unused: not a defence (--defend-only)")
+            continue
         if m == 1:
             if value in ("0", "-1"):
                 count("dropped: Rapfi +M, df-pn proves no win")
@@ -296,8 +313,9 @@ def main():
         w.write("# Won and defended positions of free-style gomoku, 15x15, five or more in a row wins.\n")
         w.write("# Format: src/suite.rs (LABEL | CLASS | TO_MOVE | MOVES | ANSWERS | NOTE); made by\n")
         w.write(f"# scripts/gomoku-suite.py {' '.join(os.path.basename(l) for l in logs)} "
-                f"--plies {o['--plies']} --rapfi-ms {o['--rapfi-ms']} --check-ms {o['--check-ms']} "
-                f"--proof-nodes {o['--proof-nodes']} --move-nodes {o['--move-nodes']}\n")
+                f"--plies {o['--plies']} --max {o['--max']} --rapfi-ms {o['--rapfi-ms']} --check-ms {o['--check-ms']} "
+                f"--proof-nodes {o['--proof-nodes']} --move-nodes {o['--move-nodes']}"
+                + (f" --defend-only 1 --exclude {os.path.basename(o['--exclude'])}" if o["--defend-only"] else "") + "\n")
         w.write(f"# in {elapsed:.0f} s, load average {load} at the start. Counts:\n")
         for k in sorted(counts):
             w.write(f"#   {k}: {counts[k]}\n")

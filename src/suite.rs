@@ -343,8 +343,9 @@ fn verdict_word(v: Verdict) -> &'static str {
 /// - `kind=R,C:four|three|quiet ...` (with `moves`): for every empty cell near the stones,
 ///   whether a stone of the side to move there makes a four, a three (a window of five free of
 ///   enemy stones brought to three stones) or neither;
-/// - `alive=R,C ...` (with `moves`): every empty cell after which the opponent has neither a
-///   VCF nor a VCT proved within `moves` nodes (the moves no threat proof refutes);
+/// - `alive=R,C ...` (with `moves`, when the opponent has a proved VCT): every empty cell after
+///   which the opponent has neither a VCF nor a VCT proved within `moves` nodes (the moves no
+///   threat proof refutes);
 /// - `wins=R,C ...` (with `moves`, when the side to move has a proved VCT or `value=1`): the
 ///   near cells where a stone of the side to move makes a four or a three and after which
 ///   df-pn over the whole tree proves, within `moves` nodes, that the opponent is lost.
@@ -389,8 +390,9 @@ pub fn probe_line(text: &str, proof_nodes: u64, moves: Option<u64>) -> Result<St
             })
             .collect();
         out.push(format!("kind={}", kinds.join(" ")));
+        let threatened = out.iter().any(|w| w.starts_with("ovct=proved"));
         let mut alive = Vec::new();
-        for c in 0..(SIZE * SIZE) as u32 {
+        for c in (0..(SIZE * SIZE) as u32).filter(|_| threatened) {
             if !g.is_legal(c) {
                 continue;
             }
