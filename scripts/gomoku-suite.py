@@ -9,7 +9,9 @@ usage: scripts/gomoku-suite.py BOARDBOT OUT GAMELOG... [--plies N] [--max N] [--
 --defend-only 1 labels only defences (for a second pass over more plies); --exclude SUITE
 leaves out the positions already in a suite file (they are not candidates).
 
-GAMELOG: game logs of `boardbot match --log` (tab-separated; the last field the moves, ROW,COL).
+GAMELOG: game logs of `boardbot match --log` (tab-separated; the last field the moves, ROW,COL);
+the games of tests/data/gomoku-suite.txt are in tests/data/gomoku-suite-games/ (the commands
+that played them: docs/results/gomoku.md).
 RAPFI (environment): the pbrain engine, default /work/rapfi/pbrain-rapfi (scripts/rapfi.sh).
 
 Steps (the suite file's format: src/suite.rs):
@@ -37,8 +39,9 @@ Steps (the suite file's format: src/suite.rs):
      boardbot proves a VCF or VCT for the opponent (MOVE_NODES nodes) are refuted; each one left
      is played and given to Rapfi (CHECK_MS, the opponent to move): refuted if it announces +M.
      The answers are the cells left. Dropped when the checks disagree (no cell left, or Rapfi's
-     own move at step 3 refuted), when more than MAX_DEFENCES cells are left (not "only"
-     defences), or when the opponent has a four (one forced block) .
+     own move at step 3 refuted); not used when more than MAX_DEFENCES + 6 cells are left by
+     the proofs (too many Rapfi checks) or more than MAX_DEFENCES by the checks (not "only"
+     defences), or when the opponent has a four (one forced block).
    Everything else (Rapfi announces -M, no threat either way, ...) is not used.
 The counts of each step, the dropped positions and why, go to stderr and to OUT's header.
 """

@@ -19,6 +19,7 @@ VERBOSE=${4:-}
 RAPFI=${RAPFI:-/work/rapfi/pbrain-rapfi}
 [[ -x $RAPFI ]] || { echo "rapfi-suite.sh: no engine $RAPFI (build it: scripts/rapfi.sh)" >&2; exit 1; }
 [[ -f $SUITE ]] || { echo "rapfi-suite.sh: no suite file $SUITE" >&2; exit 1; }
+SUITE=$(cd "$(dirname "$SUITE")" && pwd)/$(basename "$SUITE")
 echo "uptime: $(uptime)"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
