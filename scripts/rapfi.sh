@@ -29,6 +29,14 @@
 # named in its first line, `MESSAGE Load config from ...`. A manager's `INFO max_memory`
 # (boardbot sends none) would replace the hash size of config.toml.
 #
+# Where the project looks for it: the built engine is kept outside the repository, by
+# convention in /work/rapfi (`scripts/rapfi.sh /work/rapfi/src /work/rapfi`, the source a clone of
+# github.com/dhbloo/rapfi in /work/rapfi/src), so /work/rapfi/pbrain-rapfi with its config.toml.
+# scripts/rapfi-bench.sh takes its path as an argument; scripts/rapfi-suite.sh and
+# scripts/gomoku-suite.py take it from RAPFI (default /work/rapfi/pbrain-rapfi); the matches of
+# docs/results/gomoku.md name it as `pbrain:/work/rapfi/pbrain-rapfi`. Built so on 2026-11-28
+# (Rapfi 3aedf3a, cmake 3.25.1 and g++ of Debian 12 from apt-get; RAPFI_JOBS=2: 111 s).
+#
 # Usage: scripts/rapfi.sh RAPFI_SRC OUT
 #   RAPFI_SRC  a checkout of the Rapfi repository (the folder holding Rapfi/CMakeLists.txt),
 #              e.g. git clone https://github.com/dhbloo/rapfi; no submodules needed

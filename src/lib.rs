@@ -24,5 +24,6 @@ pub mod referee;
 pub mod search;
 pub mod selfplay;
 pub mod solve;
+pub mod suite;
 pub mod tune;
 pub mod ui;

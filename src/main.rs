@@ -123,6 +123,8 @@ enum Mode {
     ///
     /// `boardbot perft checkers english 8`, optionally from `--fen FEN`.
     Perft(boardbot::solve::PerftArgs),
+    /// Gomoku's won and defended positions: how many the engine solves (`boardbot suite FILE --ms 100`).
+    Suite(boardbot::suite::SuiteArgs),
     /// Measures the search's speed on fixed positions of several sizes.
     ///
     /// Time and nodes to each depth: `boardbot bench --depth 7` (node counts) or `--ms T`.
@@ -361,6 +363,7 @@ fn run() -> Result<()> {
         Some(Mode::Tune(args)) => return boardbot::tune::run(args),
         Some(Mode::TrainNet(args)) => return boardbot::net_train::run(args),
         Some(Mode::Analyze(args)) => return boardbot::analyze::run(args),
+        Some(Mode::Suite(args)) => return boardbot::suite::run(args),
         Some(Mode::Bench { ms, hash, threads, depth, only }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
             let limits = match depth {
