@@ -13,7 +13,7 @@ use super::net::{self, Net};
 use super::{reference, Checkers, Move, Rules};
 use crate::game::any::Resources;
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, Weights, EVAL_LIMIT, WIN_BOUND};
+use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, Selectivity, Weights, EVAL_LIMIT, WIN_BOUND};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -327,8 +327,13 @@ impl Knowledge<Checkers> for CheckersKnowledge {
         true
     }
 
-    // The selectivity is the search's own (`Knowledge::selectivity`'s default): the bolder sets
-    // tried were not better (docs/results/checkers.md).
+    /// Bolder than the search's default since the network judges positions (the same set with
+    /// the tuned features had failed: docs/results/checkers.md): reductions by ln(depth) x
+    /// ln(move number), late-move pruning to depth 3, futility and reverse futility, a history
+    /// malus and singular extensions from depth 6 (docs/results/checkers-net.md).
+    fn selectivity(&self, _g: &Checkers) -> Selectivity {
+        SELECTIVITY
+    }
 
     /// A pass, while each side has at least [`NULL_MOVE_PIECES`] pieces (zugzwang, common in
     /// checkers endings, is rarer then; and every null move's cutoff is verified).
@@ -422,3 +427,17 @@ impl RootKnowledge<Checkers> for CheckersKnowledge {
 
 /// The fewest pieces each side must have for the search to try a null move.
 const NULL_MOVE_PIECES: u32 = 6;
+
+/// The search's selectivity in checkers (see [`Selectivity`] for each field's meaning).
+const SELECTIVITY: Selectivity = Selectivity {
+    reduction: Some(0.75),
+    pruning_depth: 3,
+    static_margin: Some(60),
+    futility_margin: Some(100),
+    null_reduction: 0,
+    null_verify: true,
+    history_malus: true,
+    extend_unquiet: false,
+    singular_depth: 6,
+    singular_margin: 2,
+};
