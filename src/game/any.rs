@@ -39,8 +39,8 @@ impl fmt::Display for MoveError {
     }
 }
 
-/// A game in progress of any kind, through move text.
-pub trait AnyGame: Send {
+/// The rules through move text: whose turn, the legal moves, play and undo, the result.
+pub trait AnyRules: Send {
     /// The game and board, as the registry reads them.
     fn spec(&self) -> &GameSpec;
     fn to_move(&self) -> Side;
@@ -61,6 +61,20 @@ pub trait AnyGame: Send {
     fn set_moves(&mut self, moves: &[String]) -> Result<(), String>;
     /// Splits the words of a move list into moves (a move may take two words, as `ROW COL`).
     fn split_moves(&self, words: &[&str]) -> Result<Vec<String>, String>;
+    /// The side that played each move since the start (a game with extra turns has runs of
+    /// moves by one side).
+    fn movers(&self) -> Vec<Side>;
+    /// The position's hash (the search's: it includes whatever decides who moves).
+    fn hash(&self) -> u64;
+    /// Plays `plies` random moves that neither end the game nor leave it a dead draw (fewer
+    /// if there is none), from `seed`, and returns them.
+    fn random_opening(&mut self, plies: usize, seed: u64) -> Vec<String>;
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+}
+
+/// The game shown to people: boards as text, pictures and views, moves and results as people
+/// write them.
+pub trait AnyNotation: AnyRules {
     /// The board as plain text (see [`Render::board_text`]).
     fn board_text(&self) -> String;
     /// The view (see [`Render::view`]), each move also as people write it.
@@ -68,15 +82,10 @@ pub trait AnyGame: Send {
     /// The view after the first `ply` moves of the game (a past position, for review); None
     /// past the moves played.
     fn view_at(&self, ply: usize) -> Option<View>;
-    /// The side that played each move since the start (a game with extra turns has runs of
-    /// moves by one side).
-    fn movers(&self) -> Vec<Side>;
     /// The board for people, `bottom`'s side nearest (see [`Render::board_picture`]).
     fn board_picture(&self, colour: bool, bottom: Side) -> String;
     /// The players' names (see [`Render::side_names`]).
     fn side_names(&self) -> [&'static str; 2];
-    /// The evaluations a person may choose (see [`Render::evaluations`]).
-    fn evaluations(&self) -> &'static [(&'static str, &'static str)];
     /// How people write moves (see [`Render::notation_help`]).
     fn notation_help(&self) -> String;
     /// Reads a move as people write it (see [`Render::parse_human`]) and returns its move text
@@ -88,21 +97,26 @@ pub trait AnyGame: Send {
     fn human_history(&self) -> Vec<String>;
     /// Why the game ended, in people's notation, once it is over.
     fn human_end_reason(&self) -> Option<String>;
-    /// Plays `plies` random moves that neither end the game nor leave it a dead draw (fewer
-    /// if there is none), from `seed`, and returns them.
-    fn random_opening(&mut self, plies: usize, seed: u64) -> Vec<String>;
+    /// The position in the game's FEN, for the games that have one ([`Render::fen`]).
+    fn fen(&self) -> Option<String>;
+}
+
+/// The engine: a turn chosen and played, a position analysed.
+pub trait AnyThinking: AnyRules {
     /// Picks and plays the side to move's whole turn as `request` says; `searcher` is the
     /// search with its table, kept from move to move. The game must not be over.
     fn think(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> Turn;
-    fn clone_box(&self) -> Box<dyn AnyGame>;
-    /// The position's hash (the search's: it includes whatever decides who moves).
-    fn hash(&self) -> u64;
-    /// Checks the rules' contract ([`super::contract`]) by `playouts` random games from this
-    /// position, seeded by `seed`.
-    fn check_rules(&self, seed: u64, playouts: usize) -> Result<RulesReport, String>;
+    /// The evaluations a person may choose (see [`Render::evaluations`]).
+    fn evaluations(&self) -> &'static [(&'static str, &'static str)];
+    /// Returns once the knowledge's background tables are ready ([`Knowledge::wait_until_ready`]).
+    fn wait_until_ready(&self);
     /// Searches the position (not over) to `depth` moves with `algorithm`, from scratch (a
     /// fresh table of `hash_mb` MiB for the full search); the game is left as it was.
     fn analyze(&self, algorithm: Algorithm, depth: u32, hash_mb: usize) -> Analysis;
+}
+
+/// What the tuner and the rules' checker need: the evaluation's weights, quiet positions.
+pub trait AnyTuning: AnyRules {
     /// The evaluation's weights by name (None: the game's evaluation has none).
     fn weights(&self) -> Option<Weights>;
     /// Sets the evaluation's weights `file` names (the others keep theirs); all or nothing. On a
@@ -111,11 +125,18 @@ pub trait AnyGame: Send {
     /// The position for a tuner (see [`Leaf`]); None when the game is over, or there is no
     /// quiet position to evaluate.
     fn tuning_position(&self, leaf: Leaf) -> Option<Box<dyn TunedPosition>>;
-    /// Returns once the knowledge's background tables are ready ([`Knowledge::wait_until_ready`]).
-    fn wait_until_ready(&self);
-    /// The position in the game's FEN, for the games that have one ([`Render::fen`]).
-    fn fen(&self) -> Option<String>;
+    /// Checks the rules' contract ([`super::contract`]) by `playouts` random games from this
+    /// position, seeded by `seed`.
+    fn check_rules(&self, seed: u64, playouts: usize) -> Result<RulesReport, String>;
 }
+
+/// A game in progress of any kind, through move text: the union of the four parts above, which
+/// the one implementation ([`super::playing::Playing`]) provides for every game from its rules
+/// ([`super::Game`]), its pictures ([`super::render::Render`]) and its knowledge. A game never
+/// implements these itself (docs/adding-a-game.md); callers hold a `Box<dyn AnyGame>`.
+pub trait AnyGame: AnyRules + AnyNotation + AnyThinking + AnyTuning {}
+
+impl<T: AnyRules + AnyNotation + AnyThinking + AnyTuning + ?Sized> AnyGame for T {}
 
 impl Clone for Box<dyn AnyGame> {
     fn clone(&self) -> Self {

@@ -4,7 +4,7 @@
 //! ([`Chooser`], src/game/players.rs). The contract it keeps is the interface's
 //! (src/game/any.rs): a refused move changes nothing, a search leaves the game as it was.
 
-use super::any::{AnyGame, GameSpec, MoveError};
+use super::any::{AnyGame, AnyNotation, AnyRules, AnyThinking, AnyTuning, GameSpec, MoveError};
 use super::contract::RulesReport;
 use super::players::{Algorithm, Analysis, Chooser, Request, Turn};
 use super::render::{with_human_moves, Render, View};
@@ -76,47 +76,13 @@ where
     }
 }
 
-impl<G, K> AnyGame for Playing<G, K>
+impl<G, K> AnyRules for Playing<G, K>
 where
     G: Render + Send + 'static,
     K: RootKnowledge<G> + Send + 'static,
 {
     fn spec(&self) -> &GameSpec {
         &self.spec
-    }
-
-    fn weights(&self) -> Option<Weights> {
-        self.know.weights().cloned()
-    }
-
-    fn set_weights(&mut self, file: &WeightFile) -> Result<(), String> {
-        if file.game != self.spec.name() {
-            return Err(format!("the weights are for {}, not {}", file.game, self.spec.name()));
-        }
-        let mut weights =
-            self.know.weights().cloned().ok_or_else(|| format!("{}'s evaluation has no weights", file.game))?;
-        weights.apply(file)?;
-        let know = Arc::get_mut(&mut self.know).ok_or("the weights are set on a game before it is copied")?;
-        know.set_weights(&weights)
-    }
-
-    fn tuning_position(&self, leaf: Leaf) -> Option<Box<dyn TunedPosition>> {
-        if self.game.outcome().is_some() {
-            return None;
-        }
-        let game = match leaf {
-            Leaf::Static => Some(self.game.clone()).filter(|g| self.know.quiet(g))?,
-            Leaf::Quiescence => quiet_leaf(self.know.as_ref(), &mut self.game.clone(), LEAF_PLIES).1?,
-        };
-        Some(Box::new(Tuned { game, know: self.know.clone() }))
-    }
-
-    fn wait_until_ready(&self) {
-        self.know.wait_until_ready();
-    }
-
-    fn fen(&self) -> Option<String> {
-        self.game.fen()
     }
 
     fn to_move(&self) -> Side {
@@ -194,6 +160,53 @@ where
         Ok(out)
     }
 
+    fn movers(&self) -> Vec<Side> {
+        let mut g = self.start.clone();
+        let mut sides = Vec::with_capacity(self.played.len());
+        for &mv in &self.played {
+            sides.push(g.to_move());
+            g.play(mv);
+        }
+        sides
+    }
+
+    fn hash(&self) -> u64 {
+        self.game.hash()
+    }
+
+    fn random_opening(&mut self, plies: usize, seed: u64) -> Vec<String> {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut opening = Vec::with_capacity(plies);
+        let mut moves = Vec::new();
+        let game = &mut self.game;
+        while opening.len() < plies {
+            moves.clear();
+            game.legal_moves(&mut moves);
+            moves.shuffle(&mut rng);
+            let quiet = moves.iter().copied().find(|&mv| {
+                game.play(mv);
+                let quiet = game.outcome().is_none() && !game.is_dead_draw();
+                game.undo();
+                quiet
+            });
+            let Some(mv) = quiet else { break };
+            opening.push(game.format_move(mv));
+            game.play(mv);
+            self.played.push(mv);
+        }
+        opening
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+}
+
+impl<G, K> AnyNotation for Playing<G, K>
+where
+    G: Render + Send + 'static,
+    K: RootKnowledge<G> + Send + 'static,
+{
     fn board_text(&self) -> String {
         self.game.board_text()
     }
@@ -213,26 +226,12 @@ where
         Some(with_human_moves(&g, g.view()))
     }
 
-    fn movers(&self) -> Vec<Side> {
-        let mut g = self.start.clone();
-        let mut sides = Vec::with_capacity(self.played.len());
-        for &mv in &self.played {
-            sides.push(g.to_move());
-            g.play(mv);
-        }
-        sides
-    }
-
     fn board_picture(&self, colour: bool, bottom: Side) -> String {
         self.game.board_picture(colour, bottom)
     }
 
     fn side_names(&self) -> [&'static str; 2] {
         self.game.side_names()
-    }
-
-    fn evaluations(&self) -> &'static [(&'static str, &'static str)] {
-        self.game.evaluations()
     }
 
     fn notation_help(&self) -> String {
@@ -266,29 +265,16 @@ where
         self.game.outcome().and(self.game.human_end_reason())
     }
 
-    fn random_opening(&mut self, plies: usize, seed: u64) -> Vec<String> {
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut opening = Vec::with_capacity(plies);
-        let mut moves = Vec::new();
-        let game = &mut self.game;
-        while opening.len() < plies {
-            moves.clear();
-            game.legal_moves(&mut moves);
-            moves.shuffle(&mut rng);
-            let quiet = moves.iter().copied().find(|&mv| {
-                game.play(mv);
-                let quiet = game.outcome().is_none() && !game.is_dead_draw();
-                game.undo();
-                quiet
-            });
-            let Some(mv) = quiet else { break };
-            opening.push(game.format_move(mv));
-            game.play(mv);
-            self.played.push(mv);
-        }
-        opening
+    fn fen(&self) -> Option<String> {
+        self.game.fen()
     }
+}
 
+impl<G, K> AnyThinking for Playing<G, K>
+where
+    G: Render + Send + 'static,
+    K: RootKnowledge<G> + Send + 'static,
+{
     /// A turn is one decision: where the same side moves again (an extra turn), the moves after
     /// the first come from the search's principal variation while that side stays to move; only
     /// where the variation ends first is the rest searched, in the time left.
@@ -324,16 +310,12 @@ where
         }
     }
 
-    fn clone_box(&self) -> Box<dyn AnyGame> {
-        Box::new(self.clone())
+    fn evaluations(&self) -> &'static [(&'static str, &'static str)] {
+        self.game.evaluations()
     }
 
-    fn hash(&self) -> u64 {
-        self.game.hash()
-    }
-
-    fn check_rules(&self, seed: u64, playouts: usize) -> Result<RulesReport, String> {
-        super::contract::check_rules(&self.game, seed, playouts)
+    fn wait_until_ready(&self) {
+        self.know.wait_until_ready();
     }
 
     fn analyze(&self, algorithm: Algorithm, depth: u32, hash_mb: usize) -> Analysis {
@@ -360,6 +342,42 @@ where
             nodes,
             elapsed,
         }
+    }
+}
+
+impl<G, K> AnyTuning for Playing<G, K>
+where
+    G: Render + Send + 'static,
+    K: RootKnowledge<G> + Send + 'static,
+{
+    fn weights(&self) -> Option<Weights> {
+        self.know.weights().cloned()
+    }
+
+    fn set_weights(&mut self, file: &WeightFile) -> Result<(), String> {
+        if file.game != self.spec.name() {
+            return Err(format!("the weights are for {}, not {}", file.game, self.spec.name()));
+        }
+        let mut weights =
+            self.know.weights().cloned().ok_or_else(|| format!("{}'s evaluation has no weights", file.game))?;
+        weights.apply(file)?;
+        let know = Arc::get_mut(&mut self.know).ok_or("the weights are set on a game before it is copied")?;
+        know.set_weights(&weights)
+    }
+
+    fn tuning_position(&self, leaf: Leaf) -> Option<Box<dyn TunedPosition>> {
+        if self.game.outcome().is_some() {
+            return None;
+        }
+        let game = match leaf {
+            Leaf::Static => Some(self.game.clone()).filter(|g| self.know.quiet(g))?,
+            Leaf::Quiescence => quiet_leaf(self.know.as_ref(), &mut self.game.clone(), LEAF_PLIES).1?,
+        };
+        Some(Box::new(Tuned { game, know: self.know.clone() }))
+    }
+
+    fn check_rules(&self, seed: u64, playouts: usize) -> Result<RulesReport, String> {
+        super::contract::check_rules(&self.game, seed, playouts)
     }
 }
 

@@ -216,7 +216,7 @@ impl RootKnowledge<Kalah> for KalahKnowledge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::any::{AnyGame, GameSpec};
+    use crate::game::any::{AnyThinking, GameSpec};
     use crate::game::playing::Playing;
     use crate::game::render::Opinion;
     use crate::game::Side;
