@@ -156,11 +156,11 @@ fn wrong_entries_get_one_line_each_and_undo_takes_back_a_round() {
     assert_eq!(errors.len(), 5, "{out}");
     for &i in &errors {
         // One line, then the prompt again, at the same move.
-        assert!(lines[i + 1].starts_with("move 3, you (X) to play> "), "{out}");
+        assert!(lines[i + 1].starts_with("move 2, you (X) to play> "), "{out}");
     }
     assert!(lines[errors[0]].contains("'z9' is off the board"), "{out}");
     assert!(lines[errors[1]].contains("'99' is not a cell"), "{out}");
-    assert!(lines[errors[2]].contains("'b2' cannot be played now"), "{out}");
+    assert!(lines[errors[2]].contains("b2 is taken"), "{out}");
     assert!(lines[errors[3]].contains("level must be"), "{out}");
     assert!(out.contains("Took back 2 moves.\n   a  b  c\n1  .  .  .\n2  .  .  .\n3  .  .  .\n"), "{out}");
     assert_eq!(out.matches("you (X) play b2\n").count(), 2, "{out}");
@@ -177,7 +177,7 @@ fn a_hint_is_a_legal_move_not_played() {
     let cell = hint.split_whitespace().next().unwrap();
     assert!(TIC_TAC_TOE_CELLS.contains(&cell) && cell != "b2" && cell != reply, "{out}");
     let after = &out[out.find("hint: ").unwrap()..];
-    assert!(after.lines().nth(1).unwrap().starts_with("move 3, you (X) to play>"), "{out}");
+    assert!(after.lines().nth(1).unwrap().starts_with("move 2, you (X) to play>"), "{out}");
 }
 
 #[test]
@@ -204,7 +204,7 @@ fn switch_makes_the_engine_move_and_new_restarts() {
     let swapped = out.find("Sides changed: X: boardbot, O: you.").expect(&out);
     let after = &out[swapped..];
     assert!(after.lines().nth(1).unwrap().starts_with("boardbot (X) plays "), "{out}");
-    assert!(after.contains("move 2, you (O) to play> new"), "{out}");
+    assert!(after.contains("move 1, you (O) to play> new"), "{out}");
     // The new game keeps the sides: the engine opens again.
     let restarted = &out[out.rfind("New game: mnk 3 3 3").unwrap()..];
     assert!(restarted.lines().nth(5).unwrap().starts_with("boardbot (X) plays "), "{out}");
@@ -348,4 +348,62 @@ fn below_max_each_process_plays_its_own_game_unless_seeded() {
     assert!(replies.len() > 1, "10 sessions, the same reply: {replies:?}");
     let seeded: std::collections::HashSet<String> = (0..4).map(|_| easy_reply(Some("11"))).collect();
     assert_eq!(seeded.len(), 1, "a seed fixes the game: {seeded:?}");
+}
+
+#[test]
+fn switch_keeps_who_played_the_earlier_moves() {
+    let args = ["mnk", "3", "3", "3", "--algorithm", "minimax", "--depth", "2", "--time", "5"];
+    let out = play(&args, "b2\nswitch\nmoves\nquit\n");
+    let list = &out[out.find("> moves\n").expect(&out)..];
+    let first = list.lines().nth(1).unwrap();
+    assert!(first.starts_with("  1. X b2 (you)") && first.contains(" (boardbot)"), "{out}");
+    assert!(
+        list.lines().nth(2).unwrap().starts_with("  2. X ") && list.lines().nth(2).unwrap().ends_with("(boardbot)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_prompt_counts_moves_as_the_move_list_does() {
+    let args = ["mnk", "3", "3", "3", "--algorithm", "minimax", "--depth", "2", "--time", "5"];
+    let out = play(&args, "b2\nquit\n");
+    // X b2 and the engine's O reply make move 1; X's next is move 2.
+    assert!(out.contains("move 1, you (X) to play> b2"), "{out}");
+    assert!(out.contains("move 2, you (X) to play> quit"), "{out}");
+}
+
+#[test]
+fn a_multiple_jump_typed_with_dashes() {
+    let out = play(&["checkers", "english", "fen", "B:W18,27:B14", "--time", "0.1"], "14-23-32\nquit\n");
+    assert!(out.contains("you (Black) play 14x23x32\n"), "{out}");
+    assert!(!out.contains("error:"), "{out}");
+}
+
+#[test]
+fn the_new_game_line_names_the_evaluation_and_depth() {
+    let args =
+        ["mnk", "3", "3", "3", "--algorithm", "minimax", "--evaluation", "windows", "--depth", "2", "--time", "5"];
+    let out = play(&args, "quit\n");
+    assert!(out.contains("algorithm minimax, evaluation windows, depth at most 2, 5 s a move"), "{out}");
+    let out = play(&["mnk", "3", "3", "3", "--algorithm", "alphabeta", "--time", "5"], "quit\n");
+    assert!(out.contains("algorithm alphabeta, evaluation threats, depth the time decides"), "{out}");
+}
+
+#[test]
+fn level_under_a_textbook_algorithm_and_evaluation_under_full_are_refused() {
+    let args = ["mnk", "3", "3", "3", "--algorithm", "minimax", "--depth", "2", "--time", "5"];
+    let out = play(&args, "level easy\nquit\n");
+    assert_eq!(lines_starting(&out, "error: level sets the full engine's strength").len(), 1, "{out}");
+    assert!(!out.contains("Level easy."), "{out}");
+    let args = ["play", "mnk", "3", "3", "3", "--algorithm", "full", "--evaluation", "windows"];
+    let out = Command::new(BIN).args(args).stdin(Stdio::null()).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("--evaluation chooses a textbook algorithm's evaluation"), "{err}");
+}
+
+#[test]
+fn an_occupied_gomoku_cell_is_taken() {
+    let out = play(&["gomoku", "--level", "easy", "--seed", "1", "--time", "0.1"], "h8\nh8\nquit\n");
+    assert_eq!(lines_starting(&out, "error: h8 is taken").len(), 1, "{out}");
+    assert!(!out.contains("the legal moves"), "{out}");
 }

@@ -171,6 +171,9 @@ pub fn play(
     let mut console = Console { input, out, echo };
     let mut rng = args.seed.map_or_else(SmallRng::from_entropy, SmallRng::seed_from_u64);
     let Some(setup) = setup(&args, &mut console, &mut rng)? else { return Ok(()) };
+    if setup.algorithm == Algorithm::Full && setup.evaluation.is_some() {
+        bail!("--evaluation chooses a textbook algorithm's evaluation; the full engine uses its own (add --algorithm minimax, alphabeta, ...)");
+    }
     let mut engine = Engine::new(Options { seed: args.seed, ..options });
     engine.set_option("level", &setup.level).map_err(anyhow::Error::msg)?;
     engine.set_option("algorithm", setup.algorithm.name()).map_err(anyhow::Error::msg)?;
@@ -193,6 +196,9 @@ pub fn play(
         timeout: Duration::from_secs_f64(args.time),
         level: setup.level,
         algorithm: setup.algorithm,
+        evaluation: setup.evaluation,
+        depth: setup.depth,
+        owners: vec![(0, setup.you.humans())],
         announced: false,
     };
     session.run()
@@ -420,6 +426,13 @@ struct Session<R, W> {
     timeout: Duration,
     level: String,
     algorithm: Algorithm,
+    /// The textbook algorithm's evaluation and depth cap as chosen (None: the game's own, the
+    /// time decides).
+    evaluation: Option<String>,
+    depth: Option<u32>,
+    /// Who played each side from a ply on: `(ply, humans)` in increasing ply order, the first at
+    /// ply 0; `switch` adds one, so the move list keeps who played the earlier moves.
+    owners: Vec<(usize, [bool; 2])>,
     /// The result has been written.
     announced: bool,
 }
@@ -458,7 +471,7 @@ impl<R: Input, W: Write> Session<R, W> {
             let prompt = if self.game().outcome().is_some() {
                 "> ".to_string()
             } else {
-                format!("move {}, {} to play> ", self.played() + 1, self.label(side))
+                format!("move {}, {} to play> ", self.move_number(), self.label(side))
             };
             let Some(line) = self.console.ask(&prompt)? else { return Ok(()) };
             if let Next::Quit = self.command(&line)? {
@@ -473,8 +486,15 @@ impl<R: Input, W: Write> Session<R, W> {
         let level = match (self.humans, self.algorithm) {
             ([true, true], _) => String::new(),
             (_, Algorithm::Full) => format!(", level {}", self.level),
-            (_, a) => format!(", algorithm {}", a.name()),
+            (_, a) => {
+                let evaluation = self.evaluation.clone().unwrap_or_else(|| {
+                    self.game().evaluations().first().map_or("the game's own".to_string(), |(n, _)| n.to_string())
+                });
+                let depth = self.depth.map_or("the time decides".to_string(), |d| format!("at most {d}"));
+                format!(", algorithm {}, evaluation {evaluation}, depth {depth}", a.name())
+            }
         };
+        self.owners = vec![(0, self.humans)];
         let names = self.game().side_names();
         let text = format!(
             "New game: {}; {}: {}, {}: {}{level}, {} s a move. Type help for the commands.",
@@ -507,6 +527,30 @@ impl<R: Input, W: Write> Session<R, W> {
             h if h[side.index()] => "you",
             _ => "boardbot",
         }
+    }
+
+    /// Who played `side` at ply `ply` (before any later `switch`).
+    fn who_at(&self, ply: usize, side: Side) -> &'static str {
+        let humans = self.owners.iter().rev().find(|(from, _)| *from <= ply).map_or(self.humans, |(_, h)| *h);
+        match humans {
+            [true, true] => ["first player", "second player"][side.index()],
+            h if h[side.index()] => "you",
+            _ => "boardbot",
+        }
+    }
+
+    /// The number of the move being played, as the move list numbers them (a number per turn
+    /// of the first player; the second player's turn and extra turns keep it).
+    fn move_number(&self) -> usize {
+        let game = self.game();
+        let movers = game.movers();
+        let firsts = movers
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| **s == Side::First && (*i == 0 || movers[i - 1] != Side::First))
+            .count();
+        let starts_turn = game.to_move() == Side::First && movers.last() != Some(&Side::First);
+        (firsts + usize::from(starts_turn)).max(1)
     }
 
     /// A player's name in an opinion: "you", "boardbot", or the side's name when both sides
@@ -603,17 +647,17 @@ impl<R: Input, W: Write> Session<R, W> {
             return "No moves yet.".to_string();
         }
         let names = game.side_names();
-        let mut turns: Vec<(Side, Vec<String>)> = Vec::new();
-        for (mv, side) in moves.into_iter().zip(movers) {
+        let mut turns: Vec<(Side, Vec<String>, &str)> = Vec::new();
+        for (ply, (mv, side)) in moves.into_iter().zip(movers).enumerate() {
             match turns.last_mut() {
-                Some((s, list)) if *s == side => list.push(mv),
-                _ => turns.push((side, vec![mv])),
+                Some((s, list, _)) if *s == side => list.push(mv),
+                _ => turns.push((side, vec![mv], self.who_at(ply, side))),
             }
         }
         let mut lines = Vec::new();
         let mut number = 0;
         let mut line = String::new();
-        for (side, list) in turns {
+        for (side, list, who) in turns {
             if side == Side::First || line.is_empty() {
                 if !line.is_empty() {
                     lines.push(std::mem::take(&mut line));
@@ -624,7 +668,7 @@ impl<R: Input, W: Write> Session<R, W> {
                     line.push_str(&format!(" {:<24}", "..."));
                 }
             }
-            let entry = format!("{} {} ({})", names[side.index()], list.join(" "), self.who(side));
+            let entry = format!("{} {} ({who})", names[side.index()], list.join(" "));
             if side == Side::First {
                 line.push_str(&format!(" {entry:<24}"));
             } else {
@@ -689,6 +733,9 @@ impl<R: Input, W: Write> Session<R, W> {
                 let side = self.game().to_move();
                 self.humans[side.index()] = false;
                 self.humans[side.other().index()] = true;
+                let ply = self.played();
+                self.owners.retain(|(from, _)| *from < ply);
+                self.owners.push((ply, self.humans));
                 let names = self.game().side_names();
                 let text = format!(
                     "Sides changed: {}: {}, {}: {}.",
@@ -700,6 +747,10 @@ impl<R: Input, W: Write> Session<R, W> {
                 self.console.say(&text)?;
                 Ok(Next::Go)
             }
+            ["level", _] if self.algorithm != Algorithm::Full => self.error(&format!(
+                "level sets the full engine's strength; under the textbook algorithm {} the depth and the time decide (type new after restarting with --algorithm full)",
+                self.algorithm.name()
+            )),
             ["level", level] => match self.engine.set_option("level", level) {
                 Ok(()) => {
                     self.level = level.to_string();
@@ -722,17 +773,44 @@ impl<R: Input, W: Write> Session<R, W> {
         }
     }
 
+    /// `line` names an occupied cell by its coordinates (column label then row label, as
+    /// "h8"): that cell's name.
+    fn taken_cell(&self, line: &str) -> Option<String> {
+        let view = self.game().view();
+        let typed = line.trim().to_ascii_lowercase();
+        for (i, cell) in view.cells.iter().enumerate() {
+            let (Some(col), Some(row)) = (view.col_labels.get(i % view.cols), view.row_labels.get(i / view.cols))
+            else {
+                continue;
+            };
+            if col.is_empty() || row.is_empty() || cell.content.is_empty() || cell.content == "#" {
+                continue;
+            }
+            if format!("{col}{row}").to_ascii_lowercase() == typed {
+                return Some(typed);
+            }
+        }
+        None
+    }
+
     fn human_move(&mut self, line: &str) -> Result<Next> {
         let game = self.game();
         let side = game.to_move();
+        // A path written with '-' throughout ("14-23-32") read as the jumps it names.
+        let dashed = if line.matches('-').count() > 1 { game.parse_human(&line.replace('-', "x")).ok() } else { None };
         let text = match game.parse_human(line) {
             Ok(text) => text,
+            Err(_) if dashed.is_some() => dashed.unwrap_or_default(),
             Err(MoveError::Unreadable(_)) if line.trim().eq_ignore_ascii_case("swap") => {
                 return self.error(
                     "swap is a move only under Kalah's pie rule (the second player's first move); to change sides, type switch",
                 )
             }
             Err(MoveError::Unreadable(e)) => return self.error(&format!("{e}; or type help")),
+            Err(MoveError::Illegal(_)) if self.taken_cell(line).is_some() => {
+                let cell = self.taken_cell(line).unwrap_or_default();
+                return self.error(&format!("{cell} is taken"));
+            }
             Err(MoveError::Illegal(e)) => {
                 let legal: Vec<String> = game.legal_moves().iter().map(|m| game.human_move(m)).collect();
                 let shown =
