@@ -4,7 +4,7 @@
 use super::book::{self, BookMap};
 use super::vct::ThreatMemo;
 use super::{eval, solver, Cell, Mnk};
-use crate::game::kinarow::patterns::{Patterns, BLOCK4_FLEX3, F3, FLEX4};
+use crate::game::kinarow::patterns::{Patterns, BLOCK4, BLOCK4_FLEX3, BLOCK4_PLUS, F3, FLEX3X2, FLEX4};
 use crate::game::kinarow::BLOCKED;
 use crate::game::{Game, Side};
 use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, Selectivity, WIN};
@@ -33,6 +33,26 @@ pub(super) const HORIZON_VCF_NODES: u64 = 200;
 fn horizon_vcf_on() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| std::env::var("BOARDBOT_HORIZON_VCF").is_ok_and(|v| v == "1"))
+}
+
+/// Whether the move picker stages mnk's moves by threats ([`threat_stage`]): off by default
+/// until an SPRT on 15x15x5 shows it does not lose (docs/results/gomoku.md);
+/// `BOARDBOT_MNK_STAGES=1` switches it on, read once.
+fn threat_stages_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("BOARDBOT_MNK_STAGES").is_ok_and(|v| v == "1"))
+}
+
+/// The picker's game stage of a stone of `side` at `cell` by its pattern class: 0 for a winning
+/// threat (an open four or a double four), 1 for a four-three, 2 for another four or a double
+/// three; `None` (a quiet move, ordered by its score and history) otherwise.
+pub(super) fn threat_stage(p: &Patterns, cell: usize, side: usize) -> Option<u8> {
+    match p.class(cell, side) {
+        FLEX4 => Some(0),
+        BLOCK4_FLEX3 => Some(1),
+        BLOCK4 | BLOCK4_PLUS | FLEX3X2 => Some(2),
+        _ => None,
+    }
 }
 
 /// Reverse futility margin a ply, in evaluation units, on the boards that keep patterns.
@@ -296,6 +316,14 @@ impl Knowledge<Mnk> for MnkKnowledge {
             return None;
         }
         g.horizon_vcf(HORIZON_VCF_NODES).map(|w| w.plies)
+    }
+
+    /// Our threats first, by [`threat_stage`], on the boards that keep patterns, where switched on.
+    fn move_stage(&self, g: &Mnk, c: &Candidate<Cell>) -> Option<u8> {
+        if !threat_stages_on() {
+            return None;
+        }
+        threat_stage(g.lines.patterns()?, c.mv as usize, g.to_move().index())
     }
 
     fn can_win(&self, g: &Mnk, side: Side) -> bool {

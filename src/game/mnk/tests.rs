@@ -113,3 +113,18 @@ fn only_the_boards_with_patterns_prune_by_the_static_evaluation() {
         assert_eq!(sel(m, n, k), crate::search::Selectivity::default(), "{m}x{n}x{k}");
     }
 }
+
+#[test]
+fn threat_stages_put_our_threats_first_and_leave_quiet_moves_alone() {
+    // 15x15x5: X (first, to move) has an open three on row 7, columns 6 to 8, and two on row 2.
+    let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
+    play_all(&mut g, &[(7, 6), (12, 0), (7, 7), (12, 2), (7, 8), (12, 4), (2, 5), (12, 6), (2, 6), (12, 8)]);
+    assert_eq!(g.to_move(), Side::First);
+    let p = g.lines.patterns().unwrap();
+    let me = g.to_move().index();
+    let at = |r: usize, c: usize| knowledge::threat_stage(p, r * 15 + c, me);
+    assert_eq!(at(7, 5), Some(0), "an open four");
+    assert_eq!(at(7, 9), Some(0), "an open four");
+    assert_eq!(at(0, 14), None, "far from every stone");
+    assert_eq!(at(2, 7), None, "an open three is quiet");
+}
