@@ -27,9 +27,11 @@ pub(super) struct Frame<M> {
     /// none yet).
     pub(super) current: u32,
     /// The key of a move left out of the node's search ([`NO_MOVE`]: none): a singular
-    /// extension's search of the other moves would set it. No search sets it yet; the moves
-    /// leave it out all the same.
+    /// extension's search of the other moves sets it (`Run::singular`); the moves leave it out.
     pub(super) excluded: u32,
+    /// The node's table move is singular (see `Selectivity::singular_depth`): it is searched a
+    /// ply deeper.
+    pub(super) extend_table: bool,
 }
 
 impl<M> Frame<M> {
@@ -41,6 +43,7 @@ impl<M> Frame<M> {
             static_eval: None,
             current: NO_MOVE,
             excluded: NO_MOVE,
+            extend_table: false,
         }
     }
 
@@ -48,6 +51,7 @@ impl<M> Frame<M> {
     pub(super) fn enter(&mut self) {
         self.static_eval = None;
         self.current = NO_MOVE;
+        self.extend_table = false;
     }
 
     pub(super) fn is_killer(&self, key: u32) -> bool {

@@ -93,6 +93,15 @@ pub struct Selectivity {
     /// The moves of a node that is not quiet (see [`Knowledge::quiet`]: checkers' captures) do
     /// not use up depth, as a forced move does not.
     pub extend_unquiet: bool,
+    /// Singular extensions at nodes of this depth and more (0: none): where the table holds a
+    /// lower bound (or an exact score) for its move from a search at most 3 plies shallower, the
+    /// other moves are searched to half the depth against that score less
+    /// [`Selectivity::singular_margin`] x depth; if none reaches it, the table's move is searched
+    /// a ply deeper. If one does and that lowered score is still at least beta, the node fails
+    /// high on it (several moves do: multi-cut).
+    pub singular_depth: i32,
+    /// The singular search's margin below the table's score, per ply of depth.
+    pub singular_margin: Score,
 }
 
 impl Default for Selectivity {
@@ -106,6 +115,8 @@ impl Default for Selectivity {
             null_verify: true,
             history_malus: false,
             extend_unquiet: false,
+            singular_depth: 0,
+            singular_margin: 0,
         }
     }
 }

@@ -192,6 +192,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     ) -> Score {
         let Node { depth, ply, pv, me, .. } = *node;
         let (alpha, beta, next) = (s.alpha, s.beta, s.next_depth);
+        let next = next + self.extension(ply, p.key, node.tt_move);
         self.stack[ply].current = p.key;
         game.play(p.mv);
         let score = if p.number == 0 {

@@ -88,10 +88,11 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         self.settled(game, ply)?;
         let window = self.window(game, ply, alpha, beta)?;
         let quiet = self.known(game, depth, ply, &window)?;
-        let key = game.hash();
+        let key = self.node_key(game, ply);
         let tt_move = self.probe(key, depth, ply, pv, &window)?;
         let node = Node { depth, ply, pv, me: game.to_move(), quiet, tt_move };
         let futile = self.prune(game, &node, &window)?;
+        self.singular(game, &node, &window, key)?;
         let table = if quiet { game.move_for_key(tt_move).map(|mv| (mv, tt_move)) } else { None };
         let mut picker = MovePicker::node(table, std::mem::take(&mut self.stack[ply].moves));
         let found = self.search_moves(game, &node, window, futile, &mut picker);
@@ -235,6 +236,60 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             }
         }
         Continue(futile)
+    }
+
+    /// The node's table key: the position's; with a move left out (the search of a singular
+    /// extension), another key, so that what that search finds is kept apart from the
+    /// position's own entry (its best move is never the one left out).
+    fn node_key(&self, game: &G, ply: usize) -> u64 {
+        match self.stack[ply].excluded {
+            NO_MOVE => game.hash(),
+            excluded => game.hash() ^ (excluded as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        }
+    }
+
+    /// Step 5b: the singular extension, where the game allows it ([`Selectivity::singular_depth`]):
+    /// if the table's move holds a lower bound from a search nearly as deep and no other move
+    /// reaches that score less a margin in a search of half the depth (the frame's `excluded`
+    /// left out), the table's move is singular: it is searched a ply deeper (the frame's
+    /// `extend_table`, read by [`Run::extension`]). If another move does reach it and the lowered
+    /// score is at least beta, the node fails high (multi-cut). Break: that score (no proof).
+    fn singular(&mut self, game: &mut G, node: &Node, window: &Window, key: u64) -> ControlFlow<Value> {
+        let Node { depth, ply, quiet, tt_move, .. } = *node;
+        let sel = self.sel;
+        if sel.singular_depth == 0 || depth < sel.singular_depth || ply == 0 || !quiet || tt_move == NO_MOVE {
+            return Continue(());
+        }
+        if self.stack[ply].excluded != NO_MOVE {
+            return Continue(());
+        }
+        let Some(e) = self.tt.probe(key) else { return Continue(()) };
+        if e.mv != tt_move || e.bound == Bound::Upper || (e.depth as i32) < depth - 3 {
+            return Continue(());
+        }
+        let tt_score = e.score(ply);
+        if tt_score.abs() >= WIN_BOUND {
+            return Continue(());
+        }
+        let bar = tt_score - sel.singular_margin * depth;
+        self.stack[ply].excluded = tt_move;
+        let others = self.negamax(game, (depth - 1) / 2, ply, bar - 1, bar, false);
+        self.stack[ply].excluded = NO_MOVE;
+        if self.stopped {
+            return Break(Value::proof(0));
+        }
+        if others.score < bar {
+            self.stack[ply].extend_table = true;
+        } else if bar >= window.beta {
+            return Break(Value { score: bar, proof: false, path_draw: others.path_draw });
+        }
+        Continue(())
+    }
+
+    /// The extension of the move `key` of the node at `ply`: a ply for a singular table move
+    /// (see [`Run::singular`]).
+    pub(super) fn extension(&self, ply: usize, key: u32, tt_move: u32) -> i32 {
+        (self.stack[ply].extend_table && key == tt_move) as i32
     }
 
     /// The node's static evaluation, asked of the game once a node (kept in its frame).

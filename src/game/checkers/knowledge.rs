@@ -328,7 +328,8 @@ impl Knowledge<Checkers> for CheckersKnowledge {
     }
 
     // The selectivity is the search's own (`Knowledge::selectivity`'s default): the bolder sets
-    // tried were not better (docs/results/checkers.md).
+    // tried were not better, with the tuned features (docs/results/checkers.md) nor with the net
+    // (docs/results/checkers-net.md).
 
     /// A pass, while each side has at least [`NULL_MOVE_PIECES`] pieces (zugzwang, common in
     /// checkers endings, is rarer then; and every null move's cutoff is verified).
