@@ -796,11 +796,8 @@ impl<R: Input, W: Write> Session<R, W> {
     fn human_move(&mut self, line: &str) -> Result<Next> {
         let game = self.game();
         let side = game.to_move();
-        // A path written with '-' throughout ("14-23-32") read as the jumps it names.
-        let dashed = if line.matches('-').count() > 1 { game.parse_human(&line.replace('-', "x")).ok() } else { None };
         let text = match game.parse_human(line) {
             Ok(text) => text,
-            Err(_) if dashed.is_some() => dashed.unwrap_or_default(),
             Err(MoveError::Unreadable(_)) if line.trim().eq_ignore_ascii_case("swap") => {
                 return self.error(
                     "swap is a move only under Kalah's pie rule (the second player's first move); to change sides, type switch",

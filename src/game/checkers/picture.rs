@@ -192,12 +192,21 @@ impl Render for Checkers {
 
     /// The move text, and a capture written as a step (`12-19` for `12x19`, `22-6` for the
     /// double jump `22x15x6`) where it names one legal move.
+    /// A move written with '-' that is not a legal step is read again as the jumps it names
+    /// ("14-23" for "14x23"; a path "14-23-32", which no step is, for "14x23x32").
     fn parse_human(&self, text: &str) -> Result<Move, String> {
-        let mv = notation::parse(self, text)?;
+        let as_jumps = || notation::parse(self, &text.trim().replace('-', "x"));
+        let mv = match notation::parse(self, text) {
+            Ok(mv) => mv,
+            Err(e) if text.matches('-').count() > 1 => {
+                return as_jumps().ok().filter(|&capture| self.is_legal(capture)).ok_or(e)
+            }
+            Err(e) => return Err(e),
+        };
         if self.is_legal(mv) || !text.contains('-') {
             return Ok(mv);
         }
-        match notation::parse(self, &text.trim().replace('-', "x")) {
+        match as_jumps() {
             Ok(capture) if self.is_legal(capture) => Ok(capture),
             Err(e) => Err(e),
             Ok(_) => Ok(mv),
