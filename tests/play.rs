@@ -407,3 +407,15 @@ fn an_occupied_gomoku_cell_is_taken() {
     assert_eq!(lines_starting(&out, "error: h8 is taken").len(), 1, "{out}");
     assert!(!out.contains("the legal moves"), "{out}");
 }
+
+/// The engine's account of its move comes from the search's root policy, which knows what
+/// decided it: gomoku's first move is the opening book's (it was once called an only move, as
+/// the terminal rebuilt the reason from a depth of 0 and no nodes), Connect-4's the solver's book
+/// with its proved value.
+#[test]
+fn a_book_move_is_called_a_book_move() {
+    let out = play(&["gomoku", "--you", "second", "--time", "0.5"], "quit\n");
+    assert!(out.contains("boardbot (X) plays h8\n  thought: book move\n"), "{out}");
+    let out = play(&["cx", "6", "7", "4", "--you", "second", "--time", "0.5"], "quit\n");
+    assert!(out.contains("boardbot (X) plays 4\n  thought: book move: boardbot wins in 21 moves\n"), "{out}");
+}

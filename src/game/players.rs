@@ -18,7 +18,6 @@ use crate::search::{
 };
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
-use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -171,22 +170,8 @@ pub struct Analysis {
     pub elapsed: Duration,
 }
 
-/// Where the engine's move came from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Source {
-    /// A search ([`Thought::depth`] deep; with a textbook algorithm if [`Thought::algorithm`]).
-    #[default]
-    Search,
-    /// The only move (or the only one that does not lose at once), played without a search.
-    OnlyMove,
-    /// The opening book.
-    Book,
-    /// The game's exact solver, before any search.
-    Solver,
-    /// A move that wins at once.
-    WinsAtOnce,
-}
+/// Where the engine's move came from (decided by the search's root policy).
+pub use crate::search::Source;
 
 /// What the engine's search settled on, for people and logs.
 #[derive(Clone, Debug, Default)]
@@ -432,13 +417,7 @@ where
                 let r = searcher.search_parallel(guard.game, self.know, &limits, request.threads);
                 drop(guard);
                 let game = &mut *self.game;
-                let source = match (r.depth, r.proved) {
-                    (0, true) if r.score == crate::search::WIN - 1 => Source::WinsAtOnce,
-                    (0, true) if game.in_book() => Source::Book,
-                    (0, true) => Source::Solver,
-                    (0, false) if r.nodes == 0 => Source::OnlyMove,
-                    _ => Source::Search,
-                };
+                let source = r.source;
                 let mut score = r.score;
                 let mut searched = r.best;
                 if r.proved && r.depth > 0 && score.abs() >= WIN_BOUND && game.scores_margins() {

@@ -81,10 +81,6 @@ pub trait Render: Game {
         let _ = side;
         None
     }
-    /// Whether the engine's exact solvers take this position's move from an opening book.
-    fn in_book(&self) -> bool {
-        false
-    }
     /// The evaluations a person may choose for the textbook algorithms of `play` and the page
     /// (the choice of seed 003's program): (name, what it counts), the engine's own first.
     /// The engine's search always uses its [`crate::search::Knowledge`].

@@ -4,7 +4,7 @@
 
 use super::node::{Node, Window};
 use super::picker::MovePicker;
-use super::searcher::{score_text, Run, SearchInfo, SearchResult, Value, INF};
+use super::searcher::{score_text, Run, SearchInfo, SearchResult, Source, Value, INF};
 use super::tt::NO_MOVE;
 use super::{Game, RootKnowledge, Score, MAX_PLY, WIN_BOUND};
 
@@ -79,6 +79,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             proved,
             pv: self.principal_variation(game, mv),
             iterations,
+            source: Source::Search,
         };
         if self.thread == 0 {
             log::info!(

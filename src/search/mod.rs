@@ -25,7 +25,7 @@ pub mod zobrist;
 pub use clock::Limits;
 pub use game::{Alternating, Game, Outcome, Side};
 pub use picker::Stage;
-pub use searcher::{score_text, SearchInfo, SearchResult, Searcher};
+pub use searcher::{score_text, SearchInfo, SearchResult, Searcher, Source};
 pub use weights::{WeightFile, Weights};
 
 use rand::seq::SliceRandom;
@@ -58,6 +58,9 @@ pub struct Candidate<M> {
 pub struct Proof<M> {
     pub score: Score,
     pub moves: Vec<M>,
+    /// The value was read from the game's opening book (proved values stored ahead of play)
+    /// rather than solved now.
+    pub from_book: bool,
 }
 
 /// How selective the search is with a game whose move lists are exhaustive (see

@@ -19,7 +19,7 @@
 use super::clock::{
     DEFENCE_SHARE, SEARCH_RESERVE, SOLVER_SHARE, SWINDLE_MAX, SWINDLE_SHARE, TRAP_END, TRAP_QUERY_SHARE,
 };
-use super::searcher::{score_text, Run, SearchResult};
+use super::searcher::{score_text, Run, SearchResult, Source};
 use super::{Candidate, Game, Proof, RootKnowledge, Score, Side, MAX_PLY, WIN, WIN_BOUND};
 use std::time::{Duration, Instant};
 
@@ -87,6 +87,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             proved: false,
             pv: vec![moves[0]],
             iterations: Vec::new(),
+            source: Source::Search,
         };
         // The pauses are measured from here: the solvers' and threats' time before is no pause.
         self.last_look = self.limits.elapsed();
@@ -102,8 +103,8 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         }
     }
 
-    /// A move decided before any search, with its score.
-    fn decided(&self, best: G::Move, score: Score, proved: bool) -> SearchResult<G::Move> {
+    /// A move decided before any search, with its score and what decided it.
+    fn decided(&self, best: G::Move, score: Score, proved: bool, source: Source) -> SearchResult<G::Move> {
         SearchResult {
             best,
             score,
@@ -113,6 +114,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             proved,
             pv: vec![best],
             iterations: Vec::new(),
+            source,
         }
     }
 
@@ -120,14 +122,14 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     /// Err: a move decided at once.
     fn root_moves(&mut self, game: &mut G) -> Result<RootMoves<G::Move>, SearchResult<G::Move>> {
         if let Some(mv) = self.know.winning_move(game) {
-            return Err(self.decided(mv, WIN - 1, true));
+            return Err(self.decided(mv, WIN - 1, true, Source::WinsAtOnce));
         }
         if self.limits.hard.is_some() {
             if let Some(mv) = self.know.book_move(game) {
                 if self.thread == 0 {
                     log::info!("book: {}", game.format_move(mv));
                 }
-                return Err(self.decided(mv, 0, false));
+                return Err(self.decided(mv, 0, false, Source::Book));
             }
         }
         let mut root = Vec::new();
@@ -136,12 +138,12 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
         root.sort_by_key(|c| std::cmp::Reverse(c.score));
         if root.len() == 1 && self.limits.hard.is_some() {
             // A forced move under the clock: answer at once (its score is not needed to play).
-            return Err(self.decided(root[0].mv, 0, false));
+            return Err(self.decided(root[0].mv, 0, false, Source::OnlyMove));
         }
         if self.limits.stop_requested() || self.limits.past_hard() {
             // No time left (an extra turn of the same reply after the budget ran out, or a stop):
             // the best-ordered move at once, without the solvers' and threats' set-up work.
-            return Err(self.decided(root[0].mv, 0, false));
+            return Err(self.decided(root[0].mv, 0, false, Source::NoTime));
         }
         self.after_solvers(game, root, exhaustive)
     }
@@ -157,15 +159,16 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     ) -> Result<RootMoves<G::Move>, SearchResult<G::Move>> {
         let moves_of = |root: &[Candidate<G::Move>]| root.iter().map(|c| c.mv).collect();
         if let Some(proof) = self.exact_solution(game) {
+            let source = if proof.from_book { Source::Book } else { Source::Solver };
             if proof.score >= WIN_BOUND || proof.moves.len() == 1 {
-                return Err(self.decided(proof.moves[0], proof.score, true));
+                return Err(self.decided(proof.moves[0], proof.score, true, source));
             }
             // A draw or a loss: any of these moves keeps it; the search orders them, and the
             // traps (see `Run::trap`) pick the one that gives the opponent the most chances to
             // go wrong.
             root.retain(|c| proof.moves.contains(&c.mv));
             if root.is_empty() {
-                return Err(self.decided(proof.moves[0], proof.score, true));
+                return Err(self.decided(proof.moves[0], proof.score, true, source));
             }
             let settled = root.len() > 1;
             if settled {
@@ -193,7 +196,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
             root.retain(|c| !refuted.contains(&c.mv));
             refuted_out = refuted;
             if root.len() == 1 && self.limits.hard.is_some() {
-                return Err(self.decided(root[0].mv, 0, false));
+                return Err(self.decided(root[0].mv, 0, false, Source::OnlyMove));
             }
         }
         if let Some(answers) = self.threat_defence(game, &root) {

@@ -24,6 +24,28 @@ pub struct SearchInfo {
     pub elapsed: Duration,
 }
 
+/// Where a search's move came from: the root policy (src/search/root.rs) decides it and says so;
+/// the page, the terminal and the logs read it with the move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// Iterative deepening ([`SearchResult::depth`] deep), or a textbook algorithm's search.
+    #[default]
+    Search,
+    /// The only move (or the only one that the exact solver does not refute), played without a
+    /// search under a clock.
+    OnlyMove,
+    /// The game's opening book.
+    Book,
+    /// The game's exact solver, before any search.
+    Solver,
+    /// A move that wins at once.
+    WinsAtOnce,
+    /// No time was left (a stop, or the budget already spent): the first move in the game's
+    /// order, played without a search.
+    NoTime,
+}
+
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
     pub best: M,
@@ -37,6 +59,8 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
     /// Every completed iteration, in order.
     pub iterations: Vec<SearchInfo>,
+    /// What decided the move.
+    pub source: Source,
 }
 
 pub struct Searcher {

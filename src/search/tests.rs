@@ -484,3 +484,25 @@ fn minimax_with_history(g: &mut Walk) -> i32 {
     }
     best
 }
+
+/// The root policy says what decided its move: a search, the only move under a clock, no time
+/// left; the source travels with the move (no caller rebuilds it from depth and node counts).
+#[test]
+fn the_root_policy_names_its_source() {
+    use std::sync::{atomic::AtomicBool, Arc};
+    use std::time::{Duration, Instant};
+    let far = Duration::from_secs(3600);
+    let mut g = Bonus::new(9);
+    let r = Searcher::new(1).search(&mut g, &Plain, &Limits::depth(3));
+    assert_eq!((r.source, r.depth), (Source::Search, 3));
+    // One counter left: the only move, answered at once under a clock.
+    let mut g = Bonus::new(1);
+    let r = Searcher::new(1).search(&mut g, &Plain, &Limits::per_move(Instant::now(), far, Duration::ZERO));
+    assert_eq!((r.source, r.best, r.nodes), (Source::OnlyMove, 1, 0));
+    // A stop already requested: the first move in order, without a search.
+    let mut g = Bonus::new(9);
+    let stop = Arc::new(AtomicBool::new(true));
+    let limits = Limits::per_move(Instant::now(), far, Duration::ZERO).with_stop(stop);
+    let r = Searcher::new(1).search(&mut g, &Plain, &limits);
+    assert_eq!((r.source, r.nodes), (Source::NoTime, 0));
+}

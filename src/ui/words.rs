@@ -65,6 +65,7 @@ pub fn thought_line(t: &Thought, me: &str, other: &str) -> String {
     let seconds = format!("{:.2} s", t.elapsed.as_secs_f64());
     match t.source {
         Source::OnlyMove => "only move".to_string(),
+        Source::NoTime => "played at once: no time left to search".to_string(),
         Source::Book => match opinion {
             Some(op) => format!("book move: {op}"),
             None => "book move".to_string(),

@@ -385,7 +385,7 @@ impl RootKnowledge<Checkers> for CheckersKnowledge {
             Value::Loss => return None,
             Value::Win => {
                 let mv = self.converting_move(g, deadline)?;
-                return Some(Proof { score: WIN_BOUND, moves: vec![mv] });
+                return Some(Proof { score: WIN_BOUND, moves: vec![mv], from_book: false });
             }
             Value::Draw => {}
         }
@@ -393,7 +393,7 @@ impl RootKnowledge<Checkers> for CheckersKnowledge {
         g.legal_moves(&mut moves);
         let keep: Vec<Move> =
             self.after(g, &moves)?.into_iter().filter(|&(_, v)| v == Value::Draw).map(|(m, _)| m).collect();
-        (!keep.is_empty()).then_some(Proof { score: 0, moves: keep })
+        (!keep.is_empty()).then_some(Proof { score: 0, moves: keep, from_book: false })
     }
 
     fn wins_exactly(&self, g: &Checkers, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<bool> {

@@ -1,7 +1,5 @@
 //! The Connect-X board's pictures: the board as text and as the page's view.
 
-use super::book::Book;
-use super::solver::{Position, Shape};
 use super::ConnectX;
 use crate::game::kinarow;
 use crate::game::kinarow::parse_index;
@@ -81,13 +79,5 @@ impl Render for ConnectX {
 
     fn evaluate_as(&self, name: &str) -> Option<Score> {
         (name == "windows").then(|| kinarow::open_windows(&self.lines, self.to_move()))
-    }
-
-    /// The built-in opening book answers (the engine's knowledge has a solver's table in play).
-    fn in_book(&self) -> bool {
-        let Ok(shape) = Shape::new(self.rows(), self.cols(), self.lines.k()) else { return false };
-        let moves: Vec<usize> = self.history.iter().map(|&c| c as usize).collect();
-        let Ok(p) = Position::from_moves(shape, &moves) else { return false };
-        Book::built_in(&shape).is_some_and(|b| b.lookup(&p).is_some())
     }
 }

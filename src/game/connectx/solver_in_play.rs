@@ -26,7 +26,7 @@ impl CxKnowledge {
     ) -> Option<Proof<Column>> {
         let (shape, p, table) = self.solver_position(g)?;
         if let Some((col, score)) = Book::built_in(&shape).and_then(|b| b.lookup(&p)) {
-            return Some(Proof { score: search_score(score, &p), moves: vec![col as Column] });
+            return Some(Proof { score: search_score(score, &p), moves: vec![col as Column], from_book: true });
         }
         let mut solver = Solver::new(table).with_deadline(Some(deadline));
         if let Some(stop) = stop {
@@ -45,9 +45,11 @@ impl CxKnowledge {
             }
             let winning = winning.expect("a won position has a winning move");
             return Some(match solver.best_move(&p) {
-                Ok((best, score)) => Proof { score: search_score(score, &p), moves: vec![best as Column] },
+                Ok((best, score)) => {
+                    Proof { score: search_score(score, &p), moves: vec![best as Column], from_book: false }
+                }
                 // A win at the latest with the last cell: the search still plays it at once.
-                Err(_) => Proof { score: search_score(1, &p), moves: vec![winning as Column] },
+                Err(_) => Proof { score: search_score(1, &p), moves: vec![winning as Column], from_book: false },
             });
         }
         let (best, score) =
@@ -62,7 +64,7 @@ impl CxKnowledge {
                 Err(_) => break,
             }
         }
-        (!moves.is_empty()).then(|| Proof { score: search_score(score, &p), moves })
+        (!moves.is_empty()).then(|| Proof { score: search_score(score, &p), moves, from_book: false })
     }
 }
 

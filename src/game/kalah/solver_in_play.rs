@@ -205,7 +205,7 @@ impl RootKnowledge<Kalah> for KalahKnowledge {
             m if m > 0 => WIN_BOUND + m.min(200),
             m => -(WIN_BOUND + (-m).min(200)),
         };
-        (!solved.best.is_empty()).then_some(Proof { score, moves: solved.best })
+        (!solved.best.is_empty()).then_some(Proof { score, moves: solved.best, from_book: false })
     }
 
     fn reference_move(&self, g: &mut Kalah, mut rng: &mut dyn RngCore) -> Option<KalahMove> {

@@ -349,7 +349,7 @@ impl RootKnowledge<Mnk> for MnkKnowledge {
     /// then the exact solver's verdict if it is in play.
     fn solve_exactly(&self, g: &Mnk, deadline: Instant, stop: Option<&AtomicBool>) -> Option<Proof<Cell>> {
         if let Some(win) = g.vcf(g.to_move(), deadline, VCF_NODES) {
-            return Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first] });
+            return Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first], from_book: false });
         }
         if self.exact_ready(g) {
             return self.exact_proof(g, deadline, stop);
@@ -364,7 +364,7 @@ impl RootKnowledge<Mnk> for MnkKnowledge {
             g.vct_dfpn(&self.threats, g.to_move(), proof_deadline, PROOF_NODES)
         };
         if let Some(win) = win {
-            return Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first] });
+            return Some(Proof { score: WIN - win.plies as Score, moves: vec![win.first], from_book: false });
         }
         self.exact_proof(g, deadline, stop)
     }

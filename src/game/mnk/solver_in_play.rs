@@ -108,11 +108,11 @@ impl MnkKnowledge {
         match pn.wins(p) {
             Ok(true) => {
                 let score = WIN - g.lines.empty_cells() as Score;
-                return pn.proved_move(p, true).map(|mv| Proof { score, moves: vec![to_move(mv)] });
+                return pn.proved_move(p, true).map(|mv| Proof { score, moves: vec![to_move(mv)], from_book: false });
             }
             Ok(false) => {}
             // At least a draw, the win not settled: the move that keeps the draw.
-            Err(_) => return safe.map(|mv| Proof { score: 0, moves: vec![mv] }),
+            Err(_) => return safe.map(|mv| Proof { score: 0, moves: vec![mv], from_book: false }),
         }
         // A draw: the moves that keep it, the proof's first, then the others proved in the
         // order of the move gain until the deadline.
@@ -130,7 +130,7 @@ impl MnkKnowledge {
                 Err(_) => break,
             }
         }
-        (!keeping.is_empty()).then_some(Proof { score: 0, moves: keeping })
+        (!keeping.is_empty()).then_some(Proof { score: 0, moves: keeping, from_book: false })
     }
 }
 
