@@ -50,7 +50,8 @@ pub struct Column {
     pub skipped: Option<String>,
 }
 
-pub fn run(args: AnalyzeArgs) -> Result<()> {
+/// `boardbot analyze`, the games' networks set by `net`.
+pub fn run(args: AnalyzeArgs, net: &crate::bot::NetSetting) -> Result<()> {
     let mut words = args.game.clone();
     if let Some(fen) = &args.fen {
         words.extend(["fen".to_string(), fen.clone()]);
@@ -61,6 +62,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     // every run and machine.
     let resources = Resources::none();
     let mut game = spec.new_game(&resources).map_err(|e| anyhow!(e))?;
+    net.apply(game.as_mut()).map_err(|e| anyhow!(e))?;
     if let Some(moves) = &args.position {
         let words: Vec<&str> = moves.split_whitespace().collect();
         let moves = game.split_moves(&words).map_err(|e| anyhow!("--position: {e}"))?;

@@ -8,6 +8,7 @@
 //! committed in tests/data/bench-signature.txt; a change that alters the search's nodes updates
 //! that file in the same commit (with its match), and a refactor leaves it as it is.
 
+use crate::bot::NetSetting;
 use crate::game::players::{Player, Request};
 use crate::game::registry::{GameSpec, Resources};
 use crate::search::{Limits, Searcher};
@@ -51,8 +52,10 @@ fn run_one(
     limits: &Limits,
     hash_mb: usize,
     threads: usize,
+    net: &NetSetting,
 ) -> Result<BenchLine, String> {
     let mut game = spec.new_game(&Resources::none())?;
+    net.apply(game.as_mut())?;
     let words: Vec<&str> = moves.split_whitespace().collect();
     let moves = game.split_moves(&words)?;
     game.set_moves(&moves).map_err(|e| format!("{name}: {e}"))?;
@@ -85,20 +88,22 @@ pub fn run(
     threads: usize,
     report: impl FnMut(&BenchLine),
 ) -> Result<Vec<BenchLine>, String> {
-    run_matching(limits, hash_mb, threads, "", report)
+    run_matching(limits, hash_mb, threads, "", &NetSetting::Default, report)
 }
 
-/// As [`run`], for the positions whose name contains `only` (every one if it is empty).
+/// As [`run`], for the positions whose name contains `only` (every one if it is empty), the
+/// games' networks set by `net`.
 pub fn run_matching(
     limits: &Limits,
     hash_mb: usize,
     threads: usize,
     only: &str,
+    net: &NetSetting,
     mut report: impl FnMut(&BenchLine),
 ) -> Result<Vec<BenchLine>, String> {
     let mut lines = Vec::new();
     for &(name, game, moves) in POSITIONS.iter().filter(|(name, _, _)| name.contains(only)) {
-        let line = run_one(&GameSpec::parse(game)?, moves, name, limits, hash_mb, threads)?;
+        let line = run_one(&GameSpec::parse(game)?, moves, name, limits, hash_mb, threads, net)?;
         report(&line);
         lines.push(line);
     }

@@ -8,7 +8,7 @@
 //! subcommand declares: [`game_words`] rewrites the other form before clap reads the line.
 
 use anyhow::{Context, Result};
-use boardbot::bot::{Engine, Options, DEFAULT_HASH_MB};
+use boardbot::bot::{Engine, NetSetting, Options, DEFAULT_HASH_MB};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::{BufReader, IsTerminal};
@@ -34,10 +34,6 @@ struct Cli {
     /// reads stderr.
     #[arg(long, value_name = "FILE")]
     log: Option<std::path::PathBuf>,
-    /// English checkers' evaluation in every mode: a net file (`boardbot train-net`), `shipped`
-    /// (the net built in), `features` (the tuned features) or `default` (this build's choice).
-    #[arg(long, value_name = "FILE", global = true)]
-    net: Option<String>,
 }
 
 /// A positive number of seconds.
@@ -159,10 +155,17 @@ fn engine_flags(mut command: clap::Command) -> clap::Command {
             }
             kind => format!("{} ({}) [default: {}]", spec.help, kind.describe(), spec.default),
         };
-        command = command.arg(clap::Arg::new(spec.name).long(spec.name).value_name("VALUE").help(help));
+        let mut arg = clap::Arg::new(spec.name).long(spec.name).value_name("VALUE").help(help);
+        if GLOBAL_OPTIONS.contains(&spec.name) {
+            arg = arg.global(true);
+        }
+        command = command.arg(arg);
     }
     command
 }
+
+/// The options that every mode takes (`boardbot bench --net off`), not only the protocol's.
+const GLOBAL_OPTIONS: [&str; 1] = ["net"];
 
 /// The engine's options the command line set, the others at their defaults.
 fn engine_options(matches: &clap::ArgMatches) -> Result<Options> {
@@ -175,9 +178,9 @@ fn engine_options(matches: &clap::ArgMatches) -> Result<Options> {
     Ok(options)
 }
 
-/// The options of `play` and `serve`: `--weights FILE`, if given.
-fn weights_option(weights: Option<&str>) -> Result<Options> {
-    let mut options = Options::default();
+/// The options of `play` and `serve`: `--weights FILE` and `--net`, if given.
+fn weights_option(weights: Option<&str>, net: &NetSetting) -> Result<Options> {
+    let mut options = Options { net: net.clone(), ..Options::default() };
     if let Some(path) = weights {
         options.set("weights", path).map_err(|e| anyhow::anyhow!("--{e}"))?;
     }
@@ -334,10 +337,9 @@ fn run() -> Result<()> {
         }
     }
     logger.init();
-    if let Some(choice) = &cli.net {
-        let choice = boardbot::game::checkers::net::parse_choice(choice).map_err(anyhow::Error::msg)?;
-        boardbot::game::checkers::net::set_process_choice(choice).map_err(anyhow::Error::msg)?;
-    }
+    // Read (and the net file checked) before anything runs: a bad value stops every mode.
+    let options = engine_options(&matches)?;
+    let net = &options.net;
     if !matches!(cli.command, Some(Mode::Match(_))) {
         // Ctrl-C (a `match` prints its results instead): the cache's files of a build in
         // progress go with the process.
@@ -351,18 +353,18 @@ fn run() -> Result<()> {
         Some(Mode::Replay(args)) => return boardbot::referee::replay::run(args),
         Some(Mode::Merge(args)) => return boardbot::merge::run(args),
         Some(Mode::Play { args, weights }) => {
-            return boardbot::ui::play::run(args, weights_option(weights.as_deref())?);
+            return boardbot::ui::play::run(args, weights_option(weights.as_deref(), net)?);
         }
         Some(Mode::Solve(args)) => return boardbot::solve::run(args),
         Some(Mode::Book(args)) => return boardbot::solve::run_book(args),
         Some(Mode::Perft(args)) => return boardbot::solve::run_perft(args),
         Some(Mode::Serve { args, weights }) => {
-            return boardbot::ui::serve::run(args, weights_option(weights.as_deref())?);
+            return boardbot::ui::serve::run(args, weights_option(weights.as_deref(), net)?);
         }
-        Some(Mode::Selfplay(args)) => return boardbot::selfplay::run(args),
+        Some(Mode::Selfplay(args)) => return boardbot::selfplay::run(args, net),
         Some(Mode::Tune(args)) => return boardbot::tune::run(args),
         Some(Mode::TrainNet(args)) => return boardbot::net_train::run(args),
-        Some(Mode::Analyze(args)) => return boardbot::analyze::run(args),
+        Some(Mode::Analyze(args)) => return boardbot::analyze::run(args, net),
         Some(Mode::Suite(args)) => return boardbot::suite::run(args),
         Some(Mode::Bench { ms, hash, threads, depth, only }) => {
             let report = |l: &boardbot::bench::BenchLine| println!("{}", boardbot::bench::format_line(l));
@@ -373,14 +375,14 @@ fn run() -> Result<()> {
                     ..boardbot::search::Limits::infinite()
                 },
             };
-            let lines =
-                boardbot::bench::run_matching(&limits, hash, threads, &only, report).map_err(anyhow::Error::msg)?;
+            let lines = boardbot::bench::run_matching(&limits, hash, threads, &only, net, report)
+                .map_err(anyhow::Error::msg)?;
             println!("{}", boardbot::bench::signature_line(&lines));
             return Ok(());
         }
         None => {}
     }
-    let engine = Engine::new(engine_options(&matches)?);
+    let engine = Engine::new(options);
     if cli.protocol == Protocol::Boardbot && std::io::stdin().is_terminal() {
         eprintln!("{TERMINAL_HINT}");
     }

@@ -115,6 +115,8 @@ pub struct Settings {
     pub opening_plies: usize,
     pub hash_mb: usize,
     pub weights: Option<WeightFile>,
+    /// The evaluation network (the `net` option).
+    pub net: crate::bot::NetSetting,
     /// The games of the run this file holds.
     pub shard: Shard,
 }
@@ -162,6 +164,7 @@ fn new_game(settings: &Settings, resources: &Resources) -> Result<Box<dyn AnyGam
     if let Some(file) = &settings.weights {
         game.set_weights(file)?;
     }
+    settings.net.apply(game.as_mut())?;
     game.wait_until_ready();
     Ok(game)
 }
@@ -324,7 +327,7 @@ fn read_openings(spec: &GameSpec, source: &Path) -> Result<Vec<Vec<String>>> {
 }
 
 /// Runs `boardbot selfplay`.
-pub fn run(args: SelfplayArgs) -> Result<()> {
+pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
     let words: Vec<&str> = args.game.iter().map(String::as_str).collect();
     let spec = GameSpec::from_words(&words).map_err(|e| anyhow!(e))?;
     let limit = match (args.nodes, args.time) {
@@ -359,6 +362,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         opening_plies: args.opening,
         hash_mb: args.hash,
         weights,
+        net: net.clone(),
         shard: args.shard.unwrap_or_default(),
     };
     let resources = Resources::new(args.hash - args.hash / 2);
@@ -550,6 +554,7 @@ mod tests {
             opening_plies: 4,
             hash_mb: 16,
             weights: None,
+            net: crate::bot::NetSetting::Default,
             shard: Shard::WHOLE,
         }
     }
@@ -580,7 +585,7 @@ mod tests {
             args: SelfplayArgs,
         }
         let cli = <Cli as clap::Parser>::try_parse_from(std::iter::once("selfplay".to_string()).chain(words)).unwrap();
-        run(cli.args).unwrap();
+        run(cli.args, &crate::bot::NetSetting::Default).unwrap();
     }
 
     #[test]
@@ -660,7 +665,7 @@ mod tests {
             args: SelfplayArgs,
         }
         let cli = <Cli as clap::Parser>::try_parse_from(words).unwrap();
-        assert!(run(cli.args).unwrap_err().to_string().contains("other settings"));
+        assert!(run(cli.args, &crate::bot::NetSetting::Default).unwrap_err().to_string().contains("other settings"));
         assert_eq!(std::fs::read_to_string(&c).unwrap(), whole);
         // A game of moves: Connect-4 positions as the moves from the start.
         let _ = std::fs::remove_file(&a);

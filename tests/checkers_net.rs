@@ -51,7 +51,9 @@ fn train_net_writes_a_net_the_engine_plays_with() {
     assert_eq!(std::fs::metadata(&net).unwrap().len(), 41_376);
     // The shipped net, the trained one and the features search differently; the default is the
     // shipped net.
-    let (shipped, trained, features) = (bench_nodes("shipped"), bench_nodes(n), bench_nodes("features"));
+    let shipped_file = concat!(env!("CARGO_MANIFEST_DIR"), "/src/game/checkers/net/english.net");
+    let (shipped, trained, features) = (bench_nodes(shipped_file), bench_nodes(n), bench_nodes("off"));
+    assert_eq!(bench_nodes("features"), features);
     assert_eq!(bench_nodes("default"), shipped);
     assert_ne!(shipped, features);
     assert_ne!(trained, shipped);

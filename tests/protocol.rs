@@ -520,6 +520,12 @@ fn set_options() {
     assert!(e.expect_error("set colour red").contains("(player, margin, hash, threads, level,"));
     e.expect_ok("set depth 64");
     e.expect_ok("set depth none");
+    // The evaluation network: a file no game reads is refused; off and default are words.
+    assert!(e.expect_error("set net Cargo.toml").contains("not the evaluation network of any game"));
+    assert!(e.expect_error("set net /nonexistent/x.net").contains("cannot read the net /nonexistent/x.net"));
+    e.expect_ok("set net off");
+    e.expect_ok("set net default");
+    assert!(e.ask("help").contains(", net, "));
     // Options survive init; the engine still plays legal games at level 1.
     e.expect_ok("set level 1");
     for (board, first) in [(Board::mnk(7, 7, 5), true), (Board::cx(6, 7, 4), false)] {

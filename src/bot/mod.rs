@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 mod options;
 pub use options::{
-    names as option_names, option, parse_level, whole_number, Kind, OptionSpec, Options, Value, DEFAULT_HASH_MB,
-    DEFAULT_MARGIN_MS, LEVELS, MAX_DEPTH, MAX_HASH_MB, OPTIONS,
+    names as option_names, option, parse_level, whole_number, Kind, NetSetting, OptionSpec, Options, Value,
+    DEFAULT_HASH_MB, DEFAULT_MARGIN_MS, LEVELS, MAX_DEPTH, MAX_HASH_MB, OPTIONS,
 };
 
 /// Reads a weights file for a game of the registry.
@@ -26,6 +26,24 @@ pub fn read_weights(path: &std::path::Path) -> Result<WeightFile, String> {
         return Err(format!("{}: unknown game '{}' ({})", path.display(), file.game, crate::game::registry::names()));
     }
     Ok(file)
+}
+
+/// Reads a net file and checks that a game of the registry reads it (each game's boards of
+/// [`crate::game::any::GameType::examples`] are asked): its bytes, or why not.
+pub fn check_net(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read the net {}: {e}", path.display()))?;
+    for kind in crate::game::registry::GAMES {
+        for example in kind.examples {
+            let Ok(spec) = GameSpec::parse(example) else { continue };
+            let Ok(mut game) = spec.new_game(&Resources::none()) else { continue };
+            match game.set_net(Some(&bytes)) {
+                Ok(true) => return Ok(bytes),
+                Ok(false) => {}
+                Err(e) => return Err(format!("net {}: {e}", path.display())),
+            }
+        }
+    }
+    Err(format!("{}: not the evaluation network of any game", path.display()))
 }
 
 /// A helper thread of the search copies the game, in the move's time (one copy after another),
@@ -59,12 +77,13 @@ impl Memory {
 }
 
 /// A new game of `spec` with the games' tables of `resources`, its evaluation's weights set from
-/// `weights` if they are for its game.
-fn make_game(spec: &GameSpec, resources: &Resources, weights: Option<&WeightFile>) -> Result<Box<dyn AnyGame>, String> {
+/// `options`' weights if they are for its game, and its network from `options`' net.
+fn make_game(spec: &GameSpec, resources: &Resources, options: &Options) -> Result<Box<dyn AnyGame>, String> {
     let mut game = spec.new_game(resources)?;
-    if let Some(file) = weights.filter(|f| f.game == spec.name()) {
+    if let Some(file) = options.weights.as_deref().filter(|f| f.game == spec.name()) {
         game.set_weights(file).map_err(|e| format!("weights: {e}"))?;
     }
+    options.net.apply(game.as_mut())?;
     Ok(game)
 }
 
@@ -178,7 +197,7 @@ impl Engine {
     }
 
     /// Takes `options` in place of the engine's: new tables for a new `hash`, the game in
-    /// progress remade for new `hash` or `weights`; nothing changes on error.
+    /// progress remade for new `hash`, `weights` or `net`; nothing changes on error.
     pub fn set_options(&mut self, options: Options) -> Result<(), String> {
         if options.hash_mb != self.options.hash_mb && (self.memory.is_some() || self.game.is_some()) {
             // The old tables go first, so that the two never take memory together.
@@ -186,15 +205,15 @@ impl Engine {
             let memory = self.memory.insert(Memory::new(options.hash_mb));
             if let Some(game) = &self.game {
                 // The game's knowledge takes its tables from the new memory.
-                let mut fresh = make_game(game.spec(), &memory.resources, options.weights.as_deref())?;
+                let mut fresh = make_game(game.spec(), &memory.resources, &options)?;
                 fresh.set_moves(&game.history())?;
                 self.game = Some(fresh);
             }
-        } else if options.weights != self.options.weights {
+        } else if options.weights != self.options.weights || options.net != self.options.net {
             if let Some(game) = &self.game {
-                // The game in progress goes on with the new weights.
+                // The game in progress goes on with the new weights or net.
                 let resources = &self.memory.get_or_insert_with(|| Memory::new(options.hash_mb)).resources;
-                let mut fresh = make_game(game.spec(), resources, options.weights.as_deref())?;
+                let mut fresh = make_game(game.spec(), resources, &options)?;
                 fresh.set_moves(&game.history())?;
                 self.game = Some(fresh);
             }
@@ -208,8 +227,8 @@ impl Engine {
 
     /// Starts a new game; the engine plays first if `first`.
     pub fn new_game(&mut self, spec: &GameSpec, first: bool, timeout: Duration) -> Result<(), String> {
-        let weights = self.options.weights.clone();
-        let game = make_game(spec, &self.memory().resources, weights.as_deref())?;
+        let options = self.options.clone();
+        let game = make_game(spec, &self.memory().resources, &options)?;
         self.copy_bytes = copy_bytes(game.as_ref());
         self.game = Some(game);
         self.reply_clock.new_game();
@@ -283,8 +302,8 @@ impl Engine {
                 }
                 description.extend(["fen", fen]);
                 let spec = GameSpec::from_words(&description)?;
-                let weights = self.options.weights.clone();
-                let mut fresh = make_game(&spec, &self.memory().resources, weights.as_deref())?;
+                let options = self.options.clone();
+                let mut fresh = make_game(&spec, &self.memory().resources, &options)?;
                 let moves = fresh.split_moves(rest)?;
                 fresh.set_moves(&moves)?;
                 self.copy_bytes = copy_bytes(fresh.as_ref());
@@ -449,6 +468,46 @@ mod tests {
         for f in [heavy, bad] {
             let _ = std::fs::remove_file(f);
         }
+    }
+
+    /// `set net` (the options' `net`) sets the network of the game in progress and the next
+    /// games: the search's node count at a fixed depth tells the evaluations apart.
+    #[test]
+    fn the_net_option_sets_the_evaluation_in_a_game_and_across_games() {
+        let checkers = GameSpec::parse("checkers english").unwrap();
+        let nodes = |e: &Engine| {
+            let mut copy = Engine::new(e.options().clone());
+            copy.new_game(e.game().unwrap().spec(), true, Duration::from_secs(100)).unwrap();
+            copy.set_position(&["11-15"]).unwrap();
+            copy.think(Instant::now(), Arc::default()).unwrap().thought.unwrap().nodes
+        };
+        let mut e = Engine::new(Options::default());
+        e.set_option("depth", "6").unwrap();
+        e.new_game(&checkers, false, Duration::from_secs(100)).unwrap();
+        e.opponent_move("11-15").unwrap();
+        let with_net = nodes(&e);
+        e.set_option("net", "off").unwrap();
+        assert_eq!(e.options().net, NetSetting::Off);
+        assert_eq!(e.game().unwrap().history(), ["11-15"], "the game goes on");
+        let features = nodes(&e);
+        assert_ne!(with_net, features);
+        // A file of the shipped net is the default; a damaged one changes nothing.
+        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/src/game/checkers/net/english.net");
+        e.set_option("net", shipped).unwrap();
+        assert_eq!(nodes(&e), with_net);
+        let truncated = std::env::temp_dir().join(format!("boardbot-bot-{}-truncated.net", std::process::id()));
+        std::fs::write(&truncated, &std::fs::read(shipped).unwrap()[..1000]).unwrap();
+        let err = e.set_option("net", truncated.to_str().unwrap()).unwrap_err();
+        assert!(err.starts_with("net: net ") && err.contains("truncated"), "{err}");
+        assert!(matches!(&e.options().net, NetSetting::File { path, .. } if path == shipped));
+        let _ = std::fs::remove_file(&truncated);
+        let err = e.set_option("net", "Cargo.toml").unwrap_err();
+        assert!(err.contains("not the evaluation network of any game"), "{err}");
+        // Games without a network take any setting.
+        e.new_game(&GameSpec::parse("cx 6 7 4").unwrap(), true, Duration::from_secs(1)).unwrap();
+        e.set_option("net", "off").unwrap();
+        e.set_option("net", "default").unwrap();
+        assert_eq!(e.options().net, NetSetting::Default);
     }
 
     #[test]

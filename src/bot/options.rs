@@ -38,6 +38,34 @@ pub struct Options {
     /// The evaluation's weights from a weights file (`boardbot tune`), for the games of its
     /// game; None: the compiled-in ones.
     pub weights: Option<Arc<WeightFile>>,
+    /// The evaluation network of the games that have one.
+    pub net: NetSetting,
+}
+
+/// Which evaluation network the games that have one play with (see
+/// [`crate::search::RootKnowledge::set_net`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum NetSetting {
+    /// Each game's own choice (English checkers: the net built in).
+    #[default]
+    Default,
+    /// No network: the games' hand-made evaluations.
+    Off,
+    /// A net file, read once (checked by [`super::check_net`] when set).
+    File { path: String, bytes: Arc<[u8]> },
+}
+
+impl NetSetting {
+    /// Sets the network of `game`, just made, as this setting says; a game that has no network,
+    /// or of another kind than the file's, is left as it is.
+    pub fn apply(&self, game: &mut dyn crate::game::any::AnyGame) -> Result<(), String> {
+        let applied = match self {
+            NetSetting::Default => return Ok(()),
+            NetSetting::Off => game.set_net(None),
+            NetSetting::File { bytes, .. } => game.set_net(Some(bytes)),
+        };
+        applied.map(|_| ()).map_err(|e| format!("net: {e}"))
+    }
 }
 
 /// What an option's value text may be; the text is read into a [`Value`] by [`Kind::parse`].
@@ -204,6 +232,24 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        name: "net",
+        aliases: &[],
+        default: "default",
+        kind: Kind::File,
+        help: "The evaluation network of the games that have one (English checkers): a net file \
+               (`boardbot train-net`), off (the hand-made evaluation), or default (the net built in)",
+        apply: |o, v| {
+            o.net = match text(v) {
+                None => NetSetting::Default,
+                Some(word) if ["off", "none", "features"].contains(&word.to_ascii_lowercase().as_str()) => {
+                    NetSetting::Off
+                }
+                Some(path) => NetSetting::File { bytes: super::check_net(std::path::Path::new(&path))?.into(), path },
+            };
+            Ok(())
+        },
+    },
+    OptionSpec {
         name: "algorithm",
         aliases: &[],
         default: "full",
@@ -354,6 +400,7 @@ impl Default for Options {
             evaluation: None,
             nodes: 0,
             weights: None,
+            net: NetSetting::Default,
         };
         for spec in OPTIONS {
             o.set(spec.name, spec.default).expect("an option's default is a value of it");

@@ -122,6 +122,9 @@ pub trait AnyTuning: AnyRules {
     /// Sets the evaluation's weights `file` names (the others keep theirs); all or nothing. On a
     /// game just made, before it is copied (copies share its knowledge).
     fn set_weights(&mut self, file: &WeightFile) -> Result<(), String>;
+    /// Sets the evaluation's network from a net file's bytes (None: no network), as
+    /// [`crate::search::RootKnowledge::set_net`] says; on a game just made, before it is copied.
+    fn set_net(&mut self, net: Option<&[u8]>) -> Result<bool, String>;
     /// The position for a tuner (see [`Leaf`]); None when the game is over, or there is no
     /// quiet position to evaluate.
     fn tuning_position(&self, leaf: Leaf) -> Option<Box<dyn TunedPosition>>;

@@ -365,6 +365,11 @@ where
         know.set_weights(&weights)
     }
 
+    fn set_net(&mut self, net: Option<&[u8]>) -> Result<bool, String> {
+        let know = Arc::get_mut(&mut self.know).ok_or("the net is set on a game before it is copied")?;
+        know.set_net(net)
+    }
+
     fn tuning_position(&self, leaf: Leaf) -> Option<Box<dyn TunedPosition>> {
         if self.game.outcome().is_some() {
             return None;

@@ -176,8 +176,8 @@ fn handle(engine: &mut Engine, line: &str, start: Instant, stop: &Arc<AtomicBool
 fn help() -> String {
     format!(
         "help: init [GAME] SIZE... FIRST TIMEOUT [OPTIONS] | go | move MV | position [MV ...] | \
-set KEY VALUE (margin, hash, threads, level, seed, player, nodes, weights, algorithm, depth, evaluation) | name | about | help | quit; \
-games: {}; see protocol.md",
+set KEY VALUE ({}) | name | about | help | quit; games: {}; see protocol.md",
+        crate::bot::option_names(),
         crate::game::registry::usages()
     )
 }

@@ -297,6 +297,14 @@ pub trait RootKnowledge<G: Game>: Knowledge<G> {
         Err("this game's evaluation has no weights".into())
     }
 
+    /// Sets the evaluation's network from a net file's bytes (`None`: evaluate without one, with
+    /// the game's hand-made evaluation). `Ok(false)`: this game has no network evaluation, or
+    /// the bytes are not its kind of file, and nothing changed; `Err`: a file of its kind that
+    /// it cannot read (damaged, truncated, another version), and nothing changed.
+    fn set_net(&mut self, _net: Option<&[u8]>) -> Result<bool, String> {
+        Ok(false)
+    }
+
     /// [`Knowledge::evaluate`] with `weights` in place of the knowledge's own: what a tuner fits.
     /// `weights` has the names of [`RootKnowledge::weights`] (a game may panic otherwise). By default
     /// the evaluation.

@@ -182,7 +182,7 @@ impl CheckersKnowledge {
 
     /// The knowledge with the compiled-in weights, no endgame database and no book.
     fn bare(rules: Rules) -> CheckersKnowledge {
-        let net = if rules == Rules::English { net::process_net() } else { None };
+        let net = (rules == Rules::English && net::DEFAULT_NET).then(net::english);
         CheckersKnowledge { rules, db: None, book: None, weights: default_weights(), eval_weights: eval::DEFAULTS, net }
     }
 
@@ -362,6 +362,19 @@ impl RootKnowledge<Checkers> for CheckersKnowledge {
         }
         (self.weights, self.eval_weights) = (weights.clone(), values);
         Ok(())
+    }
+
+    /// English rules only (the house rules keep the tuned features): a checkers net file
+    /// ([`net`]'s format), or None for the tuned features.
+    fn set_net(&mut self, bytes: Option<&[u8]>) -> Result<bool, String> {
+        if self.rules != Rules::English || bytes.is_some_and(|b| !net::is_net_file(b)) {
+            return Ok(false);
+        }
+        self.net = match bytes {
+            None => None,
+            Some(b) => Some(Arc::new(Net::from_bytes(b)?)),
+        };
+        Ok(true)
     }
 
     fn evaluate_with(&self, g: &Checkers, weights: &Weights) -> Score {

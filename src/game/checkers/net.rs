@@ -413,44 +413,13 @@ pub fn english() -> Arc<Net> {
     NET.get_or_init(|| Arc::new(Net::from_bytes(ENGLISH_NET).expect("the shipped net reads"))).clone()
 }
 
-/// Which evaluation English checkers plays with in this process (`--net`).
-#[derive(Clone, Debug)]
-pub enum NetChoice {
-    /// The build's default (see [`DEFAULT_NET`]).
-    Default,
-    /// The tuned features, no net.
-    Features,
-    /// A net read from a file.
-    Net(Arc<Net>),
-}
-
 /// Whether English checkers evaluates with the shipped net unless told otherwise.
 pub const DEFAULT_NET: bool = true;
 
-static PROCESS_CHOICE: OnceLock<NetChoice> = OnceLock::new();
-
-/// Reads `--net`'s value: `features` (or `none`), `default`, or a net file's path.
-pub fn parse_choice(text: &str) -> Result<NetChoice, String> {
-    match text {
-        "features" | "none" => Ok(NetChoice::Features),
-        "default" => Ok(NetChoice::Default),
-        "shipped" | "english" => Ok(NetChoice::Net(english())),
-        path => Net::read(std::path::Path::new(path)).map(|n| NetChoice::Net(Arc::new(n))),
-    }
-}
-
-/// Sets the evaluation of every English checkers engine the process makes from now on (once).
-pub fn set_process_choice(choice: NetChoice) -> Result<(), String> {
-    PROCESS_CHOICE.set(choice).map_err(|_| "the net is already chosen".to_string())
-}
-
-/// The net English checkers evaluates with in this process (None: the tuned features).
-pub fn process_net() -> Option<Arc<Net>> {
-    match PROCESS_CHOICE.get().unwrap_or(&NetChoice::Default) {
-        NetChoice::Default => DEFAULT_NET.then(english),
-        NetChoice::Features => None,
-        NetChoice::Net(n) => Some(n.clone()),
-    }
+/// Whether `bytes` start as a checkers net file does (its header; the rest is checked by
+/// [`Net::from_bytes`]).
+pub fn is_net_file(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC)
 }
 
 #[cfg(test)]
@@ -562,11 +531,31 @@ mod tests {
         let mut big = random_net(7);
         big.w1[0] = 100.0;
         assert!(err(&big.to_bytes()).contains("range"));
-        // A missing file: an error naming it; the process's choice stays the default.
-        let e = parse_choice("/nonexistent/x.net").unwrap_err();
+        // A missing file: an error naming it.
+        let e = Net::read(std::path::Path::new("/nonexistent/x.net")).unwrap_err();
         assert!(e.contains("/nonexistent/x.net"), "{e}");
-        assert!(PROCESS_CHOICE.get().is_none());
-        assert_eq!(process_net().is_some(), DEFAULT_NET);
+    }
+
+    /// The knowledge takes a net file of its kind (English rules), leaves other files and the
+    /// house rules alone, and keeps its net when a file of its kind is damaged.
+    #[test]
+    fn the_knowledge_sets_its_net_from_a_file() {
+        use crate::game::any::Resources;
+        use crate::game::checkers::CheckersKnowledge;
+        use crate::search::RootKnowledge;
+        let mut k = CheckersKnowledge::new(Rules::English, &Resources::none());
+        assert_eq!(k.net().is_some(), DEFAULT_NET);
+        let bytes = random_net(9).to_bytes();
+        assert_eq!(k.set_net(Some(&bytes)), Ok(true));
+        let id = k.net().unwrap().id;
+        assert!(k.set_net(Some(&bytes[..bytes.len() - 1])).unwrap_err().contains("truncated"));
+        assert_eq!(k.set_net(Some(b"game weights\n")), Ok(false));
+        assert_eq!(k.net().unwrap().id, id, "unchanged by a bad file or another kind of file");
+        assert_eq!(k.set_net(None), Ok(true));
+        assert!(k.net().is_none());
+        let mut house = CheckersKnowledge::new(Rules::House, &Resources::none());
+        assert_eq!(house.set_net(Some(&bytes)), Ok(false));
+        assert!(house.net().is_none());
     }
 
     #[test]
