@@ -56,13 +56,13 @@ pub fn run(args: AnalyzeArgs, net: &crate::bot::NetSetting) -> Result<()> {
     if let Some(fen) = &args.fen {
         words.extend(["fen".to_string(), fen.clone()]);
     }
-    let spec = GameSpec::from_words(&words.iter().map(String::as_str).collect::<Vec<_>>()).map_err(|e| anyhow!(e))?;
+    let spec = GameSpec::from_words(&words.iter().map(String::as_str).collect::<Vec<_>>())?;
     // No exact solvers and no endgame databases (nothing read from the cache, nothing built on a
     // thread meanwhile): the algorithms are compared as searches, and the counts are the same on
     // every run and machine.
     let resources = Resources::none();
-    let mut game = spec.new_game(&resources).map_err(|e| anyhow!(e))?;
-    net.apply(game.as_mut()).map_err(|e| anyhow!(e))?;
+    let mut game = spec.new_game(&resources)?;
+    net.apply(game.as_mut())?;
     if let Some(moves) = &args.position {
         let words: Vec<&str> = moves.split_whitespace().collect();
         let moves = game.split_moves(&words).map_err(|e| anyhow!("--position: {e}"))?;

@@ -12,6 +12,7 @@ use crate::bot::NetSetting;
 use crate::game::players::{Player, Request};
 use crate::game::registry::{GameSpec, Resources};
 use crate::search::{Limits, Searcher};
+use anyhow::{anyhow, Result};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
@@ -53,12 +54,12 @@ fn run_one(
     hash_mb: usize,
     threads: usize,
     net: &NetSetting,
-) -> Result<BenchLine, String> {
+) -> Result<BenchLine> {
     let mut game = spec.new_game(&Resources::none())?;
     net.apply(game.as_mut())?;
     let words: Vec<&str> = moves.split_whitespace().collect();
     let moves = game.split_moves(&words)?;
-    game.set_moves(&moves).map_err(|e| format!("{name}: {e}"))?;
+    game.set_moves(&moves).map_err(|e| anyhow!("{name}: {e}"))?;
     let mut searcher = Searcher::new(hash_mb);
     let request = Request {
         player: Player::Search,
@@ -70,7 +71,7 @@ fn run_one(
         evaluation: None,
     };
     let turn = game.think(&mut searcher, &mut SmallRng::seed_from_u64(0), &request);
-    let info = turn.thought.ok_or("no search")?;
+    let info = turn.thought.ok_or_else(|| anyhow!("no search"))?;
     Ok(BenchLine {
         name: name.to_string(),
         depth: info.depth,
@@ -82,12 +83,7 @@ fn run_one(
 }
 
 /// Runs every position with `limits` (a time cap, or a fixed depth) and `threads` search threads.
-pub fn run(
-    limits: &Limits,
-    hash_mb: usize,
-    threads: usize,
-    report: impl FnMut(&BenchLine),
-) -> Result<Vec<BenchLine>, String> {
+pub fn run(limits: &Limits, hash_mb: usize, threads: usize, report: impl FnMut(&BenchLine)) -> Result<Vec<BenchLine>> {
     run_matching(limits, hash_mb, threads, "", &NetSetting::Default, report)
 }
 
@@ -100,7 +96,7 @@ pub fn run_matching(
     only: &str,
     net: &NetSetting,
     mut report: impl FnMut(&BenchLine),
-) -> Result<Vec<BenchLine>, String> {
+) -> Result<Vec<BenchLine>> {
     let mut lines = Vec::new();
     for &(name, game, moves) in POSITIONS.iter().filter(|(name, _, _)| name.contains(only)) {
         let line = run_one(&GameSpec::parse(game)?, moves, name, limits, hash_mb, threads, net)?;

@@ -7,7 +7,7 @@
 //! The game of a subcommand may come as positional words or after `--game`, whichever the
 //! subcommand declares: [`game_words`] rewrites the other form before clap reads the line.
 
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
 use boardbot::bot::{Engine, NetSetting, Options, DEFAULT_HASH_MB};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
@@ -37,10 +37,10 @@ struct Cli {
 }
 
 /// A positive number of seconds.
-fn seconds(v: &str) -> Result<f64, String> {
+fn seconds(v: &str) -> Result<f64> {
     match v.parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(s),
-        _ => Err(format!("expected a positive number of seconds, got '{v}'")),
+        _ => Err(anyhow!("expected a positive number of seconds, got '{v}'")),
     }
 }
 
@@ -172,7 +172,7 @@ fn engine_options(matches: &clap::ArgMatches) -> Result<Options> {
     let mut options = Options::default();
     for spec in boardbot::bot::OPTIONS {
         if let Some(text) = matches.get_one::<String>(spec.name) {
-            options.set(spec.name, text).map_err(|e| anyhow::anyhow!("--{e}"))?;
+            options.set(spec.name, text).map_err(|e| anyhow!("--{e}"))?;
         }
     }
     Ok(options)
@@ -182,7 +182,7 @@ fn engine_options(matches: &clap::ArgMatches) -> Result<Options> {
 fn weights_option(weights: Option<&str>, net: &NetSetting) -> Result<Options> {
     let mut options = Options { net: net.clone(), ..Options::default() };
     if let Some(path) = weights {
-        options.set("weights", path).map_err(|e| anyhow::anyhow!("--{e}"))?;
+        options.set("weights", path).map_err(|e| anyhow!("--{e}"))?;
     }
     Ok(options)
 }
@@ -375,8 +375,7 @@ fn run() -> Result<()> {
                     ..boardbot::search::Limits::infinite()
                 },
             };
-            let lines = boardbot::bench::run_matching(&limits, hash, threads, &only, net, report)
-                .map_err(anyhow::Error::msg)?;
+            let lines = boardbot::bench::run_matching(&limits, hash, threads, &only, net, report)?;
             println!("{}", boardbot::bench::signature_line(&lines));
             return Ok(());
         }

@@ -2,7 +2,7 @@
 //! merged by [`crate::referee::merge`]) or of a self-play run's shards (`selfplay --shard I/N`,
 //! merged by [`crate::selfplay::merge_selfplay`]) put back together as one run's.
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -58,7 +58,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     if args.json {
         bail!("--json is for results files");
     }
-    let merged = crate::selfplay::merge_selfplay(&files).map_err(|e| anyhow!(e))?;
+    let merged = crate::selfplay::merge_selfplay(&files)?;
     match &args.out {
         Some(path) => std::fs::write(path, merged.text()).with_context(|| format!("writing {}", path.display()))?,
         None => std::io::stdout().write_all(merged.text().as_bytes())?,

@@ -69,7 +69,7 @@ pub struct Sample {
 
 /// The samples of a self-play file's text: (training, validation, S, skipped).
 pub fn samples(text: &str, lambda: f64, validation: u32) -> Result<(Vec<Sample>, Vec<Sample>, f64, usize)> {
-    let (header, records) = selfplay::read(text).map_err(|e| anyhow!(e))?;
+    let (header, records) = selfplay::read(text)?;
     if selfplay::header_value(&header, "game").is_some_and(|g| g != "checkers english") {
         bail!("the data is not of English checkers");
     }

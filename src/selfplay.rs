@@ -159,7 +159,7 @@ impl Settings {
 }
 
 /// A new game of the settings, its weights set and its background tables ready.
-fn new_game(settings: &Settings, resources: &Resources) -> Result<Box<dyn AnyGame>, String> {
+fn new_game(settings: &Settings, resources: &Resources) -> Result<Box<dyn AnyGame>> {
     let mut game = settings.spec.new_game(resources)?;
     if let Some(file) = &settings.weights {
         game.set_weights(file)?;
@@ -178,9 +178,9 @@ pub fn position_text(game: &dyn AnyGame) -> String {
 }
 
 /// Plays game `number` (from 1) and returns its lines.
-pub fn play_game(settings: &Settings, resources: &Resources, number: usize) -> Result<String, String> {
+pub fn play_game(settings: &Settings, resources: &Resources, number: usize) -> Result<String> {
     let mut game = new_game(settings, resources)?;
-    settings.opening(number).play(game.as_mut()).map_err(|e| format!("game {number}: opening: {e}"))?;
+    settings.opening(number).play(game.as_mut()).map_err(|e| anyhow!("game {number}: opening: {e}"))?;
     let mut searcher = Searcher::new((settings.hash_mb / 2).max(1));
     let mut rng = SmallRng::seed_from_u64(settings.seed.wrapping_add(number as u64));
     let mut positions: Vec<(String, Option<i32>)> = Vec::new();
@@ -231,40 +231,40 @@ pub struct Record {
 }
 
 impl Record {
-    pub fn parse(line: &str) -> Result<Record, String> {
+    pub fn parse(line: &str) -> Result<Record> {
         let fields: Vec<&str> = line.splitn(5, '\t').collect();
         let [game, kn, result, score, position] = fields[..] else {
-            return Err("expected 5 tab-separated fields".into());
+            return Err(anyhow!("expected 5 tab-separated fields"));
         };
-        let number = |t: &str| t.parse::<usize>().map_err(|_| format!("'{t}' is not a number"));
-        let (k, n) = kn.split_once('/').ok_or_else(|| format!("'{kn}' is not K/N"))?;
+        let number = |t: &str| t.parse::<usize>().map_err(|_| anyhow!("'{t}' is not a number"));
+        let (k, n) = kn.split_once('/').ok_or_else(|| anyhow!("'{kn}' is not K/N"))?;
         let (index, count) = (number(k)?, number(n)?);
         if index == 0 || index > count {
-            return Err(format!("position {kn}"));
+            return Err(anyhow!("position {kn}"));
         }
         let result = match result {
             "1-0" => 1.0,
             "0-1" => 0.0,
             "1/2-1/2" => 0.5,
-            r => return Err(format!("'{r}' is not a result")),
+            r => return Err(anyhow!("'{r}' is not a result")),
         };
         let score = match score {
             "-" => None,
-            s => Some(s.parse::<i32>().map_err(|_| format!("'{s}' is not a score"))?),
+            s => Some(s.parse::<i32>().map_err(|_| anyhow!("'{s}' is not a score"))?),
         };
         Ok(Record { game: number(game)?, index, count, result, score, position: position.to_string() })
     }
 }
 
 /// The header of a self-play file's text (its leading `#` lines) and its records.
-pub fn read(text: &str) -> Result<(String, Vec<Record>), String> {
+pub fn read(text: &str) -> Result<(String, Vec<Record>)> {
     let header: String = text.lines().take_while(|l| l.starts_with('#')).map(|l| format!("{l}\n")).collect();
     let records = text
         .lines()
         .enumerate()
         .skip_while(|(_, l)| l.starts_with('#'))
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| Record::parse(l).map_err(|e| format!("line {}: {e}", i + 1)))
+        .map(|(i, l)| Record::parse(l).map_err(|e| anyhow!("line {}: {e}", i + 1)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((header, records))
 }
@@ -318,7 +318,7 @@ fn read_openings(spec: &GameSpec, source: &Path) -> Result<Vec<Vec<String>>> {
         bail!("{}: no openings", source.display());
     }
     for (i, moves) in openings.iter().enumerate() {
-        let mut game = spec.new_game(&Resources::none()).map_err(|e| anyhow!(e))?;
+        let mut game = spec.new_game(&Resources::none())?;
         Opening::Moves(moves.clone())
             .play(game.as_mut())
             .map_err(|e| anyhow!("{}: opening {}: {e}", source.display(), i + 1))?;
@@ -329,7 +329,7 @@ fn read_openings(spec: &GameSpec, source: &Path) -> Result<Vec<Vec<String>>> {
 /// Runs `boardbot selfplay`.
 pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
     let words: Vec<&str> = args.game.iter().map(String::as_str).collect();
-    let spec = GameSpec::from_words(&words).map_err(|e| anyhow!(e))?;
+    let spec = GameSpec::from_words(&words)?;
     let limit = match (args.nodes, args.time) {
         (Some(0), _) => bail!("--nodes must be at least 1"),
         (Some(n), _) => Limit::Nodes(n),
@@ -345,7 +345,7 @@ pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
     };
     let weights = match &args.weights {
         Some(path) => {
-            let file = WeightFile::read(path).map_err(|e| anyhow!(e))?;
+            let file = WeightFile::read(path)?;
             if file.game != spec.name() {
                 bail!("{}: weights for {}, not {}", path.display(), file.game, spec.name());
             }
@@ -366,7 +366,7 @@ pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
         shard: args.shard.unwrap_or_default(),
     };
     let resources = Resources::new(args.hash - args.hash / 2);
-    let probe = new_game(&settings, &resources).map_err(|e| anyhow!(e))?;
+    let probe = new_game(&settings, &resources)?;
     let weights_text = match probe.weights() {
         Some(w) => w.names().iter().zip(w.values()).map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(" "),
         None => "none".to_string(),
@@ -384,7 +384,7 @@ pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
     let progress = Progress::new(todo.len(), args.quiet, true);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Result<String, String>)>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<String>)>();
     let mut failure: Option<anyhow::Error> = None;
     std::thread::scope(|scope| {
         for _ in 0..args.jobs.min(todo.len()) {
@@ -480,7 +480,7 @@ pub struct MergedSelfplay {
 /// kept (a game cut off part-way is dropped, as a resumed run drops it), a game found twice
 /// counts once if the same (an error otherwise), and the games are written in the order of
 /// their numbers under the whole run's header: the file one run would have written.
-pub fn merge_selfplay(files: &[(String, String)]) -> Result<MergedSelfplay, String> {
+pub fn merge_selfplay(files: &[(String, String)]) -> Result<MergedSelfplay> {
     let mut header: Option<String> = None;
     let mut games: BTreeMap<usize, (String, &str)> = BTreeMap::new();
     let (mut duplicates, mut cut) = (0, 0);
@@ -492,12 +492,12 @@ pub fn merge_selfplay(files: &[(String, String)]) -> Result<MergedSelfplay, Stri
         match &header {
             None => header = Some(whole_header),
             Some(first) if *first != whole_header => {
-                return Err(format!("{name}: another run than {}'s (the headers differ)", files[0].0))
+                return Err(anyhow!("{name}: another run than {}'s (the headers differ)", files[0].0))
             }
             Some(_) => {}
         }
         let (_, keep) = complete_games(text, header_len);
-        let (_, records) = read(&text[..keep]).map_err(|e| format!("{name}: {e}"))?;
+        let (_, records) = read(&text[..keep]).map_err(|e| anyhow!("{name}: {e}"))?;
         let rest = text[keep..].trim();
         if !rest.is_empty() {
             cut += 1;
@@ -510,7 +510,7 @@ pub fn merge_selfplay(files: &[(String, String)]) -> Result<MergedSelfplay, Stri
             at += r.count;
             match games.get(&r.game) {
                 Some((seen, _)) if *seen == game => duplicates += 1,
-                Some((_, other)) => return Err(format!("game {} differs between {other} and {name}", r.game)),
+                Some((_, other)) => return Err(anyhow!("game {} differs between {other} and {name}", r.game)),
                 None => {
                     games.insert(r.game, (game, name));
                 }
@@ -518,7 +518,7 @@ pub fn merge_selfplay(files: &[(String, String)]) -> Result<MergedSelfplay, Stri
         }
     }
     Ok(MergedSelfplay {
-        header: header.ok_or("no files")?,
+        header: header.ok_or_else(|| anyhow!("no files"))?,
         games: games.into_iter().map(|(n, (text, _))| (n, text)).collect(),
         duplicates,
         cut,

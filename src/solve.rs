@@ -2,7 +2,7 @@
 //! in the registry for its positions' format); `boardbot book`: opening books.
 
 use crate::game::registry::{GameSpec, SolveRequest};
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -55,7 +55,7 @@ pub struct SolveArgs {
 
 /// The game of `--game` (its words may come as one argument or several).
 fn spec_of(words: &[String]) -> Result<GameSpec> {
-    GameSpec::parse(&words.join(" ")).map_err(|e| anyhow!(e))
+    GameSpec::parse(&words.join(" "))
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
@@ -151,7 +151,7 @@ pub fn run_perft(args: PerftArgs) -> Result<()> {
     let first = if args.all { 1 } else { depth };
     for d in first..=depth {
         let begin = std::time::Instant::now();
-        let n = perft(&spec, d).map_err(|e| anyhow!(e))?;
+        let n = perft(&spec, d)?;
         let secs = begin.elapsed().as_secs_f64();
         println!("perft {d} {n} time {secs:.3} s rate {:.1} M/s", n as f64 / secs.max(1e-9) / 1e6);
     }

@@ -76,42 +76,42 @@ impl Position {
     }
 }
 
-fn parse_cell(text: &str) -> Result<(usize, usize), String> {
-    let (r, c) = text.split_once(',').ok_or_else(|| format!("expected a cell ROW,COL, got '{text}'"))?;
+fn parse_cell(text: &str) -> Result<(usize, usize)> {
+    let (r, c) = text.split_once(',').ok_or_else(|| anyhow!("expected a cell ROW,COL, got '{text}'"))?;
     let (r, c) = match (r.parse::<usize>(), c.parse::<usize>()) {
         (Ok(r), Ok(c)) => (r, c),
-        _ => return Err(format!("expected a cell ROW,COL, got '{text}'")),
+        _ => return Err(anyhow!("expected a cell ROW,COL, got '{text}'")),
     };
     if r >= SIZE || c >= SIZE {
-        return Err(format!("cell {r},{c} is off the {SIZE}x{SIZE} board"));
+        return Err(anyhow!("cell {r},{c} is off the {SIZE}x{SIZE} board"));
     }
     Ok((r, c))
 }
 
-fn parse_cells(text: &str) -> Result<Vec<(usize, usize)>, String> {
+fn parse_cells(text: &str) -> Result<Vec<(usize, usize)>> {
     text.split_whitespace().map(parse_cell).collect()
 }
 
 /// The position after `moves` on the suite's board, checked: every cell empty when played and
 /// the game not over.
-fn board(moves: &[(usize, usize)]) -> Result<Mnk, String> {
+fn board(moves: &[(usize, usize)]) -> Result<Mnk> {
     let mut g = Mnk::new(SIZE, SIZE, 5, &[])?;
     for (i, &(r, c)) in moves.iter().enumerate() {
         let mv = (r * SIZE + c) as u32;
         if !g.is_legal(mv) {
-            return Err(format!("move {} ({r},{c}) is not legal there", i + 1));
+            return Err(anyhow!("move {} ({r},{c}) is not legal there", i + 1));
         }
         g.play(mv);
     }
     if g.outcome().is_some() {
-        return Err("the game is over".into());
+        return Err(anyhow!("the game is over"));
     }
     Ok(g)
 }
 
 /// Parses a suite file's text: every line checked (fields, cells, side to move, answers on
 /// empty cells, the game not over).
-pub fn parse(text: &str) -> Result<Vec<Position>, String> {
+pub fn parse(text: &str) -> Result<Vec<Position>> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -119,37 +119,37 @@ pub fn parse(text: &str) -> Result<Vec<Position>, String> {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let at = |e: String| format!("line {line}: {e}");
+        let at = |e: &dyn std::fmt::Display| anyhow!("line {line}: {e}");
         let fields: Vec<&str> = t.split('|').map(str::trim).collect();
         if fields.len() != 6 {
-            return Err(at(format!("expected 6 fields separated by '|', got {}", fields.len())));
+            return Err(at(&format!("expected 6 fields separated by '|', got {}", fields.len())));
         }
         let label = match fields[0] {
             "win" => Label::Win,
             "defend" => Label::Defend,
-            other => return Err(at(format!("label must be win or defend, got '{other}'"))),
+            other => return Err(at(&format!("label must be win or defend, got '{other}'"))),
         };
         let class = fields[1];
         if class.is_empty() || class.contains(char::is_whitespace) {
-            return Err(at(format!("class must be one word, got '{class}'")));
+            return Err(at(&format!("class must be one word, got '{class}'")));
         }
-        let moves = parse_cells(fields[3]).map_err(at)?;
+        let moves = parse_cells(fields[3]).map_err(|e| at(&e))?;
         let to_move = match fields[2] {
             "x" => Side::First,
             "o" => Side::Second,
-            other => return Err(at(format!("side to move must be x or o, got '{other}'"))),
+            other => return Err(at(&format!("side to move must be x or o, got '{other}'"))),
         };
         if to_move != Side::after_moves(moves.len()) {
-            return Err(at(format!("side to move '{}' does not agree with {} moves", fields[2], moves.len())));
+            return Err(at(&format!("side to move '{}' does not agree with {} moves", fields[2], moves.len())));
         }
-        let answers = parse_cells(fields[4]).map_err(at)?;
+        let answers = parse_cells(fields[4]).map_err(|e| at(&e))?;
         if answers.is_empty() {
-            return Err(at("no answers".into()));
+            return Err(at(&"no answers"));
         }
-        let g = board(&moves).map_err(at)?;
+        let g = board(&moves).map_err(|e| at(&e))?;
         for &(r, c) in &answers {
             if !g.is_legal((r * SIZE + c) as u32) {
-                return Err(at(format!("answer {r},{c} is not an empty cell")));
+                return Err(at(&format!("answer {r},{c} is not an empty cell")));
             }
         }
         out.push(Position { line, label, class: class.to_string(), moves, answers, note: fields[5].to_string() });
@@ -287,7 +287,7 @@ impl Solved {
 
 /// Searches `p` as the engine plays (full strength, one thread, a fresh table of `hash_mb` MiB)
 /// for `nodes` nodes if given, else `ms` milliseconds.
-pub fn solve_one(p: &Position, nodes: Option<u64>, ms: u64, hash_mb: usize) -> Result<Solved, String> {
+pub fn solve_one(p: &Position, nodes: Option<u64>, ms: u64, hash_mb: usize) -> Result<Solved> {
     let spec = GameSpec::parse(GAME)?;
     let mut game = spec.new_game(&Resources::none())?;
     game.set_moves(&p.move_text())?;
@@ -299,13 +299,13 @@ pub fn solve_one(p: &Position, nodes: Option<u64>, ms: u64, hash_mb: usize) -> R
     let request = Request::full_strength(Limits { start: Instant::now(), ..limits });
     debug_assert!(matches!(request.player, Player::Search));
     let turn = game.think(&mut searcher, &mut SmallRng::seed_from_u64(0), &request);
-    let played = turn.moves.first().ok_or("no move")?;
+    let played = turn.moves.first().ok_or_else(|| anyhow!("no move"))?;
     let cell = {
         let nums: Vec<usize> =
             played.split(|c: char| c == ',' || c.is_whitespace()).filter_map(|w| w.parse().ok()).collect();
         match nums[..] {
             [r, c] => (r, c),
-            _ => return Err(format!("unreadable move '{played}'")),
+            _ => return Err(anyhow!("unreadable move '{played}'")),
         }
     };
     let (score, depth, nodes) = turn.thought.as_ref().map_or((0, 0, 0), |t| (t.score, t.depth, t.nodes));
@@ -349,7 +349,7 @@ fn verdict_word(v: Verdict) -> &'static str {
 /// - `wins=R,C ...` (with `moves`, when the side to move has a proved VCT or `value=1`): the
 ///   near cells where a stone of the side to move makes a four or a three and after which
 ///   df-pn over the whole tree proves, within `moves` nodes, that the opponent is lost.
-pub fn probe_line(text: &str, proof_nodes: u64, moves: Option<u64>) -> Result<String, String> {
+pub fn probe_line(text: &str, proof_nodes: u64, moves: Option<u64>) -> Result<String> {
     let g = board(&parse_cells(text)?)?;
     let me = g.to_move();
     let opp = me.other();

@@ -353,7 +353,7 @@ pub fn samples(
     weights: Option<&WeightFile>,
     validation: u32,
 ) -> Result<(Vec<Sample>, Vec<Sample>, usize)> {
-    let base = spec.new_game(&Resources::none()).map_err(|e| anyhow!(e))?;
+    let base = spec.new_game(&Resources::none())?;
     let (mut train, mut valid, mut skipped) = (Vec::new(), Vec::new(), 0);
     for r in records {
         let mut game = match r.position.split_once(' ').unwrap_or((r.position.as_str(), "")) {
@@ -375,7 +375,7 @@ pub fn samples(
             _ => bail!("game {} position {}: not 'fen FEN' or 'moves ...'", r.game, r.index),
         };
         if let Some(file) = weights {
-            game.set_weights(file).map_err(|e| anyhow!(e))?;
+            game.set_weights(file)?;
         }
         match game.tuning_position(leaf) {
             Some(position) => {
@@ -395,7 +395,7 @@ pub fn samples(
 /// Runs `boardbot tune`.
 pub fn run(args: TuneArgs) -> Result<()> {
     let words: Vec<&str> = args.game.iter().map(String::as_str).collect();
-    let spec = GameSpec::from_words(&words).map_err(|e| anyhow!(e))?;
+    let spec = GameSpec::from_words(&words)?;
     if args.validation > 50 {
         bail!("--validation is a percent of the games, at most 50");
     }
@@ -407,12 +407,12 @@ pub fn run(args: TuneArgs) -> Result<()> {
         }
     }
     let start_file = match &args.weights {
-        Some(path) => Some(WeightFile::read(path).map_err(|e| anyhow!(e))?),
+        Some(path) => Some(WeightFile::read(path)?),
         None => None,
     };
-    let mut probe = spec.new_game(&Resources::none()).map_err(|e| anyhow!(e))?;
+    let mut probe = spec.new_game(&Resources::none())?;
     if let Some(file) = &start_file {
-        probe.set_weights(file).map_err(|e| anyhow!(e))?;
+        probe.set_weights(file)?;
     }
     let start = probe.weights().ok_or_else(|| anyhow!("{}'s evaluation has no weights to tune", spec.name()))?;
     let fix = args

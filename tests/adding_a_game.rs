@@ -69,10 +69,10 @@ impl Game for TakeAway {
     fn move_for_key(&self, key: u32) -> Option<u32> {
         Some(key + 1).filter(|&mv| self.is_legal(mv))
     }
-    fn parse_move(&self, text: &str) -> Result<u32, String> {
+    fn parse_move(&self, text: &str) -> anyhow::Result<u32> {
         match text.trim().parse::<u32>() {
             Ok(mv) if (1..=MOST).contains(&mv) && text.trim().bytes().all(|b| b.is_ascii_digit()) => Ok(mv),
-            _ => Err(format!("'{text}' is not a move: take 1 to {MOST} stones")),
+            _ => Err(anyhow::anyhow!("'{text}' is not a move: take 1 to {MOST} stones")),
         }
     }
     fn format_move(&self, mv: u32) -> String {
@@ -143,13 +143,13 @@ static TAKE_AWAY: GameType = GameType {
     ..GameType::DEFAULTS
 };
 
-fn build(words: &[&str], _resources: &Resources) -> Result<Box<dyn boardbot::game::any::AnyGame>, String> {
-    let [stones] = words else { return Err("expected the number of stones".into()) };
+fn build(words: &[&str], _resources: &Resources) -> anyhow::Result<Box<dyn boardbot::game::any::AnyGame>> {
+    let [stones] = words else { anyhow::bail!("expected the number of stones") };
     let left = stones
         .parse::<u32>()
         .ok()
         .filter(|&n| (1..=1000).contains(&n) && stones.bytes().all(|b| b.is_ascii_digit()))
-        .ok_or_else(|| format!("STONES must be a whole number in 1..=1000, got '{stones}'"))?;
+        .ok_or_else(|| anyhow::anyhow!("STONES must be a whole number in 1..=1000, got '{stones}'"))?;
     let spec = GameSpec::new(&TAKE_AWAY, vec![left.to_string()]);
     Ok(Box::new(Playing::new(spec, TakeAway { left, taken: Vec::new() }, Plain)))
 }

@@ -7,6 +7,7 @@ use crate::game::players::{Request, Turn};
 use crate::game::registry::{GameSpec, Resources};
 use crate::search::clock::ReplyClock;
 use crate::search::{Limits, Outcome, Searcher, Side, WeightFile};
+use anyhow::{anyhow, Result};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::AtomicBool;
@@ -20,18 +21,18 @@ pub use options::{
 };
 
 /// Reads a weights file for a game of the registry.
-pub fn read_weights(path: &std::path::Path) -> Result<WeightFile, String> {
+pub fn read_weights(path: &std::path::Path) -> Result<WeightFile> {
     let file = WeightFile::read(path)?;
     if crate::game::registry::game_type(&file.game).is_none() {
-        return Err(format!("{}: unknown game '{}' ({})", path.display(), file.game, crate::game::registry::names()));
+        return Err(anyhow!("{}: unknown game '{}' ({})", path.display(), file.game, crate::game::registry::names()));
     }
     Ok(file)
 }
 
 /// Reads a net file and checks that a game of the registry reads it (each game's boards of
 /// [`crate::game::any::GameType::examples`] are asked): its bytes, or why not.
-pub fn check_net(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read the net {}: {e}", path.display()))?;
+pub fn check_net(path: &std::path::Path) -> Result<Vec<u8>> {
+    let bytes = std::fs::read(path).map_err(|e| anyhow!("cannot read the net {}: {e}", path.display()))?;
     for kind in crate::game::registry::GAMES {
         for example in kind.examples {
             let Ok(spec) = GameSpec::parse(example) else { continue };
@@ -39,11 +40,11 @@ pub fn check_net(path: &std::path::Path) -> Result<Vec<u8>, String> {
             match game.set_net(Some(&bytes)) {
                 Ok(true) => return Ok(bytes),
                 Ok(false) => {}
-                Err(e) => return Err(format!("net {}: {e}", path.display())),
+                Err(e) => return Err(anyhow!("net {}: {e}", path.display())),
             }
         }
     }
-    Err(format!("{}: not the evaluation network of any game", path.display()))
+    Err(anyhow!("{}: not the evaluation network of any game", path.display()))
 }
 
 /// A helper thread of the search copies the game, in the move's time (one copy after another),
@@ -78,10 +79,10 @@ impl Memory {
 
 /// A new game of `spec` with the games' tables of `resources`, its evaluation's weights set from
 /// `options`' weights if they are for its game, and its network from `options`' net.
-fn make_game(spec: &GameSpec, resources: &Resources, options: &Options) -> Result<Box<dyn AnyGame>, String> {
+fn make_game(spec: &GameSpec, resources: &Resources, options: &Options) -> Result<Box<dyn AnyGame>> {
     let mut game = spec.new_game(resources)?;
     if let Some(file) = options.weights.as_deref().filter(|f| f.game == spec.name()) {
-        game.set_weights(file).map_err(|e| format!("weights: {e}"))?;
+        game.set_weights(file).map_err(|e| anyhow!("weights: {e}"))?;
     }
     options.net.apply(game.as_mut())?;
     Ok(game)
@@ -183,14 +184,14 @@ impl Engine {
     }
 
     /// Sets one option from its value's text (see [`Options::set`]); nothing changes on error.
-    pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), String> {
+    pub fn set_option(&mut self, key: &str, value: &str) -> Result<()> {
         let mut options = self.options.clone();
         options.set(key, value)?;
         self.set_options(options)
     }
 
     /// Sets one option from a typed value (see [`Options::set_value`]); nothing changes on error.
-    pub fn set_value(&mut self, key: &str, value: Value) -> Result<(), String> {
+    pub fn set_value(&mut self, key: &str, value: Value) -> Result<()> {
         let mut options = self.options.clone();
         options.set_value(key, value)?;
         self.set_options(options)
@@ -198,7 +199,7 @@ impl Engine {
 
     /// Takes `options` in place of the engine's: new tables for a new `hash`, the game in
     /// progress remade for new `hash`, `weights` or `net`; nothing changes on error.
-    pub fn set_options(&mut self, options: Options) -> Result<(), String> {
+    pub fn set_options(&mut self, options: Options) -> Result<()> {
         if options.hash_mb != self.options.hash_mb && (self.memory.is_some() || self.game.is_some()) {
             // The old tables go first, so that the two never take memory together.
             self.memory = None;
@@ -226,7 +227,7 @@ impl Engine {
     }
 
     /// Starts a new game; the engine plays first if `first`.
-    pub fn new_game(&mut self, spec: &GameSpec, first: bool, timeout: Duration) -> Result<(), String> {
+    pub fn new_game(&mut self, spec: &GameSpec, first: bool, timeout: Duration) -> Result<()> {
         let options = self.options.clone();
         let game = make_game(spec, &self.memory().resources, &options)?;
         self.copy_bytes = copy_bytes(game.as_ref());
@@ -263,8 +264,8 @@ impl Engine {
         self.game.as_deref()
     }
 
-    fn game_mut(&mut self) -> Result<&mut Box<dyn AnyGame>, String> {
-        self.game.as_mut().ok_or_else(|| "no game: send init first".to_string())
+    fn game_mut(&mut self) -> Result<&mut Box<dyn AnyGame>> {
+        self.game.as_mut().ok_or_else(|| anyhow!("no game: send init first"))
     }
 
     pub fn is_engine_turn(&self) -> bool {
@@ -272,19 +273,19 @@ impl Engine {
     }
 
     /// The opponent played `text`.
-    pub fn opponent_move(&mut self, text: &str) -> Result<(), String> {
+    pub fn opponent_move(&mut self, text: &str) -> Result<()> {
         let side = self.side;
         let game = self.game_mut()?;
         if game.outcome().is_none() && game.to_move() == side {
-            return Err("it is the engine's turn (send go)".into());
+            return Err(anyhow!("it is the engine's turn (send go)"));
         }
-        game.play(text).map_err(|e| e.to_string())
+        Ok(game.play(text)?)
     }
 
     /// Sets the game to the position after `words` (move text) from the start; all or nothing.
     /// `fen FEN [MV ...]`: the start becomes FEN first (the game's description with its `fen`
     /// option set to FEN, for the games that take one).
-    pub fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
+    pub fn set_position(&mut self, words: &[&str]) -> Result<()> {
         if let [key, fen, rest @ ..] = words {
             if key.eq_ignore_ascii_case("fen") {
                 let spec = self.game_mut()?.spec().clone();
@@ -318,7 +319,7 @@ impl Engine {
 
     /// Picks and plays the engine's whole turn for the side to move, within the time budget
     /// counted from `start`. The engine plays that side from now on.
-    pub fn think(&mut self, start: Instant, stop: Arc<AtomicBool>) -> Result<Turn, String> {
+    pub fn think(&mut self, start: Instant, stop: Arc<AtomicBool>) -> Result<Turn> {
         let limits = if self.from_clock {
             Limits::from_clock(start, self.timeout, self.options.margin)
         } else {
@@ -338,15 +339,15 @@ impl Engine {
             evaluation: self.options.evaluation.clone(),
         };
         self.memory();
-        let game = self.game.as_mut().ok_or("no game: send init first")?;
+        let game = self.game.as_mut().ok_or_else(|| anyhow!("no game: send init first"))?;
         if game.outcome().is_some() {
-            return Err("the game is over".into());
+            return Err(anyhow!("the game is over"));
         }
         if let Some(name) = &request.evaluation {
             let known = game.evaluations();
             if !known.iter().any(|(n, _)| n == name) {
                 let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
-                return Err(format!("this game has no evaluation '{name}' ({})", names.join(", ")));
+                return Err(anyhow!("this game has no evaluation '{name}' ({})", names.join(", ")));
             }
         }
         self.side = game.to_move();
@@ -457,7 +458,7 @@ mod tests {
         // A weight checkers does not have: refused when the game is made, nothing changed.
         e.new_game(&checkers, false, Duration::from_secs(1)).unwrap();
         e.opponent_move("11-15").unwrap();
-        let err = e.set_option("weights", bad.to_str().unwrap()).unwrap_err();
+        let err = e.set_option("weights", bad.to_str().unwrap()).unwrap_err().to_string();
         assert!(err.contains("unknown weight 'queen'"), "{err}");
         assert_eq!(e.options().weights.as_ref().unwrap().values, [("king_open".to_string(), 400)]);
         assert_eq!(e.game().unwrap().weights().unwrap().get("king_open"), Some(400));
@@ -497,11 +498,11 @@ mod tests {
         assert_eq!(nodes(&e), with_net);
         let truncated = std::env::temp_dir().join(format!("boardbot-bot-{}-truncated.net", std::process::id()));
         std::fs::write(&truncated, &std::fs::read(shipped).unwrap()[..1000]).unwrap();
-        let err = e.set_option("net", truncated.to_str().unwrap()).unwrap_err();
+        let err = e.set_option("net", truncated.to_str().unwrap()).unwrap_err().to_string();
         assert!(err.starts_with("net: net ") && err.contains("truncated"), "{err}");
         assert!(matches!(&e.options().net, NetSetting::File { path, .. } if path == shipped));
         let _ = std::fs::remove_file(&truncated);
-        let err = e.set_option("net", "Cargo.toml").unwrap_err();
+        let err = e.set_option("net", "Cargo.toml").unwrap_err().to_string();
         assert!(err.contains("not the evaluation network of any game"), "{err}");
         // Games without a network take any setting.
         e.new_game(&GameSpec::parse("cx 6 7 4").unwrap(), true, Duration::from_secs(1)).unwrap();

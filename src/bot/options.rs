@@ -5,6 +5,7 @@
 
 use crate::game::players::{Algorithm, Player, MAX_LEVEL};
 use crate::search::WeightFile;
+use anyhow::{anyhow, Result};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -58,13 +59,13 @@ pub enum NetSetting {
 impl NetSetting {
     /// Sets the network of `game`, just made, as this setting says; a game that has no network,
     /// or of another kind than the file's, is left as it is.
-    pub fn apply(&self, game: &mut dyn crate::game::any::AnyGame) -> Result<(), String> {
+    pub fn apply(&self, game: &mut dyn crate::game::any::AnyGame) -> Result<()> {
         let applied = match self {
             NetSetting::Default => return Ok(()),
             NetSetting::Off => game.set_net(None),
             NetSetting::File { bytes, .. } => game.set_net(Some(bytes)),
         };
-        applied.map(|_| ()).map_err(|e| format!("net: {e}"))
+        applied.map(|_| ()).map_err(|e| anyhow!("net: {e}"))
     }
 }
 
@@ -104,7 +105,7 @@ pub struct OptionSpec {
     pub help: &'static str,
     /// Sets the option in `options` from a value of its kind (checked by [`OptionSpec::check`]
     /// first); an error leaves the caller's options untouched (the callers set a copy).
-    apply: fn(&mut Options, Value) -> Result<(), String>,
+    apply: fn(&mut Options, Value) -> Result<()>,
 }
 
 /// Named levels and their numbers.
@@ -287,11 +288,11 @@ pub const OPTIONS: &[OptionSpec] = &[
 ];
 
 /// The option named `key` (or one of its aliases), any case.
-pub fn option(key: &str) -> Result<&'static OptionSpec, String> {
+pub fn option(key: &str) -> Result<&'static OptionSpec> {
     OPTIONS
         .iter()
         .find(|o| o.name.eq_ignore_ascii_case(key) || o.aliases.iter().any(|a| a.eq_ignore_ascii_case(key)))
-        .ok_or_else(|| format!("unknown option '{key}' ({})", names()))
+        .ok_or_else(|| anyhow!("unknown option '{key}' ({})", names()))
 }
 
 /// The options' names, comma-separated.
@@ -300,15 +301,15 @@ pub fn names() -> String {
 }
 
 /// A whole number written with ASCII digits only (no sign, no blanks).
-pub fn whole_number(v: &str) -> Result<u64, String> {
+pub fn whole_number(v: &str) -> Result<u64> {
     if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("'{v}' is not a whole number"));
+        return Err(anyhow!("'{v}' is not a whole number"));
     }
-    v.parse::<u64>().map_err(|_| format!("'{v}' is too large"))
+    v.parse::<u64>().map_err(|_| anyhow!("'{v}' is too large"))
 }
 
 /// A level: 1..=10 or a name (easy, medium, hard, max).
-pub fn parse_level(v: &str) -> Result<u32, String> {
+pub fn parse_level(v: &str) -> Result<u32> {
     match Kind::Level.parse("level", v)? {
         Value::Number(n) => Ok(n as u32),
         _ => unreachable!("a level is a number"),
@@ -317,7 +318,7 @@ pub fn parse_level(v: &str) -> Result<u32, String> {
 
 impl Kind {
     /// The value `text` stands for, in range, or why not (the message names the option).
-    pub fn parse(self, name: &str, text: &str) -> Result<Value, String> {
+    pub fn parse(self, name: &str, text: &str) -> Result<Value> {
         let value = match self {
             Kind::Number { min, off: Some(word), .. }
                 if text.eq_ignore_ascii_case(word) || (min > 0 && text == "0") =>
@@ -340,7 +341,7 @@ impl Kind {
     }
 
     /// Whether `value` is of this kind and in its range.
-    pub fn check(self, name: &str, value: &Value) -> Result<(), String> {
+    pub fn check(self, name: &str, value: &Value) -> Result<()> {
         let ok = match (self, value) {
             (Kind::Number { min, max, .. }, Value::Number(n)) => (min..=max).contains(n),
             (Kind::Number { off, .. }, Value::Off) => off.is_some(),
@@ -374,14 +375,14 @@ impl Kind {
         }
     }
 
-    fn wrong(self, name: &str, text: &str) -> String {
-        format!("{name} must be {}; got '{text}'", self.describe())
+    fn wrong(self, name: &str, text: &str) -> anyhow::Error {
+        anyhow!("{name} must be {}; got '{text}'", self.describe())
     }
 }
 
 impl OptionSpec {
     /// The value `text` stands for, or why not.
-    pub fn parse(&self, text: &str) -> Result<Value, String> {
+    pub fn parse(&self, text: &str) -> Result<Value> {
         self.kind.parse(self.name, text)
     }
 }
@@ -411,7 +412,7 @@ impl Default for Options {
 
 impl Options {
     /// Sets one option by name from its value's text; nothing changes on error.
-    pub fn set(&mut self, key: &str, text: &str) -> Result<(), String> {
+    pub fn set(&mut self, key: &str, text: &str) -> Result<()> {
         let spec = option(key)?;
         let value = spec.parse(text)?;
         self.apply(spec, value)
@@ -419,15 +420,15 @@ impl Options {
 
     /// Sets one option by name from a typed value, checked against the option's kind and range
     /// first; nothing changes on error.
-    pub fn set_value(&mut self, key: &str, value: Value) -> Result<(), String> {
+    pub fn set_value(&mut self, key: &str, value: Value) -> Result<()> {
         let spec = option(key)?;
         spec.kind.check(spec.name, &value)?;
         self.apply(spec, value)
     }
 
-    fn apply(&mut self, spec: &OptionSpec, value: Value) -> Result<(), String> {
+    fn apply(&mut self, spec: &OptionSpec, value: Value) -> Result<()> {
         let mut next = self.clone();
-        (spec.apply)(&mut next, value).map_err(|e| format!("{}: {e}", spec.name))?;
+        (spec.apply)(&mut next, value).map_err(|e| anyhow!("{}: {e}", spec.name))?;
         *self = next;
         Ok(())
     }
@@ -452,15 +453,15 @@ mod tests {
     fn values_out_of_range_are_refused_and_change_nothing() {
         let mut o = Options::default();
         for (key, text) in [("hash", "0"), ("hash", "16385"), ("threads", "0"), ("threads", "257"), ("depth", "65")] {
-            let err = o.set(key, text).unwrap_err();
+            let err = o.set(key, text).unwrap_err().to_string();
             assert!(err.starts_with(&format!("{key} must be a number from ")), "{err}");
         }
-        assert!(o.set("level", "11").unwrap_err().contains("level must be easy"));
+        assert!(o.set("level", "11").unwrap_err().to_string().contains("level must be easy"));
         assert!(o.set("nodes", "-1").is_err());
-        assert!(o.set_value("depth", Value::Number(65)).unwrap_err().contains("got '65'"));
+        assert!(o.set_value("depth", Value::Number(65)).unwrap_err().to_string().contains("got '65'"));
         assert!(o.set_value("hash", Value::Off).is_err());
         assert!(o.set("player", "nobody").is_err());
-        assert!(o.set("colour", "red").unwrap_err().contains("(player, margin, hash,"));
+        assert!(o.set("colour", "red").unwrap_err().to_string().contains("(player, margin, hash,"));
         let d = Options::default();
         assert_eq!((o.hash_mb, o.threads, o.max_depth, o.level), (d.hash_mb, d.threads, d.max_depth, d.level));
         o.set("depth", "0").unwrap();

@@ -13,6 +13,7 @@ use super::players::{Analysis, Turn};
 use super::render::View;
 use super::tuned::{Leaf, TunedPosition};
 use crate::search::{Outcome, Searcher, Side, WeightFile, Weights};
+use anyhow::{anyhow, Result};
 use rand::rngs::SmallRng;
 use std::any::Any;
 use std::fmt;
@@ -39,6 +40,8 @@ impl fmt::Display for MoveError {
     }
 }
 
+impl std::error::Error for MoveError {}
+
 /// The rules through move text: whose turn, the legal moves, play and undo, the result.
 pub trait AnyRules: Send {
     /// The game and board, as the registry reads them.
@@ -58,9 +61,9 @@ pub trait AnyRules: Send {
     /// Takes back the last move; false at the start.
     fn undo(&mut self) -> bool;
     /// Goes back to the start and plays `moves`; all or nothing.
-    fn set_moves(&mut self, moves: &[String]) -> Result<(), String>;
+    fn set_moves(&mut self, moves: &[String]) -> Result<()>;
     /// Splits the words of a move list into moves (a move may take two words, as `ROW COL`).
-    fn split_moves(&self, words: &[&str]) -> Result<Vec<String>, String>;
+    fn split_moves(&self, words: &[&str]) -> Result<Vec<String>>;
     /// The side that played each move since the start (a game with extra turns has runs of
     /// moves by one side).
     fn movers(&self) -> Vec<Side>;
@@ -121,16 +124,16 @@ pub trait AnyTuning: AnyRules {
     fn weights(&self) -> Option<Weights>;
     /// Sets the evaluation's weights `file` names (the others keep theirs); all or nothing. On a
     /// game just made, before it is copied (copies share its knowledge).
-    fn set_weights(&mut self, file: &WeightFile) -> Result<(), String>;
+    fn set_weights(&mut self, file: &WeightFile) -> Result<()>;
     /// Sets the evaluation's network from a net file's bytes (None: no network), as
     /// [`crate::search::RootKnowledge::set_net`] says; on a game just made, before it is copied.
-    fn set_net(&mut self, net: Option<&[u8]>) -> Result<bool, String>;
+    fn set_net(&mut self, net: Option<&[u8]>) -> Result<bool>;
     /// The position for a tuner (see [`Leaf`]); None when the game is over, or there is no
     /// quiet position to evaluate.
     fn tuning_position(&self, leaf: Leaf) -> Option<Box<dyn TunedPosition>>;
     /// Checks the rules' contract ([`super::contract`]) by `playouts` random games from this
     /// position, seeded by `seed`.
-    fn check_rules(&self, seed: u64, playouts: usize) -> Result<RulesReport, String>;
+    fn check_rules(&self, seed: u64, playouts: usize) -> Result<RulesReport>;
 }
 
 /// A game in progress of any kind, through move text: the union of the four parts above, which
@@ -177,7 +180,7 @@ pub struct GameType {
     /// description in canonical form.
     pub build: Builder,
     /// `boardbot solve` for this game, if it has an exact solver (see [`SolveRequest`]).
-    pub solve: Option<fn(&GameSpec, &SolveRequest) -> anyhow::Result<()>>,
+    pub solve: Option<fn(&GameSpec, &SolveRequest) -> Result<()>>,
     /// `boardbot book` for this game, if it has opening books: (spec, plies, threads, hash MiB,
     /// output file).
     pub book: Option<BookMaker>,
@@ -206,7 +209,7 @@ impl GameType {
         examples: &[],
         blocked: false,
         points: [3, 3, 1],
-        build: |_, _| Err("this game type has no builder".to_string()),
+        build: |_, _| Err(anyhow!("this game type has no builder")),
         solve: None,
         book: None,
         prepare: None,
@@ -216,10 +219,10 @@ impl GameType {
 }
 
 /// Builds a game from the words after its name (see [`GameType::build`]).
-pub type Builder = fn(&[&str], &Resources) -> Result<Box<dyn AnyGame>, String>;
+pub type Builder = fn(&[&str], &Resources) -> Result<Box<dyn AnyGame>>;
 
 /// Counts leaf positions: (spec, depth) -> the count (see [`GameType::perft`]).
-pub type Perft = fn(&GameSpec, u32) -> Result<u64, String>;
+pub type Perft = fn(&GameSpec, u32) -> Result<u64>;
 
 /// Writes a game record (see [`GameType::record`]).
 pub type RecordWriter = fn(&GameSpec, &GameRecordText) -> String;
@@ -238,7 +241,7 @@ pub struct GameRecordText {
 }
 
 /// Makes an opening book: (spec, plies, threads, hash MiB, output file).
-pub type BookMaker = fn(&GameSpec, u32, usize, usize, &std::path::Path) -> anyhow::Result<()>;
+pub type BookMaker = fn(&GameSpec, u32, usize, usize, &std::path::Path) -> Result<()>;
 
 /// A game's description, checked and canonical: the type, its size words and its options.
 #[derive(Clone)]
@@ -278,7 +281,7 @@ impl GameSpec {
     }
 
     /// A new game at its start, with `resources` for its knowledge's tables.
-    pub fn new_game(&self, resources: &Resources) -> Result<Box<dyn AnyGame>, String> {
+    pub fn new_game(&self, resources: &Resources) -> Result<Box<dyn AnyGame>> {
         let words: Vec<&str> = self.words.iter().map(String::as_str).collect();
         (self.kind.build)(&words, resources)
     }

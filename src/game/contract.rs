@@ -13,6 +13,7 @@
 //!   reached in the same playouts with one hash have the same board text and side to move.
 
 use super::render::Render;
+use anyhow::{anyhow, Result};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -39,7 +40,7 @@ const PLAY_UNDO_PER_POSITION: usize = 12;
 
 /// Plays `playouts` random games from `start` (seeded by `seed`) and checks the contract above
 /// at every position; the first breach is the error, in words, with the moves that led to it.
-pub fn check_rules<G: Render>(start: &G, seed: u64, playouts: usize) -> Result<RulesReport, String> {
+pub fn check_rules<G: Render>(start: &G, seed: u64, playouts: usize) -> Result<RulesReport> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut report = RulesReport::default();
     // Each hash seen, with the position it stood for (board text and side to move).
@@ -50,13 +51,13 @@ pub fn check_rules<G: Render>(start: &G, seed: u64, playouts: usize) -> Result<R
         let mut line: Vec<String> = Vec::new();
         let mut moves = Vec::new();
         loop {
-            let here = |line: &[String], what: String| format!("after [{}]: {what}", line.join(" "));
+            let here = |line: &[String], what: &dyn std::fmt::Display| anyhow!("after [{}]: {what}", line.join(" "));
             report.positions += 1;
-            check_position(&game, &mut moves).map_err(|e| here(&line, e))?;
+            check_position(&game, &mut moves).map_err(|e| here(&line, &e))?;
             let key = (game.board_text(), game.to_move());
             if let Some(before) = seen.insert(game.hash(), key.clone()) {
                 if before != key {
-                    return Err(here(&line, format!("two positions share hash {:#x}", game.hash())));
+                    return Err(here(&line, &format!("two positions share hash {:#x}", game.hash())));
                 }
             }
             if game.outcome().is_some() {
@@ -72,9 +73,9 @@ pub fn check_rules<G: Render>(start: &G, seed: u64, playouts: usize) -> Result<R
                 break;
             }
             let mv = *moves.choose(&mut rng).expect("a game in progress has a legal move");
-            check_play_undo(&mut game, mv).map_err(|e| here(&line, e))?;
+            check_play_undo(&mut game, mv).map_err(|e| here(&line, &e))?;
             for &other in moves.choose_multiple(&mut rng, PLAY_UNDO_PER_POSITION - 1) {
-                check_play_undo(&mut game, other).map_err(|e| here(&line, e))?;
+                check_play_undo(&mut game, other).map_err(|e| here(&line, &e))?;
             }
             line.push(game.format_move(mv));
             game.play(mv);
@@ -85,39 +86,39 @@ pub fn check_rules<G: Render>(start: &G, seed: u64, playouts: usize) -> Result<R
 }
 
 /// The checks of one position (the legal moves are left in `moves`).
-fn check_position<G: Render>(game: &G, moves: &mut Vec<G::Move>) -> Result<(), String> {
+fn check_position<G: Render>(game: &G, moves: &mut Vec<G::Move>) -> Result<()> {
     moves.clear();
     game.legal_moves(moves);
     match (game.outcome(), moves.is_empty()) {
-        (Some(outcome), false) => return Err(format!("over ({outcome:?}) but {} legal moves", moves.len())),
-        (None, true) => return Err("not over but no legal move".into()),
+        (Some(outcome), false) => return Err(anyhow!("over ({outcome:?}) but {} legal moves", moves.len())),
+        (None, true) => return Err(anyhow!("not over but no legal move")),
         _ => {}
     }
     let space = game.move_key_space();
     let mut keys = HashMap::new();
     for &mv in moves.iter() {
         if !game.is_legal(mv) {
-            return Err(format!("{mv:?} is listed but is_legal says no"));
+            return Err(anyhow!("{mv:?} is listed but is_legal says no"));
         }
         let key = game.move_key(mv);
         if key as usize >= space {
-            return Err(format!("{mv:?}'s key {key} is not below the key space {space}"));
+            return Err(anyhow!("{mv:?}'s key {key} is not below the key space {space}"));
         }
         if let Some(other) = keys.insert(key, mv) {
-            return Err(format!("{other:?} and {mv:?} share the key {key}"));
+            return Err(anyhow!("{other:?} and {mv:?} share the key {key}"));
         }
         if game.move_for_key(key) != Some(mv) {
-            return Err(format!("move_for_key({key}) is {:?}, not {mv:?}", game.move_for_key(key)));
+            return Err(anyhow!("move_for_key({key}) is {:?}, not {mv:?}", game.move_for_key(key)));
         }
         let text = game.format_move(mv);
         match game.parse_move(&text) {
             Ok(back) if back == mv => {}
-            other => return Err(format!("{mv:?} is written '{text}', which reads back as {other:?}")),
+            other => return Err(anyhow!("{mv:?} is written '{text}', which reads back as {other:?}")),
         }
         let human = game.human_move(mv);
         match game.parse_human(&human) {
             Ok(back) if back == mv => {}
-            other => return Err(format!("{mv:?} is written '{human}' for people, which reads back as {other:?}")),
+            other => return Err(anyhow!("{mv:?} is written '{human}' for people, which reads back as {other:?}")),
         }
     }
     Ok(())
@@ -149,7 +150,7 @@ fn snapshot<G: Render>(game: &G) -> Snapshot {
 
 /// Plays `mv` and takes it back: the position must come back exactly, and the move must have
 /// changed it.
-fn check_play_undo<G: Render>(game: &mut G, mv: G::Move) -> Result<(), String> {
+fn check_play_undo<G: Render>(game: &mut G, mv: G::Move) -> Result<()> {
     let before = snapshot(game);
     game.play(mv);
     let after_hash = game.hash();
@@ -157,13 +158,13 @@ fn check_play_undo<G: Render>(game: &mut G, mv: G::Move) -> Result<(), String> {
     game.undo();
     let back = snapshot(game);
     if back != before {
-        return Err(format!("playing {mv:?} then undoing it changed the position: {before:?} became {back:?}"));
+        return Err(anyhow!("playing {mv:?} then undoing it changed the position: {before:?} became {back:?}"));
     }
     if after_hash == before.hash {
-        return Err(format!("playing {mv:?} left the hash unchanged"));
+        return Err(anyhow!("playing {mv:?} left the hash unchanged"));
     }
     if after_played != before.played + 1 {
-        return Err(format!("playing {mv:?} counted {after_played} moves played after {}", before.played));
+        return Err(anyhow!("playing {mv:?} counted {after_played} moves played after {}", before.played));
     }
     Ok(())
 }
@@ -245,8 +246,8 @@ mod tests {
         fn move_for_key(&self, key: u32) -> Option<u32> {
             Some(key + 1).filter(|&m| self.is_legal(m))
         }
-        fn parse_move(&self, text: &str) -> Result<u32, String> {
-            text.parse().map_err(|_| "not a number".to_string())
+        fn parse_move(&self, text: &str) -> Result<u32> {
+            text.parse().map_err(|_| anyhow::anyhow!("not a number"))
         }
         fn format_move(&self, mv: u32) -> String {
             let shown = if self.bug == Bug::BadText && mv == 2 { 1 } else { mv };
@@ -279,7 +280,7 @@ mod tests {
             (Bug::OverTooSoon, "legal moves"),
             (Bug::HashWithoutSide, "share hash"),
         ] {
-            let error = check_rules(&nim(bug), 3, 30).expect_err(&format!("{bug:?} caught"));
+            let error = check_rules(&nim(bug), 3, 30).expect_err(&format!("{bug:?} caught")).to_string();
             assert!(error.contains(words), "{bug:?}: {error}");
         }
     }

@@ -16,6 +16,7 @@ use crate::search::{
     score_text, Candidate, Game, Knowledge, Limits, Outcome, RootKnowledge, Score, SearchInfo, Searcher, Side, MAX_PLY,
     WIN_BOUND,
 };
+use anyhow::{anyhow, Result};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use std::fmt;
@@ -38,8 +39,8 @@ pub enum Player {
 }
 
 impl FromStr for Player {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> Result<Self> {
         match s.to_ascii_lowercase().as_str() {
             "search" | "bot" | "boardbot" => Ok(Player::Search),
             "random" => Ok(Player::Random),
@@ -51,7 +52,7 @@ impl FromStr for Player {
                 .filter(|d| (1..=64).contains(d))
                 .map(Player::AlphaBeta)
                 .ok_or_else(|| {
-                    format!("unknown player '{s}' (search, random, l1, greedy or abN: alpha-beta to N moves)")
+                    anyhow!("unknown player '{s}' (search, random, l1, greedy or abN: alpha-beta to N moves)")
                 }),
         }
     }
@@ -138,8 +139,8 @@ impl Algorithm {
 }
 
 impl FromStr for Algorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> Result<Self> {
         let t = s.to_ascii_lowercase().replace('_', "-");
         let alias = match t.as_str() {
             "minimax-sym" | "minimax-symmetries" => Some(Algorithm::MinimaxSymmetric),
@@ -153,7 +154,7 @@ impl FromStr for Algorithm {
         let names: Vec<&str> = Algorithm::PLAY.iter().map(|a| a.name()).collect();
         alias
             .or_else(|| Algorithm::PLAY.into_iter().find(|a| a.name() == t))
-            .ok_or_else(|| format!("unknown algorithm '{s}' ({})", names.join(", ")))
+            .ok_or_else(|| anyhow!("unknown algorithm '{s}' ({})", names.join(", ")))
     }
 }
 

@@ -10,6 +10,7 @@ use super::players::{Algorithm, Analysis, Chooser, Request, Turn};
 use super::render::{with_human_moves, Render, View};
 use super::tuned::{quiet_leaf, Leaf, Tuned, TunedPosition, LEAF_PLIES};
 use crate::search::{Game, Limits, Outcome, RootKnowledge, Searcher, Side, WeightFile, Weights};
+use anyhow::{anyhow, Result};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -68,7 +69,7 @@ where
         if game.outcome().is_some() {
             return Err(MoveError::Illegal("the game is over".into()));
         }
-        let mv = game.parse_move(text).map_err(MoveError::Unreadable)?;
+        let mv = game.parse_move(text).map_err(|e| MoveError::Unreadable(e.to_string()))?;
         if !game.is_legal(mv) {
             return Err(MoveError::Illegal(format!("illegal move '{}'", text.trim())));
         }
@@ -126,11 +127,11 @@ where
         true
     }
 
-    fn set_moves(&mut self, moves: &[String]) -> Result<(), String> {
+    fn set_moves(&mut self, moves: &[String]) -> Result<()> {
         let mut game = self.start.clone();
         let mut played = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
-            let mv = Self::parse_legal(&game, text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            let mv = Self::parse_legal(&game, text).map_err(|e| anyhow!("move {}: {e}", i + 1))?;
             game.play(mv);
             played.push(mv);
         }
@@ -139,7 +140,7 @@ where
         Ok(())
     }
 
-    fn split_moves(&self, words: &[&str]) -> Result<Vec<String>, String> {
+    fn split_moves(&self, words: &[&str]) -> Result<Vec<String>> {
         let mut out = Vec::new();
         let mut i = 0;
         // A move of two words is two words without commas (`16 5` or `16 05`, not `16, 5`): as
@@ -154,7 +155,7 @@ where
                 out.push(pair);
                 i += 2;
             } else {
-                return Err(format!("cannot read a move at '{}'", words[i..].join(" ")));
+                return Err(anyhow!("cannot read a move at '{}'", words[i..].join(" ")));
             }
         }
         Ok(out)
@@ -243,7 +244,7 @@ where
             return Err(MoveError::Illegal("the game is over".into()));
         }
         let text = text.trim();
-        let mv = self.game.parse_human(text).map_err(MoveError::Unreadable)?;
+        let mv = self.game.parse_human(text).map_err(|e| MoveError::Unreadable(e.to_string()))?;
         if !self.game.is_legal(mv) {
             return Err(MoveError::Illegal(format!("'{text}' cannot be played now")));
         }
@@ -354,19 +355,21 @@ where
         self.know.weights().cloned()
     }
 
-    fn set_weights(&mut self, file: &WeightFile) -> Result<(), String> {
+    fn set_weights(&mut self, file: &WeightFile) -> Result<()> {
         if file.game != self.spec.name() {
-            return Err(format!("the weights are for {}, not {}", file.game, self.spec.name()));
+            return Err(anyhow!("the weights are for {}, not {}", file.game, self.spec.name()));
         }
         let mut weights =
-            self.know.weights().cloned().ok_or_else(|| format!("{}'s evaluation has no weights", file.game))?;
+            self.know.weights().cloned().ok_or_else(|| anyhow!("{}'s evaluation has no weights", file.game))?;
         weights.apply(file)?;
-        let know = Arc::get_mut(&mut self.know).ok_or("the weights are set on a game before it is copied")?;
+        let know =
+            Arc::get_mut(&mut self.know).ok_or_else(|| anyhow!("the weights are set on a game before it is copied"))?;
         know.set_weights(&weights)
     }
 
-    fn set_net(&mut self, net: Option<&[u8]>) -> Result<bool, String> {
-        let know = Arc::get_mut(&mut self.know).ok_or("the net is set on a game before it is copied")?;
+    fn set_net(&mut self, net: Option<&[u8]>) -> Result<bool> {
+        let know =
+            Arc::get_mut(&mut self.know).ok_or_else(|| anyhow!("the net is set on a game before it is copied"))?;
         know.set_net(net)
     }
 
@@ -381,7 +384,7 @@ where
         Some(Box::new(Tuned { game, know: self.know.clone() }))
     }
 
-    fn check_rules(&self, seed: u64, playouts: usize) -> Result<RulesReport, String> {
+    fn check_rules(&self, seed: u64, playouts: usize) -> Result<RulesReport> {
         super::contract::check_rules(&self.game, seed, playouts)
     }
 }

@@ -10,6 +10,8 @@
 //! interface they build (src/game/any.rs), below the games; this file lists the games and reads
 //! names, so that the arrows run one way: registry -> games' entries -> any.
 
+use anyhow::{anyhow, Result};
+
 pub use super::any::{
     BookMaker, Builder, GameRecordText, GameSpec, GameType, Perft, RecordWriter, Resources, SolveRequest,
 };
@@ -48,7 +50,7 @@ pub fn named_board(name: &str) -> Option<(&'static GameType, &'static str)> {
 /// Reading a description needs the list of games: these constructors live with it.
 impl GameSpec {
     /// Reads a description (`mnk 7 7 5 blocked 0,0`), checking it by building the game once.
-    pub fn parse(text: &str) -> Result<GameSpec, String> {
+    pub fn parse(text: &str) -> Result<GameSpec> {
         let words: Vec<&str> = text.split_whitespace().collect();
         GameSpec::from_words(&words)
     }
@@ -56,15 +58,15 @@ impl GameSpec {
     /// As [`GameSpec::parse`], from words. A board's name ([`GameType::names`]) stands for its
     /// description, options may follow it; a game's own name does so only where its size words
     /// are missing (`kalah` alone is `kalah 6 4`, `kalah pie` is `kalah 6 4 pie`).
-    pub fn from_words(words: &[&str]) -> Result<GameSpec, String> {
+    pub fn from_words(words: &[&str]) -> Result<GameSpec> {
         GameSpec::from_words_within(words, 0)
     }
 
     /// As [`GameSpec::from_words`], refusing a board that takes more than `board_limit_mib` MiB
     /// (0: no limit) before it is made (see [`Resources::board_limit_mib`]).
-    pub fn from_words_within(words: &[&str], board_limit_mib: usize) -> Result<GameSpec, String> {
+    pub fn from_words_within(words: &[&str], board_limit_mib: usize) -> Result<GameSpec> {
         let Some((name, rest)) = words.split_first() else { return Err(no_game()) };
-        let kind = game_type(name).ok_or_else(|| format!("unknown game '{name}' ({})", names()))?;
+        let kind = game_type(name).ok_or_else(|| anyhow!("unknown game '{name}' ({})", names()))?;
         let lower = name.to_ascii_lowercase();
         let own = kind.name == lower || kind.aliases.contains(&lower.as_str());
         let build = |words: &[&str]| (kind.build)(words, &Resources::none().with_board_limit(board_limit_mib));
@@ -77,19 +79,19 @@ impl GameSpec {
                 words.extend_from_slice(rest);
                 match (build(&words), first) {
                     (Ok(game), _) => game,
-                    (Err(_), Some(Err(own_error))) => return Err(format!("{own_error} (usage: {})", kind.usage)),
-                    (Err(e), _) => return Err(format!("{e} ('{name}' is {description}; usage: {})", kind.usage)),
+                    (Err(_), Some(Err(own_error))) => return Err(anyhow!("{own_error} (usage: {})", kind.usage)),
+                    (Err(e), _) => return Err(anyhow!("{e} ('{name}' is {description}; usage: {})", kind.usage)),
                 }
             }
-            (Some(Err(e)), None) => return Err(format!("{e} (usage: {})", kind.usage)),
-            (None, None) => return Err(format!("unknown game '{name}' ({})", names())),
+            (Some(Err(e)), None) => return Err(anyhow!("{e} (usage: {})", kind.usage)),
+            (None, None) => return Err(anyhow!("unknown game '{name}' ({})", names())),
         };
         Ok(game.spec().clone())
     }
 }
 
-fn no_game() -> String {
-    format!("no game given ({})", names())
+fn no_game() -> anyhow::Error {
+    anyhow!("no game given ({})", names())
 }
 
 /// The games' usages and the boards' names, for error messages.
@@ -159,7 +161,10 @@ mod tests {
         for t in GAMES {
             assert!(!t.name.is_empty() && !t.usage.is_empty() && !t.about.is_empty() && !t.title.is_empty());
             assert!(t.usage.starts_with(t.name), "{}'s usage starts with its name", t.name);
-            assert!((t.build)(&[], &Resources::none()).err() != Some("this game type has no builder".into()));
+            assert!(
+                (t.build)(&[], &Resources::none()).err().map(|e| e.to_string())
+                    != Some("this game type has no builder".into())
+            );
             // `blocked` says whether the description takes blocked cells.
             let first = t.examples.first().unwrap_or_else(|| panic!("{} gives no example", t.name));
             let with_blocked = GameSpec::parse(&format!("{first} blocked 0,0"));

@@ -10,6 +10,7 @@
 //! searches.
 
 use crate::search::{Game, Score, Side, WIN_BOUND};
+use anyhow::Result;
 use serde::Serialize;
 
 /// How a game shows itself to people: as text, and as a view for a web page.
@@ -29,7 +30,7 @@ pub trait Render: Game {
     /// Reads a move as people write it (see [`Render::human_move`]); games whose notation for
     /// people differs from their move text may accept the move text too, if it cannot be taken
     /// for the other. By default the move text.
-    fn parse_human(&self, text: &str) -> Result<Self::Move, String> {
+    fn parse_human(&self, text: &str) -> Result<Self::Move> {
         self.parse_move(text)
     }
     /// How people write moves, in one sentence, for `help` and error messages.

@@ -1,6 +1,7 @@
 //! Parsing protocol lines into commands. See protocol.md for the grammar.
 
 use crate::game::registry::{self, GameSpec};
+use anyhow::{anyhow, Result};
 use std::time::Duration;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -20,20 +21,20 @@ pub enum Command {
 const MAX_TIMEOUT_SECS: f64 = 86_400.0;
 
 /// Parses one line; `Ok(None)` for a blank line.
-pub fn parse(line: &str) -> Result<Option<Command>, String> {
+pub fn parse(line: &str) -> Result<Option<Command>> {
     parse_within(line, 0)
 }
 
 /// As [`parse`], an `init` of a board that takes more than `board_limit_mib` MiB (0: no limit)
 /// refused before the board is made.
-pub fn parse_within(line: &str, board_limit_mib: usize) -> Result<Option<Command>, String> {
+pub fn parse_within(line: &str, board_limit_mib: usize) -> Result<Option<Command>> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, args)) = words.split_first() else { return Ok(None) };
     let no_args = |cmd: Command| {
         if args.is_empty() {
             Ok(Some(cmd))
         } else {
-            Err(format!("'{head}' takes no arguments"))
+            Err(anyhow!("'{head}' takes no arguments"))
         }
     };
     match head.to_ascii_lowercase().as_str() {
@@ -41,7 +42,7 @@ pub fn parse_within(line: &str, board_limit_mib: usize) -> Result<Option<Command
         "go" => no_args(Command::Go),
         "move" => {
             if args.is_empty() {
-                Err("'move' needs a move".into())
+                Err(anyhow!("'move' needs a move"))
             } else {
                 Ok(Some(Command::Move(args.join(" "))))
             }
@@ -49,25 +50,25 @@ pub fn parse_within(line: &str, board_limit_mib: usize) -> Result<Option<Command
         "position" => Ok(Some(Command::Position(args.iter().map(|s| s.to_string()).collect()))),
         "set" => match args {
             [key, value] => Ok(Some(Command::Set { key: key.to_string(), value: value.to_string() })),
-            _ => Err("usage: set KEY VALUE".into()),
+            _ => Err(anyhow!("usage: set KEY VALUE")),
         },
         "help" => no_args(Command::Help),
         "name" => no_args(Command::Name),
         "about" => no_args(Command::About),
         "quit" => no_args(Command::Quit),
-        _ => Err(format!("unknown command '{head}'")),
+        _ => Err(anyhow!("unknown command '{head}'")),
     }
 }
 
 /// `init [GAME] SIZE... FIRST TIMEOUT [OPTIONS...]`: the game's name (default `mnk`) and its size
 /// words as the registry reads them, then who moves first and the time per move, then the
 /// game's options (`blocked ROW,COL ...`).
-fn parse_init(args: &[&str], board_limit_mib: usize) -> Result<Command, String> {
-    let usage = || format!("usage: init [GAME] SIZE... FIRST TIMEOUT [OPTIONS...] ({})", registry::names());
+fn parse_init(args: &[&str], board_limit_mib: usize) -> Result<Command> {
+    let usage = || anyhow!("usage: init [GAME] SIZE... FIRST TIMEOUT [OPTIONS...] ({})", registry::names());
     let (kind, rest) = match args.first().and_then(|name| registry::game_type(name)) {
         Some(kind) => (kind, &args[1..]),
         None if args.first().is_some_and(|w| w.bytes().all(|b| b.is_ascii_alphabetic())) => {
-            return Err(format!("unknown game '{}' ({})", args[0], registry::names()))
+            return Err(anyhow!("unknown game '{}' ({})", args[0], registry::names()))
         }
         None => (registry::GAMES[0], args),
     };
@@ -78,14 +79,14 @@ fn parse_init(args: &[&str], board_limit_mib: usize) -> Result<Command, String> 
     let first = match rest[n].to_ascii_lowercase().as_str() {
         "true" | "1" | "first" => true,
         "false" | "0" | "second" => false,
-        other => return Err(format!("FIRST must be true/false, 1/0 or first/second, got '{other}'")),
+        other => return Err(anyhow!("FIRST must be true/false, 1/0 or first/second, got '{other}'")),
     };
     let t = rest[n + 1];
     let timeout = Some(t)
         .filter(|t| t.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
         .and_then(|t| t.parse::<f64>().ok())
         .filter(|t| t.is_finite() && *t > 0.0 && *t <= MAX_TIMEOUT_SECS)
-        .ok_or_else(|| format!("TIMEOUT must be a number of seconds in (0, {MAX_TIMEOUT_SECS}], got '{t}'"))?;
+        .ok_or_else(|| anyhow!("TIMEOUT must be a number of seconds in (0, {MAX_TIMEOUT_SECS}], got '{t}'"))?;
     let mut words = vec![kind.name];
     words.extend_from_slice(&rest[..n]);
     words.extend_from_slice(&rest[n + 2..]);

@@ -8,6 +8,7 @@ use crate::bot::{Engine, NAME, VERSION};
 use crate::game::registry::GameSpec;
 use crate::game::registry::Resources;
 use crate::game::Outcome;
+use anyhow::{anyhow, Result};
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -41,7 +42,7 @@ type Xy = (usize, usize);
 type Stone = (usize, usize, u8);
 
 /// Serves the Gomocup protocol on `input`/`output` until `END` or end of input.
-pub fn serve<R, W>(input: R, mut output: W, engine: Engine) -> anyhow::Result<()>
+pub fn serve<R, W>(input: R, mut output: W, engine: Engine) -> Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
@@ -83,7 +84,7 @@ struct Session {
     /// The hash size the engine started with; `INFO max_memory` may only lower it.
     hash_mb: usize,
     /// Inside a BOARD block: the stones (x, y, field) read so far, or its first error.
-    board: Option<Result<Vec<Stone>, String>>,
+    board: Option<Result<Vec<Stone>>>,
 }
 
 impl Session {
@@ -124,10 +125,10 @@ impl Session {
         }
         let (word, arg) = line.split_once(char::is_whitespace).map_or((line, ""), |(w, a)| (w, a.trim()));
         let command = word.to_ascii_uppercase();
-        let no_arg = || if arg.is_empty() { Ok(()) } else { Err(format!("{command} takes no arguments")) };
+        let no_arg = || if arg.is_empty() { Ok(()) } else { Err(anyhow!("{command} takes no arguments")) };
         let result = match command.as_str() {
             "START" => {
-                let n = arg.parse::<usize>().map_err(|_| format!("START needs a board size, got '{arg}'"));
+                let n = arg.parse::<usize>().map_err(|_| anyhow!("START needs a board size, got '{arg}'"));
                 n.and_then(|n| self.new_game(n, n)).map(|_| Some("OK".into()))
             }
             "RECTSTART" => parse_xy(arg).and_then(|(w, h)| self.new_game(w, h)).map(|_| Some("OK".into())),
@@ -135,7 +136,7 @@ impl Session {
             "BEGIN" => no_arg().and_then(|_| self.begin(start, stop)).map(Some),
             "TURN" => self.turn(arg, start, stop).map(Some),
             "BOARD" => no_arg().map(|_| {
-                self.board = Some(self.size.map(|_| Vec::new()).ok_or_else(|| "no game: send START first".into()));
+                self.board = Some(self.size.map(|_| Vec::new()).ok_or_else(|| anyhow!("no game: send START first")));
                 None
             }),
             "TAKEBACK" => self.takeback(arg).map(|_| Some("OK".into())),
@@ -155,7 +156,7 @@ impl Session {
         match self.board.as_mut() {
             Some(block) => {
                 if block.is_ok() {
-                    *block = Err(format!("BOARD: {reason}"));
+                    *block = Err(anyhow!("BOARD: {reason}"));
                 }
                 None
             }
@@ -163,9 +164,9 @@ impl Session {
         }
     }
 
-    fn new_game(&mut self, width: usize, height: usize) -> Result<(), String> {
+    fn new_game(&mut self, width: usize, height: usize) -> Result<()> {
         if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
-            return Err(format!("unsupported board {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE}"));
+            return Err(anyhow!("unsupported board {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE}"));
         }
         let spec = spec(width, height, Vec::new(), self.engine.board_limit_mib())?;
         self.engine.new_game(&spec, false, self.move_timeout())?;
@@ -174,58 +175,58 @@ impl Session {
         Ok(())
     }
 
-    fn restart(&mut self) -> Result<(), String> {
-        let (w, h) = self.size.ok_or("no game: send START first")?;
+    fn restart(&mut self) -> Result<()> {
+        let (w, h) = self.size.ok_or_else(|| anyhow!("no game: send START first"))?;
         self.new_game(w, h)
     }
 
     /// The board, if a game may be played on it now.
-    fn playable(&self) -> Result<(usize, usize), String> {
-        let size = self.size.ok_or("no game: send START first")?;
+    fn playable(&self) -> Result<(usize, usize)> {
+        let size = self.size.ok_or_else(|| anyhow!("no game: send START first"))?;
         match rule_error(self.rule) {
-            Some(e) => Err(e),
+            Some(e) => Err(anyhow!(e)),
             None => Ok(size),
         }
     }
 
-    fn begin(&mut self, start: Instant, stop: &Arc<AtomicBool>) -> Result<String, String> {
+    fn begin(&mut self, start: Instant, stop: &Arc<AtomicBool>) -> Result<String> {
         self.playable()?;
         if !self.moves.is_empty() {
-            return Err(format!("BEGIN opens a game, but the board has {} stones (send BOARD)", self.moves.len()));
+            return Err(anyhow!("BEGIN opens a game, but the board has {} stones (send BOARD)", self.moves.len()));
         }
         self.our_move(start, stop)
     }
 
-    fn turn(&mut self, arg: &str, start: Instant, stop: &Arc<AtomicBool>) -> Result<String, String> {
+    fn turn(&mut self, arg: &str, start: Instant, stop: &Arc<AtomicBool>) -> Result<String> {
         let (w, h) = self.playable()?;
         let (x, y) = parse_xy(arg)?;
         if x >= w || y >= h {
-            return Err(format!("{x},{y} is off the {w}x{h} board"));
+            return Err(anyhow!("{x},{y} is off the {w}x{h} board"));
         }
         if self.engine.outcome().is_none() && self.engine.is_engine_turn() {
-            return Err("it is our turn, not the opponent's".into());
+            return Err(anyhow!("it is our turn, not the opponent's"));
         }
         self.engine.opponent_move(&cell_text((x, y)))?;
         self.moves.push((x, y));
         // The move is kept (a TAKEBACK may follow), but there is nothing to answer.
         match self.engine.outcome() {
-            Some(Outcome::Draw) => Err(format!("the game is over: {x},{y} filled the board")),
-            Some(Outcome::Win(_)) => Err(format!("the game is over: {x},{y} made five")),
+            Some(Outcome::Draw) => Err(anyhow!("the game is over: {x},{y} filled the board")),
+            Some(Outcome::Win(_)) => Err(anyhow!("the game is over: {x},{y} made five")),
             None => self.our_move(start, stop),
         }
     }
 
     /// Sets up the position of a BOARD block (the stones of each side in a legal order) and moves.
-    fn board_move(&mut self, stones: &[Stone], start: Instant, stop: &Arc<AtomicBool>) -> Result<String, String> {
+    fn board_move(&mut self, stones: &[Stone], start: Instant, stop: &Arc<AtomicBool>) -> Result<String> {
         let (w, h) = self.playable()?;
         let mut seen = HashSet::new();
         let (mut own, mut theirs, mut blocked) = (Vec::new(), Vec::new(), Vec::new());
         for &(x, y, field) in stones {
             if x >= w || y >= h {
-                return Err(format!("BOARD: {x},{y} is off the {w}x{h} board"));
+                return Err(anyhow!("BOARD: {x},{y} is off the {w}x{h} board"));
             }
             if !seen.insert((x, y)) {
-                return Err(format!("BOARD: {x},{y} is given twice"));
+                return Err(anyhow!("BOARD: {x},{y} is given twice"));
             }
             match field {
                 1 => own.push((x, y)),
@@ -238,7 +239,7 @@ impl Session {
             Some(0) => true,
             Some(1) => false,
             _ => {
-                return Err(format!(
+                return Err(anyhow!(
                     "BOARD: {} own and {} opponent stones is not a position with us to move (equal counts, or one more of the opponent's)",
                     own.len(),
                     theirs.len()
@@ -251,11 +252,11 @@ impl Session {
         let mut game = spec.new_game(&Resources::none())?;
         for &(x, y) in &order {
             if game.play(&cell_text((x, y))).is_err() {
-                return Err("BOARD: the game is already over (five in a row)".into());
+                return Err(anyhow!("BOARD: the game is already over (five in a row)"));
             }
         }
         if game.outcome().is_some() {
-            return Err("BOARD: the game is already over (five in a row, or a full board)".into());
+            return Err(anyhow!("BOARD: the game is already over (five in a row, or a full board)"));
         }
         // The copy goes before the engine's game is made: two boards at most at once.
         drop(game);
@@ -266,13 +267,13 @@ impl Session {
         self.our_move(start, stop)
     }
 
-    fn takeback(&mut self, arg: &str) -> Result<(), String> {
-        self.size.ok_or("no game: send START first")?;
+    fn takeback(&mut self, arg: &str) -> Result<()> {
+        self.size.ok_or_else(|| anyhow!("no game: send START first"))?;
         let (x, y) = parse_xy(arg)?;
         match self.moves.last() {
             Some(&last) if last == (x, y) => {}
-            Some(&(lx, ly)) => return Err(format!("TAKEBACK {x},{y}: the last stone is {lx},{ly}")),
-            None => return Err("TAKEBACK: the board is empty".into()),
+            Some(&(lx, ly)) => return Err(anyhow!("TAKEBACK {x},{y}: the last stone is {lx},{ly}")),
+            None => return Err(anyhow!("TAKEBACK: the board is empty")),
         }
         let words: Vec<String> = self.moves[..self.moves.len() - 1].iter().map(|&c| cell_text(c)).collect();
         self.engine.set_position(&words.iter().map(String::as_str).collect::<Vec<_>>())?;
@@ -282,14 +283,14 @@ impl Session {
 
     /// `INFO KEY VALUE`: no reply, except an error for a bad value or a rule not supported (the
     /// rule is kept, and every move is refused until a supported one comes).
-    fn info(&mut self, arg: &str) -> Result<(), String> {
+    fn info(&mut self, arg: &str) -> Result<()> {
         let (key, value) = arg.split_once(char::is_whitespace).map_or((arg, ""), |(k, v)| (k, v.trim()));
-        let number = |v: &str| v.parse::<u64>().map_err(|_| format!("INFO {key}: '{v}' is not a whole number"));
+        let number = |v: &str| v.parse::<u64>().map_err(|_| anyhow!("INFO {key}: '{v}' is not a whole number"));
         match key.to_ascii_lowercase().as_str() {
             "timeout_turn" => self.timeout_turn = Some(number(value)?),
             "timeout_match" => self.timeout_match = Some(number(value)?),
             "time_left" => {
-                self.time_left = Some(value.parse().map_err(|_| format!("INFO time_left: '{value}' is not a number"))?)
+                self.time_left = Some(value.parse().map_err(|_| anyhow!("INFO time_left: '{value}' is not a number"))?)
             }
             "max_memory" => {
                 let bytes = number(value)?;
@@ -305,9 +306,9 @@ impl Session {
                 }
             }
             "rule" => {
-                self.rule = u32::try_from(number(value)?).map_err(|_| format!("INFO rule: '{value}' is too large"))?;
+                self.rule = u32::try_from(number(value)?).map_err(|_| anyhow!("INFO rule: '{value}' is too large"))?;
                 if let Some(e) = rule_error(self.rule) {
-                    return Err(e);
+                    return Err(anyhow!(e));
                 }
             }
             // game_type, folder, evaluate, and keys not known: ignored.
@@ -337,7 +338,7 @@ impl Session {
         (Duration::from_millis(turn.min(share)), share < turn)
     }
 
-    fn our_move(&mut self, start: Instant, stop: &Arc<AtomicBool>) -> Result<String, String> {
+    fn our_move(&mut self, start: Instant, stop: &Arc<AtomicBool>) -> Result<String> {
         match self.move_time() {
             (budget, true) => self.engine.set_clock_budget(budget),
             (timeout, false) => self.engine.set_timeout(timeout),
@@ -345,21 +346,21 @@ impl Session {
         let text = self.engine.think(start, stop.clone())?.moves.join(" ");
         let (x, y) = match text.split_whitespace().map(str::parse::<usize>).collect::<Vec<_>>()[..] {
             [Ok(row), Ok(col)] => (col, row),
-            _ => return Err(format!("internal error: the engine's move '{text}' is not a cell")),
+            _ => return Err(anyhow!("internal error: the engine's move '{text}' is not a cell")),
         };
         self.moves.push((x, y));
         Ok(format!("{x},{y}"))
     }
 }
 
-fn reply(result: Result<String, String>) -> String {
+fn reply(result: Result<String>) -> String {
     result.unwrap_or_else(|e| format!("ERROR {e}"))
 }
 
 /// Free-style gomoku on a `width` x `height` board with `blocked` cells (row, col): the m,n,k
 /// game with K = 5, as the registry reads it.
 /// A board taking more than `board_limit_mib` MiB (0: no limit) is refused before it is made.
-fn spec(width: usize, height: usize, blocked: Vec<(usize, usize)>, board_limit_mib: usize) -> Result<GameSpec, String> {
+fn spec(width: usize, height: usize, blocked: Vec<(usize, usize)>, board_limit_mib: usize) -> Result<GameSpec> {
     let mut text = format!("mnk {height} {width} {K}");
     if !blocked.is_empty() {
         text.push_str(" blocked");
@@ -399,19 +400,19 @@ fn index(text: &str) -> Option<usize> {
 }
 
 /// `X,Y`.
-fn parse_xy(text: &str) -> Result<Xy, String> {
+fn parse_xy(text: &str) -> Result<Xy> {
     match text.split(',').map(index).collect::<Vec<_>>()[..] {
         [Some(x), Some(y)] => Ok((x, y)),
-        _ => Err(format!("expected X,Y (two numbers from 0), got '{text}'")),
+        _ => Err(anyhow!("expected X,Y (two numbers from 0), got '{text}'")),
     }
 }
 
 /// A line `X,Y,FIELD` of a BOARD block: FIELD 1 is our stone, 2 the opponent's, 3 a cell out of
 /// play (continuous games), played as a blocked cell.
-fn parse_stone(line: &str) -> Result<Stone, String> {
+fn parse_stone(line: &str) -> Result<Stone> {
     match line.split(',').map(index).collect::<Vec<_>>()[..] {
         [Some(x), Some(y), Some(f @ 1..=3)] => Ok((x, y, f as u8)),
-        _ => Err(format!("BOARD: expected X,Y,FIELD with FIELD 1, 2 or 3, got '{line}'")),
+        _ => Err(anyhow!("BOARD: expected X,Y,FIELD with FIELD 1, 2 or 3, got '{line}'")),
     }
 }
 
@@ -432,12 +433,12 @@ mod tests {
 
     #[test]
     fn coordinates_and_stones() {
-        assert_eq!(parse_xy("3,4"), Ok((3, 4)));
-        assert_eq!(parse_xy(" 10 , 0 "), Ok((10, 0)));
+        assert_eq!(parse_xy("3,4").unwrap(), (3, 4));
+        assert_eq!(parse_xy(" 10 , 0 ").unwrap(), (10, 0));
         for bad in ["", "3", "3,4,5", "-1,2", "a,b", "3 4", "+3,4"] {
             assert!(parse_xy(bad).is_err(), "{bad}");
         }
-        assert_eq!(parse_stone("1,2,3"), Ok((1, 2, 3)));
+        assert_eq!(parse_stone("1,2,3").unwrap(), (1, 2, 3));
         for bad in ["1,2", "1,2,0", "1,2,4", "x,2,1", "1,2,1,1"] {
             assert!(parse_stone(bad).is_err(), "{bad}");
         }

@@ -30,6 +30,7 @@ use super::session::{Input, Reader};
 use crate::bot::Engine;
 use crate::game::any::AnyGame;
 use crate::game::registry::{GameSpec, Resources};
+use anyhow::{anyhow, Result};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -62,7 +63,7 @@ pub fn move_budget(clock: Duration, left: Duration, seeds: u32) -> Duration {
 }
 
 /// Serves the protocol on `input`/`output` until `END` or end of input.
-pub fn serve<R, W>(input: R, mut output: W, engine: Engine, clock: Duration) -> anyhow::Result<()>
+pub fn serve<R, W>(input: R, mut output: W, engine: Engine, clock: Duration) -> Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
@@ -77,7 +78,7 @@ where
             Ok(Input::Line(line, start)) => {
                 log::debug!("<< {line}");
                 let reply = catch_unwind(AssertUnwindSafe(|| agent.handle(&line, start, &reader.stop)))
-                    .unwrap_or_else(|_| Err("internal error".to_string()));
+                    .unwrap_or_else(|_| Err(anyhow!("internal error")));
                 match reply {
                     Ok(Some(reply)) => {
                         log::debug!(">> {reply}");
@@ -145,31 +146,31 @@ struct Change {
 }
 
 impl Change {
-    fn parse(mv: &str, state: &str, next: &str) -> Result<Change, String> {
+    fn parse(mv: &str, state: &str, next: &str) -> Result<Change> {
         let digits = |t: &str| !t.is_empty() && t.len() <= 3 && t.bytes().all(|b| b.is_ascii_digit());
         let mv = match mv {
             "SWAP" => Reported::Swap,
             h if digits(h) && (1..=HOLES).contains(&h.parse::<usize>().unwrap_or(0)) => {
                 Reported::Hole(h.parse().expect("digits"))
             }
-            _ => return Err(format!("not a hole 1..{HOLES} or SWAP: '{mv}'")),
+            _ => return Err(anyhow!("not a hole 1..{HOLES} or SWAP: '{mv}'")),
         };
         let counts: Vec<u32> = state.split(',').filter(|c| digits(c)).map(|c| c.parse().expect("digits")).collect();
         let state: [u32; 16] = counts
             .try_into()
             .ok()
             .filter(|c: &[u32; 16]| c.iter().sum::<u32>() == SEEDS)
-            .ok_or_else(|| format!("not a state of 16 counts of {SEEDS} seeds: '{state}'"))?;
+            .ok_or_else(|| anyhow!("not a state of 16 counts of {SEEDS} seeds: '{state}'"))?;
         let next = match next {
             "YOU" => Next::You,
             "OPP" => Next::Opp,
             "END" => Next::End,
-            _ => return Err(format!("not YOU, OPP or END: '{next}'")),
+            _ => return Err(anyhow!("not YOU, OPP or END: '{next}'")),
         };
         let rows_empty = [&state[..HOLES], &state[8..8 + HOLES]].map(|row| row.iter().all(|&c| c == 0));
         let over = rows_empty[0] && rows_empty[1];
         if (next == Next::End) != over || (!over && (rows_empty[0] || rows_empty[1])) {
-            return Err("the rows and the turn do not agree (a row is empty only when the game ends)".to_string());
+            return Err(anyhow!("the rows and the turn do not agree (a row is empty only when the game ends)"));
         }
         Ok(Change { mv, state, next })
     }
@@ -221,19 +222,19 @@ impl Agent {
 
     /// Our reply to one message, if it needs one. A message the agent cannot follow changes
     /// nothing (an error, logged by the caller).
-    fn handle(&mut self, line: &str, start: Instant, stop: &Arc<AtomicBool>) -> Result<Option<String>, String> {
+    fn handle(&mut self, line: &str, start: Instant, stop: &Arc<AtomicBool>) -> Result<Option<String>> {
         let fields: Vec<&str> = line.trim_end_matches(['\r', '\n']).split(';').collect();
         match fields.as_slice() {
             ["START", seat] => {
                 let south = match *seat {
                     "South" => true,
                     "North" => false,
-                    _ => return Err(format!("unknown seat '{seat}'")),
+                    _ => return Err(anyhow!("unknown seat '{seat}'")),
                 };
                 // The referee plays one game an agent and never sends START again: one in the
                 // middle of a game is not the referee's, and the game goes on.
                 if self.first.is_some() && self.engine.outcome().is_none() {
-                    return Err(format!(
+                    return Err(anyhow!(
                         "START in the middle of a game ({} moves played): ignored, the game goes on",
                         self.plies
                     ));
@@ -251,7 +252,7 @@ impl Agent {
             }
             ["CHANGE", mv, state, next] => {
                 let change = Change::parse(mv, state, next)?;
-                let first = self.first.ok_or("no game: START first")?;
+                let first = self.first.ok_or_else(|| anyhow!("no game: START first"))?;
                 if !self.follow(&change, first)? {
                     return Ok(None);
                 }
@@ -266,7 +267,7 @@ impl Agent {
                     }
                 }
             }
-            _ => Err("unknown message".to_string()),
+            _ => Err(anyhow!("unknown message")),
         }
     }
 
@@ -275,7 +276,7 @@ impl Agent {
     /// referee's; where they differ, the referee's board is taken (and the log says so). A
     /// repeat of the last message (the same board again, or the referee confirming our swap)
     /// changes nothing: false then.
-    fn follow(&mut self, change: &Change, first: bool) -> Result<bool, String> {
+    fn follow(&mut self, change: &Change, first: bool) -> Result<bool> {
         let referee = self.referee_game(change, first)?;
         let same = |game: &dyn AnyGame| {
             game.board_text() == referee.board_text()
@@ -284,7 +285,7 @@ impl Agent {
                     _ => game.outcome().is_none() && game.to_move() == referee.to_move(),
                 }
         };
-        let now = self.engine.game().ok_or("no game")?;
+        let now = self.engine.game().ok_or_else(|| anyhow!("no game"))?;
         let repeat = now.board_text() == referee.board_text() && (change.mv != Reported::Swap || self.swapped);
         if repeat {
             log::warn!("the referee repeats a board we have: nothing to do");
@@ -301,13 +302,13 @@ impl Agent {
         moves.push(reported.clone());
         let words: Vec<&str> = moves.iter().map(String::as_str).collect();
         let played = self.engine.set_position(&words);
-        if played.is_ok() && same(self.engine.game().ok_or("no game")?) {
+        if played.is_ok() && same(self.engine.game().ok_or_else(|| anyhow!("no game"))?) {
             self.moves = moves;
         } else {
             let ours = self.engine.game().map(|g| g.board_text()).unwrap_or_default();
             log::warn!(
                 "the referee's board after {reported} differs from ours ({}): we take the referee's\nours:\n{ours}referee's:\n{}",
-                played.err().unwrap_or_else(|| "another board or turn".to_string()),
+                played.err().map_or_else(|| "another board or turn".to_string(), |e| e.to_string()),
                 referee.board_text()
             );
             self.engine.set_position(&["fen", &self.fen(change, first)])?;
@@ -335,7 +336,7 @@ impl Agent {
     }
 
     /// The referee's position after `change`, as a game of its own (no tables).
-    fn referee_game(&self, change: &Change, first: bool) -> Result<Box<dyn AnyGame>, String> {
+    fn referee_game(&self, change: &Change, first: bool) -> Result<Box<dyn AnyGame>> {
         let fen = self.fen(change, first);
         let mut words: Vec<&str> = SPEC.split_whitespace().collect();
         words.extend(["fen", &fen]);
@@ -344,16 +345,16 @@ impl Agent {
 
     /// The next move of our turn: planned already, or searched within this move's share of
     /// the clock.
-    fn our_move(&mut self, start: Instant, stop: &Arc<AtomicBool>) -> Result<String, String> {
+    fn our_move(&mut self, start: Instant, stop: &Arc<AtomicBool>) -> Result<String> {
         if self.awaiting.is_some() {
-            return Err("the referee asks for a move before confirming ours".to_string());
+            return Err(anyhow!("the referee asks for a move before confirming ours"));
         }
         let mv = match self.planned.pop_front() {
             Some(mv) if self.engine.game().is_some_and(|g| g.legal_moves().contains(&mv)) => mv,
             _ => {
                 self.planned.clear();
                 if self.engine.game().is_none_or(|g| g.outcome().is_some()) {
-                    return Err("the referee says we move; the game is over".to_string());
+                    return Err(anyhow!("the referee says we move; the game is over"));
                 }
                 let left = self.clock.saturating_sub(self.used);
                 self.engine.set_clock_budget(move_budget(self.clock, left, self.seeds));
@@ -379,7 +380,7 @@ impl Agent {
                 let words: Vec<&str> = self.moves.iter().map(String::as_str).collect();
                 self.engine.set_position(&words)?;
                 let mut moves = turn.moves.into_iter();
-                let first = moves.next().ok_or("the engine found no move")?;
+                let first = moves.next().ok_or_else(|| anyhow!("the engine found no move"))?;
                 self.planned.extend(moves);
                 first
             }
@@ -409,7 +410,7 @@ mod tests {
         Agent::new(Engine::new(Options { hash_mb: 16, ..Options::default() }), Duration::from_secs(2))
     }
 
-    fn say(a: &mut Agent, line: &str) -> Result<Option<String>, String> {
+    fn say(a: &mut Agent, line: &str) -> Result<Option<String>> {
         a.handle(line, Instant::now(), &Arc::new(AtomicBool::new(false)))
     }
 
@@ -457,7 +458,7 @@ mod tests {
         assert!((1..=7).contains(&pit));
         let pit = pit.to_string();
         // The referee confirms our move (no extra turn on South's first move) ...
-        assert_eq!(say(&mut a, &format!("CHANGE;{pit};{};OPP", state_after(&[&pit]))), Ok(None));
+        assert_eq!(say(&mut a, &format!("CHANGE;{pit};{};OPP", state_after(&[&pit]))).unwrap(), None);
         // ... and an unknown message or a bad state changes nothing.
         assert!(say(&mut a, "HELLO").is_err());
         assert!(say(&mut a, "CHANGE;1;1,2,3;YOU").is_err());
@@ -467,14 +468,14 @@ mod tests {
     #[test]
     fn north_may_swap_and_a_swap_by_the_opponent_is_followed() {
         let mut a = agent();
-        assert_eq!(say(&mut a, "START;North"), Ok(None));
+        assert_eq!(say(&mut a, "START;North").unwrap(), None);
         let reply = say(&mut a, &format!("CHANGE;1;{};YOU", state_after(&["1"]))).unwrap().unwrap();
         assert!(reply == "SWAP" || reply.starts_with("MOVE;"), "{reply}");
 
         let mut b = agent();
         let reply = say(&mut b, "START;South").unwrap().unwrap();
         let pit = reply.strip_prefix("MOVE;").unwrap().to_string();
-        assert_eq!(say(&mut b, &format!("CHANGE;{pit};{};OPP", state_after(&[&pit]))), Ok(None));
+        assert_eq!(say(&mut b, &format!("CHANGE;{pit};{};OPP", state_after(&[&pit]))).unwrap(), None);
         let reply = say(&mut b, &format!("CHANGE;SWAP;{};YOU", state_after(&[&pit, "swap"]))).unwrap().unwrap();
         assert!(reply.starts_with("MOVE;"), "{reply}");
         assert_eq!(history(&b), [pit.as_str(), "swap"]);
@@ -485,14 +486,14 @@ mod tests {
     #[test]
     fn after_our_swap_the_next_message_is_the_opponents_move() {
         let mut a = agent();
-        assert_eq!(say(&mut a, "START;North"), Ok(None));
+        assert_eq!(say(&mut a, "START;North").unwrap(), None);
         // The engine's turn as planned: the swap.
         a.planned.push_back("swap".to_string());
-        assert_eq!(say(&mut a, &format!("CHANGE;1;{};YOU", state_after(&["1"]))), Ok(Some("SWAP".to_string())));
+        assert_eq!(say(&mut a, &format!("CHANGE;1;{};YOU", state_after(&["1"]))).unwrap(), Some("SWAP".to_string()));
         // The other player, now North, sows its hole 1 into its store (an extra turn), then 2.
         let s = state_after(&["1", "swap", "1"]);
         assert_eq!(s, "0,8,8,8,8,8,8,1,0,8,8,8,8,8,8,1");
-        assert_eq!(say(&mut a, &format!("CHANGE;1;{s};OPP")), Ok(None));
+        assert_eq!(say(&mut a, &format!("CHANGE;1;{s};OPP")).unwrap(), None);
         let s = state_after(&["1", "swap", "1", "2"]);
         let reply = say(&mut a, &format!("CHANGE;2;{s};YOU")).unwrap().unwrap();
         assert!(reply.starts_with("MOVE;"), "{reply}");
@@ -502,7 +503,7 @@ mod tests {
         say(&mut b, "START;North").unwrap();
         b.planned.push_back("swap".to_string());
         say(&mut b, &format!("CHANGE;1;{};YOU", state_after(&["1"]))).unwrap();
-        assert_eq!(say(&mut b, &format!("CHANGE;SWAP;{};OPP", state_after(&["1", "swap"]))), Ok(None));
+        assert_eq!(say(&mut b, &format!("CHANGE;SWAP;{};OPP", state_after(&["1", "swap"]))).unwrap(), None);
         assert_eq!(history(&b), ["1", "swap"]);
     }
 
@@ -539,7 +540,7 @@ mod tests {
             assert!(say(&mut b, &garbled).is_err(), "{garbled}");
             assert!(history(&b).is_empty(), "{garbled}");
         }
-        assert_eq!(say(&mut b, &format!("CHANGE;{pit};{s};OPP")), Ok(None));
+        assert_eq!(say(&mut b, &format!("CHANGE;{pit};{s};OPP")).unwrap(), None);
         assert_eq!(history(&b), [pit.as_str()]);
         // The opponent's reply is followed, and the agent answers.
         let reply = say(&mut b, &format!("CHANGE;7;{};YOU", state_after(&[&pit, "7"]))).unwrap().unwrap();
@@ -547,7 +548,7 @@ mod tests {
         assert_eq!(history(&b), [pit.as_str(), "7"]);
         // The same message again is a repeat: no second reply.
         let again = say(&mut b, &format!("CHANGE;7;{};YOU", state_after(&[&pit, "7"])));
-        assert_eq!(again, Ok(None));
+        assert_eq!(again.unwrap(), None);
     }
 
     /// The board of every CHANGE is compared with the agent's; where they differ, the referee's

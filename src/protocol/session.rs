@@ -5,6 +5,7 @@
 use super::command::{parse_within, Command};
 use crate::bot::{Engine, NAME, VERSION};
 use crate::game::{Outcome, Side};
+use anyhow::Result;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -99,7 +100,7 @@ fn read_line(input: &mut impl BufRead) -> Option<Result<String, &'static str>> {
 }
 
 /// Serves the protocol on `input`/`output` until `quit` or end of input.
-pub fn serve<R, W>(input: R, mut output: W, mut engine: Engine) -> anyhow::Result<()>
+pub fn serve<R, W>(input: R, mut output: W, mut engine: Engine) -> Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
@@ -121,7 +122,7 @@ where
         let reply = match catch_unwind(AssertUnwindSafe(|| handle(&mut engine, &line, start, &stop))) {
             Ok(Ok(Some(reply))) => reply,
             Ok(Ok(None)) => continue,
-            Ok(Err(e)) => format!("error {}", shortened(&e)),
+            Ok(Err(e)) => format!("error {}", shortened(&e.to_string())),
             Err(_) => "error internal error (see stderr); the game is unchanged".to_string(),
         };
         writeln!(output, "{reply}")?;
@@ -134,7 +135,7 @@ where
     Ok(())
 }
 
-fn handle(engine: &mut Engine, line: &str, start: Instant, stop: &Arc<AtomicBool>) -> Result<Option<String>, String> {
+fn handle(engine: &mut Engine, line: &str, start: Instant, stop: &Arc<AtomicBool>) -> Result<Option<String>> {
     let Some(cmd) = parse_within(line, engine.board_limit_mib())? else { return Ok(None) };
     let reply = match cmd {
         Command::Init { spec, first, timeout } => {

@@ -273,7 +273,7 @@ fn boards_of(args: &MatchArgs) -> Result<Vec<GameSpec>> {
         }
     }
     for words in descriptions {
-        boards.push(parse_board(&words).map_err(|e| anyhow!(e))?);
+        boards.push(parse_board(&words)?);
     }
     if let Some(path) = &args.boards {
         if let Some(set) = path.to_str().and_then(builtin_boards) {

@@ -6,6 +6,7 @@ use super::adapter::{EngineAdapter, Fault, FaultKind, GameSetup};
 use crate::game::any::{AnyGame, MoveError};
 use crate::game::registry::{GameSpec, Resources};
 use crate::game::{Outcome, Side};
+use anyhow::{anyhow, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -81,7 +82,7 @@ impl GameRecord {
 }
 
 /// The referee's copy of the rules of `spec`, at the start.
-pub fn rules_of(spec: &GameSpec) -> Result<Box<dyn AnyGame>, String> {
+pub fn rules_of(spec: &GameSpec) -> Result<Box<dyn AnyGame>> {
     spec.new_game(&Resources::none())
 }
 
@@ -118,7 +119,7 @@ impl Opening {
 
     /// Plays the opening on `game` (a new game) and returns its moves. Given moves must be legal
     /// and must not end the game.
-    pub fn play(&self, game: &mut dyn AnyGame) -> Result<Vec<String>, String> {
+    pub fn play(&self, game: &mut dyn AnyGame) -> Result<Vec<String>> {
         match self {
             Opening::Random { plies, seed } => Ok(game.random_opening(*plies, *seed)),
             Opening::Moves(texts) => {
@@ -135,21 +136,21 @@ impl Opening {
 }
 
 /// Plays the given opening moves `texts`: each must be legal, none may end the game.
-fn play_given(game: &mut dyn AnyGame, texts: &[String]) -> Result<(), String> {
+fn play_given(game: &mut dyn AnyGame, texts: &[String]) -> Result<()> {
     for (i, text) in texts.iter().enumerate() {
         game.play(text).map_err(|e| match e {
-            MoveError::Unreadable(e) => format!("move {} '{text}': {e}", i + 1),
-            MoveError::Illegal(_) => format!("move {} '{text}' is not legal there", i + 1),
+            MoveError::Unreadable(e) => anyhow!("move {} '{text}': {e}", i + 1),
+            MoveError::Illegal(_) => anyhow!("move {} '{text}' is not legal there", i + 1),
         })?;
         if game.outcome().is_some() {
-            return Err(format!("move {} '{text}' ends the game", i + 1));
+            return Err(anyhow!("move {} '{text}' ends the game", i + 1));
         }
     }
     Ok(())
 }
 
 /// Whether `opening` can start a game on `spec`: its moves legal, the game not over after them.
-pub fn check_opening(spec: &GameSpec, opening: &Opening) -> Result<(), String> {
+pub fn check_opening(spec: &GameSpec, opening: &Opening) -> Result<()> {
     opening.play(rules_of(spec)?.as_mut()).map(|_| ())
 }
 
@@ -163,11 +164,11 @@ pub fn play_game(
     mut engines: [&mut dyn EngineAdapter; 2],
     first: usize,
     terms: &Terms,
-) -> Result<GameRecord, String> {
+) -> Result<GameRecord> {
     let Terms { timeout, seed, dead_draws, ref opening, ref abort } = *terms;
     assert!(first < 2, "engine index");
     let mut game = rules_of(spec)?;
-    let opening = opening.play(game.as_mut()).map_err(|e| format!("opening: {e}"))?;
+    let opening = opening.play(game.as_mut()).map_err(|e| anyhow!("opening: {e}"))?;
     let mut record = GameRecord {
         number,
         spec: spec.clone(),
@@ -213,7 +214,7 @@ pub fn play_game(
             break GameEnd::DeadDraw;
         }
         if abort.as_ref().is_some_and(|a| a.load(Ordering::Relaxed)) {
-            return Err(ABANDONED.to_string());
+            return Err(anyhow!(ABANDONED));
         }
         let side = game.to_move();
         let e = record.engine_of(side);
@@ -472,21 +473,27 @@ mod process_tests {
         let moves = |texts: &[&str]| Opening::Moves(texts.iter().map(|t| t.to_string()).collect());
         let spec = GameSpec::parse("mnk 3 3 3").unwrap();
         let mut g = rules_of(&spec).unwrap();
-        assert_eq!(moves(&["1,1", "0 0"]).play(g.as_mut()), Ok(vec!["1 1".to_string(), "0 0".to_string()]));
+        assert_eq!(moves(&["1,1", "0 0"]).play(g.as_mut()).unwrap(), vec!["1 1".to_string(), "0 0".to_string()]);
         assert_eq!(g.history().len(), 2);
-        assert_eq!(check_opening(&spec, &moves(&["1,1", "1,1"])), Err("move 2 '1,1' is not legal there".into()));
-        assert!(check_opening(&spec, &moves(&["1,1", "3,0"])).unwrap_err().starts_with("move 2 '3,0': "));
+        assert_eq!(
+            check_opening(&spec, &moves(&["1,1", "1,1"])).unwrap_err().to_string(),
+            "move 2 '1,1' is not legal there"
+        );
+        assert!(check_opening(&spec, &moves(&["1,1", "3,0"])).unwrap_err().to_string().starts_with("move 2 '3,0': "));
         let won = moves(&["0,0", "1,0", "0,1", "1,1", "0,2"]);
-        assert_eq!(check_opening(&spec, &won), Err("move 5 '0,2' ends the game".into()));
-        assert_eq!(check_opening(&spec, &moves(&[])), Ok(()));
+        assert_eq!(check_opening(&spec, &won).unwrap_err().to_string(), "move 5 '0,2' ends the game");
+        assert_eq!(check_opening(&spec, &moves(&[])).unwrap(), ());
         let then = Opening::MovesThenRandom { moves: vec!["1,1".into()], plies: 2, seed: 5 };
         let mut g = rules_of(&spec).unwrap();
         let played = then.play(g.as_mut()).unwrap();
         assert_eq!((played.len(), played[0].as_str()), (3, "1 1"));
         assert_eq!(then.play(rules_of(&spec).unwrap().as_mut()).unwrap(), played, "the same from the seed");
         let cx = GameSpec::parse("cx 2 3 3").unwrap();
-        assert_eq!(check_opening(&cx, &moves(&["0", "0", "1"])), Ok(()));
-        assert_eq!(check_opening(&cx, &moves(&["0", "0", "0"])), Err("move 3 '0' is not legal there".into()));
+        assert_eq!(check_opening(&cx, &moves(&["0", "0", "1"])).unwrap(), ());
+        assert_eq!(
+            check_opening(&cx, &moves(&["0", "0", "0"])).unwrap_err().to_string(),
+            "move 3 '0' is not legal there"
+        );
     }
 
     #[test]

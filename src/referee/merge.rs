@@ -43,18 +43,18 @@ pub struct MergedMatch {
 }
 
 /// Merges results files, given as (name, text).
-pub fn merge_results(files: &[(String, String)]) -> Result<MergedMatch, String> {
+pub fn merge_results(files: &[(String, String)]) -> Result<MergedMatch> {
     let mut header: Option<MatchHeader> = None;
     let mut shards = Vec::new();
     let mut games: BTreeMap<usize, (GameResult, &str)> = BTreeMap::new();
     let mut duplicates = 0;
     for (name, text) in files {
-        let (mut h, file_games) = results::read(text).map_err(|e| format!("{name}: {e}"))?;
+        let (mut h, file_games) = results::read(text).map_err(|e| anyhow!("{name}: {e}"))?;
         shards.push(h.shard.take().unwrap_or_else(|| "whole".to_string()));
         match &header {
             None => header = Some(h),
             Some(first) if *first != h => {
-                return Err(format!("{name}: another match than {}'s (the headers differ)", files[0].0))
+                return Err(anyhow!("{name}: another match than {}'s (the headers differ)", files[0].0))
             }
             Some(_) => {}
         }
@@ -63,21 +63,23 @@ pub fn merge_results(files: &[(String, String)]) -> Result<MergedMatch, String> 
         for g in file_games {
             let board = (g.game >= 1).then(|| h.boards.get((g.game - 1) / per_board)).flatten();
             if board.map(|b| b.as_str()) != Some(g.board.as_str()) || g.round != (g.game - 1) % per_board / 2 + 1 {
-                return Err(format!(
+                return Err(anyhow!(
                     "{name}: game {} (board '{}', round {}) is not in the match",
-                    g.game, g.board, g.round
+                    g.game,
+                    g.board,
+                    g.round
                 ));
             }
             match games.get(&g.game) {
                 Some((seen, _)) if *seen == g => duplicates += 1,
-                Some((_, other)) => return Err(format!("game {} differs between {other} and {name}", g.game)),
+                Some((_, other)) => return Err(anyhow!("game {} differs between {other} and {name}", g.game)),
                 None => {
                     games.insert(g.game, (g, name));
                 }
             }
         }
     }
-    let header = header.ok_or("no files")?;
+    let header = header.ok_or_else(|| anyhow!("no files"))?;
     let read: Vec<GameResult> = games.into_values().map(|(g, _)| g).collect();
     let mut pairs: Vec<(&GameResult, &GameResult)> = results::pairs(&read);
     let sprt = header.sprt.map(|sprt| {
@@ -99,7 +101,7 @@ pub fn merge_results(files: &[(String, String)]) -> Result<MergedMatch, String> 
 
 impl MergedMatch {
     /// The counted games as a match's result (tables by board).
-    pub fn result(&self) -> Result<MatchResult, String> {
+    pub fn result(&self) -> Result<MatchResult> {
         let mut boards = Vec::new();
         for text in &self.header.boards {
             boards.push((parse_board(&text.split_whitespace().collect::<Vec<_>>())?, Tally::default()));
@@ -132,7 +134,7 @@ impl MergedMatch {
         writeln!(out, "engine1: {}\nengine2: {}", h.engine1, h.engine2)?;
         let default_names = [h.engine1.clone(), h.engine2.clone()];
         let names = h.names.as_ref().unwrap_or(&default_names);
-        let result = self.result().map_err(|e| anyhow!(e))?;
+        let result = self.result()?;
         let sprt = h.sprt.as_ref().zip(self.sprt.as_ref()).map(|(s, (c, llr, v))| sprt_report(s, c, *llr, *v));
         print_results(out, &result, [&names[0], &names[1]], Duration::from_secs_f64(h.timeout), sprt)
     }
@@ -177,7 +179,7 @@ impl MergedMatch {
 /// Merges the results files `files` (name, text): writes the counted games to `out` if given,
 /// and prints the report (or with `json` its figures as one JSON object).
 pub fn run(files: &[(String, String)], out: Option<&Path>, json: bool) -> Result<()> {
-    let merged = merge_results(files).map_err(|e| anyhow!(e))?;
+    let merged = merge_results(files)?;
     if let Some(path) = out {
         std::fs::write(path, merged.file_text()).with_context(|| format!("writing {}", path.display()))?;
     }

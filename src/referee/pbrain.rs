@@ -5,6 +5,7 @@
 
 use super::adapter::{Fault, FaultKind};
 use crate::game::registry::GameSpec;
+use anyhow::{anyhow, Result};
 use std::time::Duration;
 
 /// The prefix of a pbrain engine spec.
@@ -12,18 +13,18 @@ pub const PREFIX: &str = "pbrain:";
 
 /// The board (rows, columns) of `spec` if a pbrain engine can play it: free-style gomoku, the
 /// m,n,k game with K = 5 and no blocked cells.
-pub fn gomoku_board(spec: &GameSpec) -> Result<(usize, usize), String> {
+pub fn gomoku_board(spec: &GameSpec) -> Result<(usize, usize)> {
     let size: Vec<usize> = spec.size().iter().filter_map(|w| w.parse().ok()).collect();
     match size[..] {
         [rows, cols, 5] if spec.name() == "mnk" && spec.options().is_empty() => Ok((rows, cols)),
-        _ => Err(format!(
+        _ => Err(anyhow!(
             "a pbrain (Gomocup) engine plays only m,n,k boards with K = 5 and no blocked cells, not '{spec}'"
         )),
     }
 }
 
 /// Whether a pbrain engine can play `spec`.
-pub fn check_board(spec: &GameSpec) -> Result<(), String> {
+pub fn check_board(spec: &GameSpec) -> Result<()> {
     gomoku_board(spec).map(|_| ())
 }
 
@@ -31,7 +32,7 @@ pub fn check_board(spec: &GameSpec) -> Result<(), String> {
 /// answer is OK, then INFO lines, which get none. The referee keeps no match clock: the match
 /// time is unlimited (`timeout_match 0`, and `time_left` as Piskvork sends it then).
 pub fn setup_lines(spec: &GameSpec, timeout: Duration) -> Result<(String, Vec<String>), Fault> {
-    let (rows, cols) = gomoku_board(spec).map_err(|e| Fault::new(FaultKind::Crash, e))?;
+    let (rows, cols) = gomoku_board(spec).map_err(|e| Fault::new(FaultKind::Crash, e.to_string()))?;
     let start = if rows == cols { format!("START {rows}") } else { format!("RECTSTART {cols},{rows}") };
     let info = [
         format!("timeout_turn {}", timeout.as_millis()),
@@ -101,10 +102,10 @@ mod tests {
         assert!(check_board(&mnk(15, 15, 5)).is_ok());
         assert!(check_board(&mnk(7, 9, 5)).is_ok());
         for bad in [mnk(7, 7, 4), GameSpec::parse("cx 6 7 5").unwrap()] {
-            assert!(check_board(&bad).unwrap_err().contains("K = 5"), "{bad}");
+            assert!(check_board(&bad).unwrap_err().to_string().contains("K = 5"), "{bad}");
         }
         let blocked = GameSpec::parse("mnk 9 9 5 blocked 0,0").unwrap();
-        assert!(check_board(&blocked).unwrap_err().contains("blocked 0,0"));
+        assert!(check_board(&blocked).unwrap_err().to_string().contains("blocked 0,0"));
         let t = Duration::from_millis(1500);
         let (start, info) = setup_lines(&mnk(15, 15, 5), t).unwrap();
         assert_eq!(start, "START 15");

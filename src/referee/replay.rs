@@ -11,7 +11,7 @@ use super::spec::{board_text, parse_board};
 use crate::game::any::AnyGame;
 use crate::game::registry::GameSpec;
 use crate::game::{Outcome, Side};
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -62,14 +62,14 @@ pub struct LoggedGame {
 }
 
 /// Reads one line of the game log.
-pub fn parse_log_line(line: &str) -> Result<LoggedGame, String> {
+pub fn parse_log_line(line: &str) -> Result<LoggedGame> {
     let fields: Vec<&str> = line.split('\t').collect();
     let [number, board, first, second, result, reason, moves] = fields[..] else {
-        return Err(format!("expected 7 tab-separated fields ({FIELDS}), got {}", fields.len()));
+        return Err(anyhow!("expected 7 tab-separated fields ({FIELDS}), got {}", fields.len()));
     };
     let number = match number.trim().parse::<usize>() {
         Ok(n) if n >= 1 => n,
-        _ => return Err(format!("game number '{number}' is not a whole number from 1")),
+        _ => return Err(anyhow!("game number '{number}' is not a whole number from 1")),
     };
     let words: Vec<&str> = board.split_whitespace().collect();
     let spec = parse_board(&words)?;
@@ -87,7 +87,7 @@ pub fn parse_log_line(line: &str) -> Result<LoggedGame, String> {
 
 /// The end of a game from its result (`1-0`, `0-1`, `1/2-1/2`, `0-0`) and reason (`win`, `draw`,
 /// `forfeit by first|second ...`, `both forfeit ...`), which must agree.
-fn logged_end(result: &str, reason: &str) -> Result<LoggedEnd, String> {
+fn logged_end(result: &str, reason: &str) -> Result<LoggedEnd> {
     let end = match reason.split_whitespace().take(3).collect::<Vec<_>>()[..] {
         ["win", ..] if result == "1-0" => LoggedEnd::Played(Outcome::Win(Side::First)),
         ["win", ..] if result == "0-1" => LoggedEnd::Played(Outcome::Win(Side::Second)),
@@ -97,9 +97,9 @@ fn logged_end(result: &str, reason: &str) -> Result<LoggedEnd, String> {
         ["forfeit", "by", "second"] if result == "1-0" => LoggedEnd::Forfeit(Side::Second),
         ["both", "forfeit:" | "forfeit", ..] if result == "0-0" => LoggedEnd::BothForfeit,
         _ if !matches!(result, "1-0" | "0-1" | "1/2-1/2" | "0-0") => {
-            return Err(format!("result '{result}' is none of 1-0, 0-1, 1/2-1/2, 0-0"))
+            return Err(anyhow!("result '{result}' is none of 1-0, 0-1, 1/2-1/2, 0-0"))
         }
-        _ => return Err(format!("result '{result}' does not agree with the reason '{reason}'")),
+        _ => return Err(anyhow!("result '{result}' does not agree with the reason '{reason}'")),
     };
     Ok(end)
 }
@@ -108,7 +108,7 @@ fn logged_end(result: &str, reason: &str) -> Result<LoggedEnd, String> {
 /// with what is wrong.
 pub struct Replayed {
     pub boards: String,
-    pub verdict: Result<String, String>,
+    pub verdict: Result<String>,
 }
 
 /// Replays `game` with the rules; `each_move` prints the board after every move, else only the
@@ -116,7 +116,7 @@ pub struct Replayed {
 pub fn replay_game(game: &LoggedGame, each_move: bool) -> Replayed {
     match rules_of(&game.spec) {
         Ok(rules) => replay_on(rules, game, each_move),
-        Err(e) => Replayed { boards: String::new(), verdict: Err(format!("board: {e}")) },
+        Err(e) => Replayed { boards: String::new(), verdict: Err(anyhow!("board: {e}")) },
     }
 }
 
@@ -138,16 +138,16 @@ fn replay_on(mut rules: Box<dyn AnyGame>, game: &LoggedGame, each_move: bool) ->
 }
 
 /// Plays the logged move `text` (move `i`, from 0) if the rules allow it.
-fn play_logged(rules: &mut dyn AnyGame, i: usize, text: &str) -> Result<(), String> {
+fn play_logged(rules: &mut dyn AnyGame, i: usize, text: &str) -> Result<()> {
     let side = side_name(rules.to_move());
     if let Some(outcome) = rules.outcome() {
-        return Err(format!("move {} '{text}' was played after the game was over ({})", i + 1, outcome_text(outcome)));
+        return Err(anyhow!("move {} '{text}' was played after the game was over ({})", i + 1, outcome_text(outcome)));
     }
-    rules.play(text).map_err(|e| format!("move {} '{text}' by {side} is illegal: {e}", i + 1))
+    rules.play(text).map_err(|e| anyhow!("move {} '{text}' by {side} is illegal: {e}", i + 1))
 }
 
 /// Whether the position after the logged moves agrees with the logged end.
-fn check_end(rules: &dyn AnyGame, game: &LoggedGame) -> Result<String, String> {
+fn check_end(rules: &dyn AnyGame, game: &LoggedGame) -> Result<String> {
     let n = game.moves.len();
     let outcome = rules.outcome();
     match (game.end, outcome) {
@@ -155,22 +155,22 @@ fn check_end(rules: &dyn AnyGame, game: &LoggedGame) -> Result<String, String> {
             Ok(format!("{} after {n} moves, as the rules say", outcome_text(real)))
         }
         (LoggedEnd::Played(logged), Some(real)) => {
-            Err(format!("logged {}, but the rules say {} after {n} moves", outcome_text(logged), outcome_text(real)))
+            Err(anyhow!("logged {}, but the rules say {} after {n} moves", outcome_text(logged), outcome_text(real)))
         }
         (LoggedEnd::Played(logged), None) => {
-            Err(format!("logged {}, but the game is not over after {n} moves", outcome_text(logged)))
+            Err(anyhow!("logged {}, but the game is not over after {n} moves", outcome_text(logged)))
         }
         (LoggedEnd::DeadDraw, None) if rules.is_dead_draw() => {
             Ok(format!("a dead draw (1/2-1/2) after {n} moves: neither side can win any more, as the rules say"))
         }
-        (LoggedEnd::DeadDraw, None) => Err(format!("logged a dead draw, but a side can still win after {n} moves")),
+        (LoggedEnd::DeadDraw, None) => Err(anyhow!("logged a dead draw, but a side can still win after {n} moves")),
         (LoggedEnd::DeadDraw, Some(real)) => {
-            Err(format!("logged a dead draw, but the game was already over ({}) after {n} moves", outcome_text(real)))
+            Err(anyhow!("logged a dead draw, but the game was already over ({}) after {n} moves", outcome_text(real)))
         }
         (LoggedEnd::Forfeit(_) | LoggedEnd::BothForfeit, Some(real)) => {
-            Err(format!("logged a forfeit, but the game was already over ({}) after {n} moves", outcome_text(real)))
+            Err(anyhow!("logged a forfeit, but the game was already over ({}) after {n} moves", outcome_text(real)))
         }
-        (LoggedEnd::Forfeit(loser), None) if n > 0 && rules.to_move() != loser => Err(format!(
+        (LoggedEnd::Forfeit(loser), None) if n > 0 && rules.to_move() != loser => Err(anyhow!(
             "logged a forfeit by {}, but {} was to move after {n} moves",
             side_name(loser),
             side_name(rules.to_move())
@@ -178,7 +178,7 @@ fn check_end(rules: &dyn AnyGame, game: &LoggedGame) -> Result<String, String> {
         (LoggedEnd::Forfeit(loser), None) => {
             Ok(format!("forfeit by {} after {n} legal moves (accepted as logged)", side_name(loser)))
         }
-        (LoggedEnd::BothForfeit, None) if n > 0 => Err(format!("logged that both forfeit the setup, but {n} moves")),
+        (LoggedEnd::BothForfeit, None) if n > 0 => Err(anyhow!("logged that both forfeit the setup, but {n} moves")),
         (LoggedEnd::BothForfeit, None) => Ok("both forfeit the setup (accepted as logged)".to_string()),
     }
 }
@@ -284,7 +284,7 @@ mod tests {
 
     const TIC_TAC_TOE: &str = "3\tmnk 3 3 3\te1:self\te2:l1\t1-0\twin\t0,0 1,0 0,1 1,1 0,2";
 
-    fn verdict(line: &str) -> Result<String, String> {
+    fn verdict(line: &str) -> Result<String> {
         replay_game(&parse_log_line(line).expect("a well-formed line"), false).verdict
     }
 
@@ -316,7 +316,7 @@ mod tests {
             ("1\tmnk 3 3 3\te1:a\te2:b\t0-1\tforfeit by second crash: x\t", "does not agree"),
         ];
         for (line, expected) in cases {
-            let e = parse_log_line(line).unwrap_err();
+            let e = parse_log_line(line).unwrap_err().to_string();
             assert!(e.contains(expected), "{line:?}: {e}");
         }
     }
@@ -326,7 +326,7 @@ mod tests {
         let g = parse_log_line(TIC_TAC_TOE).unwrap();
         let r = replay_game(&g, false);
         assert_eq!(r.boards, "XXX\nOO.\n...\n");
-        assert_eq!(r.verdict, Ok("first wins (1-0) after 5 moves, as the rules say".to_string()));
+        assert_eq!(r.verdict.unwrap(), "first wins (1-0) after 5 moves, as the rules say".to_string());
         let r = replay_game(&g, true);
         assert!(r.boards.starts_with("after move 1 (0,0):\nX..\n...\n...\nafter move 2"), "{}", r.boards);
         assert!(r.boards.ends_with("after move 5 (0,2):\nXXX\nOO.\n...\n"), "{}", r.boards);
@@ -340,11 +340,11 @@ mod tests {
         );
         let early = dead.trim_end_matches(" 2,0");
         let r = replay_game(&parse_log_line(early).unwrap(), false);
-        assert_eq!(r.verdict, Err("logged a dead draw, but a side can still win after 7 moves".to_string()));
+        assert_eq!(r.verdict.unwrap_err().to_string(), "logged a dead draw, but a side can still win after 7 moves");
         let draw = "1\tmnk 3 3 3\te1:a\te2:b\t1/2-1/2\tdraw\t1,1 0,0 0,1 2,1 0,2 2,0 1,0 1,2 2,2";
         let r = replay_game(&parse_log_line(draw).unwrap(), false);
         assert_eq!(r.boards, "OXX\nXXO\nOOX\n");
-        assert_eq!(r.verdict, Ok("a draw (1/2-1/2) after 9 moves, as the rules say".to_string()));
+        assert_eq!(r.verdict.unwrap(), "a draw (1/2-1/2) after 9 moves, as the rules say".to_string());
     }
 
     #[test]
@@ -356,27 +356,27 @@ mod tests {
         let g = parse_log_line("2\tmnk 2 3 2 blocked 0,1\te1:a\te2:b\t0-1\tforfeit by first crash: x\t").unwrap();
         let r = replay_game(&g, false);
         assert_eq!(r.boards, ".#.\n...\n");
-        assert_eq!(r.verdict, Ok("forfeit by first after 0 legal moves (accepted as logged)".to_string()));
+        assert_eq!(r.verdict.unwrap(), "forfeit by first after 0 legal moves (accepted as logged)".to_string());
     }
 
     #[test]
     fn illegal_moves_and_wrong_results_fail() {
         let occupied = TIC_TAC_TOE.replace("0,1 1,1", "0,0 1,1");
-        let e = verdict(&occupied).unwrap_err();
+        let e = verdict(&occupied).unwrap_err().to_string();
         assert!(e.starts_with("move 3 '0,0' by first is illegal"), "{e}");
         let off = TIC_TAC_TOE.replace("1,0", "3,3");
-        assert!(verdict(&off).unwrap_err().starts_with("move 2 '3,3' by second is illegal"));
+        assert!(verdict(&off).unwrap_err().to_string().starts_with("move 2 '3,3' by second is illegal"));
         let garbled = TIC_TAC_TOE.replace("1,0", "a,b");
-        assert!(verdict(&garbled).unwrap_err().starts_with("move 2 'a,b' by second is illegal"));
+        assert!(verdict(&garbled).unwrap_err().to_string().starts_with("move 2 'a,b' by second is illegal"));
         let after_end = "1\tcx 3 4 3\te1:a\te2:b\t1-0\twin\t0 1 0 1 0 1";
-        assert!(verdict(after_end).unwrap_err().contains("after the game was over (first wins (1-0))"));
+        assert!(verdict(after_end).unwrap_err().to_string().contains("after the game was over (first wins (1-0))"));
         let wrong = TIC_TAC_TOE.replace("1-0\twin", "0-1\twin");
         assert_eq!(
-            verdict(&wrong).unwrap_err(),
+            verdict(&wrong).unwrap_err().to_string(),
             "logged second wins (0-1), but the rules say first wins (1-0) after 5 moves"
         );
         let unfinished = "1\tcx 3 4 3\te1:a\te2:b\t1/2-1/2\tdraw\t0 1";
-        assert!(verdict(unfinished).unwrap_err().contains("not over after 2 moves"));
+        assert!(verdict(unfinished).unwrap_err().to_string().contains("not over after 2 moves"));
     }
 
     #[test]
@@ -384,10 +384,13 @@ mod tests {
         let ok = "1\tcx 3 4 3\te1:a\te2:b\t1-0\tforfeit by second timeout: slow\t0";
         assert!(verdict(ok).is_ok());
         let wrong_side = "1\tcx 3 4 3\te1:a\te2:b\t0-1\tforfeit by first timeout: slow\t0";
-        assert_eq!(verdict(wrong_side).unwrap_err(), "logged a forfeit by first, but second was to move after 1 moves");
+        assert_eq!(
+            verdict(wrong_side).unwrap_err().to_string(),
+            "logged a forfeit by first, but second was to move after 1 moves"
+        );
         let over = "1\tcx 3 4 3\te1:a\te2:b\t0-1\tforfeit by second timeout: slow\t0 1 0 1 0";
         let over = over.replace("0-1", "1-0");
-        assert!(verdict(&over).unwrap_err().contains("already over"));
+        assert!(verdict(&over).unwrap_err().to_string().contains("already over"));
         let both = "1\tcx 3 4 3\te1:a\te2:b\t0-0\tboth forfeit: first crash: x; second crash: y\t0";
         assert!(verdict(both).is_err());
     }

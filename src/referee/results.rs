@@ -16,6 +16,7 @@ use super::score::game_score;
 use super::sprt::{Pentanomial, Sprt, Verdict};
 use crate::game::registry::GameSpec;
 use crate::game::{Outcome, Side};
+use anyhow::{anyhow, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -93,11 +94,11 @@ impl GameResult {
 
     /// The game as the match recorded it (the inverse of [`GameResult::new`]: the same end, a
     /// fault with the same kind and words).
-    pub fn record(&self) -> Result<GameRecord, String> {
+    pub fn record(&self) -> Result<GameRecord> {
         let spec =
-            GameSpec::parse(&self.board).map_err(|e| format!("game {}: board '{}': {e}", self.game, self.board))?;
-        let bad = || format!("game {}: result '{}' with reason '{}'", self.game, self.result, self.reason);
-        let fault = |text: &str| -> Result<Fault, String> {
+            GameSpec::parse(&self.board).map_err(|e| anyhow!("game {}: board '{}': {e}", self.game, self.board))?;
+        let bad = || anyhow!("game {}: result '{}' with reason '{}'", self.game, self.result, self.reason);
+        let fault = |text: &str| -> Result<Fault> {
             let (kind, detail) = text.split_once(": ").ok_or_else(bad)?;
             let kind = [FaultKind::Timeout, FaultKind::Illegal, FaultKind::Garbled, FaultKind::Crash]
                 .into_iter()
@@ -153,23 +154,23 @@ impl Line {
         serde_json::to_string(self).expect("results serialise")
     }
 
-    pub fn parse(text: &str) -> Result<Line, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
+    pub fn parse(text: &str) -> Result<Line> {
+        Ok(serde_json::from_str(text)?)
     }
 }
 
 /// The header and the games of a results file's text (blank lines skipped).
-pub fn read(text: &str) -> Result<(MatchHeader, Vec<GameResult>), String> {
+pub fn read(text: &str) -> Result<(MatchHeader, Vec<GameResult>)> {
     let mut header = None;
     let mut games = Vec::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        match Line::parse(line).map_err(|e| format!("line {}: {e}", i + 1))? {
+        match Line::parse(line).map_err(|e| anyhow!("line {}: {e}", i + 1))? {
             Line::Match(h) if header.is_none() && games.is_empty() => header = Some(h),
-            Line::Match(_) => return Err(format!("line {}: a second match header", i + 1)),
+            Line::Match(_) => return Err(anyhow!("line {}: a second match header", i + 1)),
             Line::Game(g) => games.push(g),
         }
     }
-    Ok((header.ok_or("no match header")?, games))
+    Ok((header.ok_or_else(|| anyhow!("no match header"))?, games))
 }
 
 /// The pair outcomes of `games`: the games of a round (same board, same round) that are both

@@ -10,6 +10,7 @@ use super::adapter::EngineAdapter;
 use super::game::{play_game, GameRecord, Opening, Terms};
 use super::score::Tally;
 use super::{MatchPlan, MatchResult};
+use anyhow::{anyhow, Result};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -99,12 +100,12 @@ pub fn run_match(
     mut jobs: Vec<EnginePair>,
     mut on_finished: impl FnMut(&GameRecord, usize),
     mut on_game: impl FnMut(&GameRecord) -> bool,
-) -> anyhow::Result<MatchResult> {
+) -> Result<MatchResult> {
     if jobs.is_empty() {
         anyhow::bail!("a match needs at least one job");
     }
     for e in jobs.iter_mut().flat_map(|pair| pair.iter_mut()) {
-        e.start().map_err(|f| anyhow::anyhow!("engine {}: {f}", e.name()))?;
+        e.start().map_err(|f| anyhow!("engine {}: {f}", e.name()))?;
     }
     let games = shard_schedule(plan);
     let next = AtomicUsize::new(0);
@@ -164,7 +165,7 @@ fn work(
     next: &AtomicUsize,
     stop: &Arc<AtomicBool>,
     pair: &mut EnginePair,
-    tx: Sender<Result<GameRecord, String>>,
+    tx: Sender<Result<GameRecord>>,
 ) {
     while !stop.load(Ordering::Relaxed) {
         let Some(g) = games.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
@@ -178,7 +179,7 @@ fn work(
             abort: Some(stop.clone()),
         };
         let result = play_game(g.number, spec, [e1.as_mut(), e2.as_mut()], g.first, &terms)
-            .map_err(|e| format!("board '{spec}': {e}"));
+            .map_err(|e| anyhow!("board '{spec}': {e}"));
         if stop.load(Ordering::Relaxed) || tx.send(result).is_err() {
             break;
         }

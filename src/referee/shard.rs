@@ -7,6 +7,7 @@
 //! Self-play games, which are not paired, go round the same way (game g, from 1, to shard
 //! (g - 1) mod N + 1). `boardbot merge` puts the shards' files back together.
 
+use anyhow::{anyhow, Result};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -46,11 +47,11 @@ impl fmt::Display for Shard {
 }
 
 impl FromStr for Shard {
-    type Err = String;
+    type Err = anyhow::Error;
 
     /// `I/N`, 1 <= I <= N.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("'{text}' is not a shard I/N (1 <= I <= N, e.g. 2/8)");
+    fn from_str(text: &str) -> Result<Shard> {
+        let bad = || anyhow!("'{text}' is not a shard I/N (1 <= I <= N, e.g. 2/8)");
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
         if i == 0 || i > n {

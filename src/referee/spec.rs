@@ -5,13 +5,14 @@ use super::pbrain;
 use super::process::{ProcessConfig, Protocol};
 use crate::game::any::Player;
 use crate::game::registry::GameSpec;
+use anyhow::{anyhow, Result};
 use std::path::Path;
 use std::time::Duration;
 
 /// Parses a board: a game's description as the registry reads it (`mnk M N K [blocked
 /// ROW,COL ...]`, `cx M N X`, ...).
-pub fn parse_board(words: &[&str]) -> Result<GameSpec, String> {
-    GameSpec::from_words(words).map_err(|e| format!("board '{}': {e}", words.join(" ")))
+pub fn parse_board(words: &[&str]) -> Result<GameSpec> {
+    GameSpec::from_words(words).map_err(|e| anyhow!("board '{}': {e}", words.join(" ")))
 }
 
 /// The boards of the m,n,k course tournament (M N K), from the shared reference facts.
@@ -75,13 +76,13 @@ fn board(text: &str) -> GameSpec {
 }
 
 /// Parses a board file: one board a line, `#` starts a comment, blank lines are skipped.
-pub fn parse_boards(text: &str) -> Result<Vec<GameSpec>, String> {
+pub fn parse_boards(text: &str) -> Result<Vec<GameSpec>> {
     let mut boards = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("");
         let words: Vec<&str> = line.split_whitespace().collect();
         if !words.is_empty() {
-            boards.push(parse_board(&words).map_err(|e| format!("line {}: {e}", i + 1))?);
+            boards.push(parse_board(&words).map_err(|e| anyhow!("line {}: {e}", i + 1))?);
         }
     }
     Ok(boards)
@@ -94,7 +95,7 @@ pub fn board_text(spec: &GameSpec) -> String {
 
 /// Splits a command line into words: blanks separate words, except inside '...' or "...";
 /// a backslash outside single quotes takes the next character as is.
-pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+pub fn split_command(text: &str) -> Result<Vec<String>> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = text.chars();
@@ -111,7 +112,7 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(c) => w.push(c),
-                        None => return Err(format!("unclosed ' in '{text}'")),
+                        None => return Err(anyhow!("unclosed ' in '{text}'")),
                     }
                 }
             }
@@ -126,15 +127,15 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
                                 w.push('\\');
                                 w.push(c);
                             }
-                            None => return Err(format!("unclosed \" in '{text}'")),
+                            None => return Err(anyhow!("unclosed \" in '{text}'")),
                         },
                         Some(c) => w.push(c),
-                        None => return Err(format!("unclosed \" in '{text}'")),
+                        None => return Err(anyhow!("unclosed \" in '{text}'")),
                     }
                 }
             }
             '\\' => {
-                let c = chars.next().ok_or_else(|| format!("trailing backslash in '{text}'"))?;
+                let c = chars.next().ok_or_else(|| anyhow!("trailing backslash in '{text}'"))?;
                 word.get_or_insert_with(String::new).push(c);
             }
             c => word.get_or_insert_with(String::new).push(c),
@@ -155,16 +156,16 @@ pub fn engine_config(
     seed: u64,
     setup_timeout: Duration,
     echo_stderr: bool,
-) -> Result<ProcessConfig, String> {
+) -> Result<ProcessConfig> {
     if let Some(command) = text.get(..pbrain::PREFIX.len()).filter(|p| p.eq_ignore_ascii_case(pbrain::PREFIX)) {
         let command = &text[command.len()..];
         let argv = split_command(command)?;
-        let head = argv.first().ok_or("empty pbrain engine command")?;
+        let head = argv.first().ok_or_else(|| anyhow!("empty pbrain engine command"))?;
         let name = format!("{}{}", pbrain::PREFIX, short_name(command, head));
         return Ok(ProcessConfig { name, argv, protocol: Protocol::Pbrain, seeded: false, setup_timeout, echo_stderr });
     }
     let words = split_command(text)?;
-    let (head, rest) = words.split_first().ok_or("empty engine spec")?;
+    let (head, rest) = words.split_first().ok_or_else(|| anyhow!("empty engine spec"))?;
     let exe = self_exe.to_string_lossy().into_owned();
     let builtin: Option<Vec<String>> = match head.to_ascii_lowercase().as_str() {
         "self" => Some(vec![]),
@@ -179,7 +180,7 @@ pub fn engine_config(
     };
     let (argv, seeded) = match builtin {
         Some(_) if rest.iter().any(|w| w == "--seed" || w.starts_with("--seed=")) => {
-            return Err(format!(
+            return Err(anyhow!(
                 "engine '{text}': --seed is the match's (it seeds every game of a built-in engine: `match --seed`); leave it out of the engine"
             ))
         }
@@ -244,7 +245,7 @@ mod tests {
         }
         let file = "# boards\nmnk 3 3 3\n\n  cx 6 7 4  # connect four\n";
         assert_eq!(parse_boards(file).unwrap().len(), 2);
-        assert!(parse_boards("mnk 3 3 3\nmnk 3\n").unwrap_err().starts_with("line 2"));
+        assert!(parse_boards("mnk 3 3 3\nmnk 3\n").unwrap_err().to_string().starts_with("line 2"));
         let spec = GameSpec::parse("mnk 5 5 4 blocked 0,0").unwrap();
         assert_eq!(board_text(&spec), "mnk 5 5 4 blocked 0,0");
     }
@@ -281,7 +282,7 @@ mod tests {
         assert!(engine_config("  ", exe, 0, t, false).is_err());
         // A built-in engine's seed is the match's (issue 57: a second --seed crashed the engine).
         for text in ["hard --seed 3", "self --seed=3", "random --threads 1 --seed 3"] {
-            let e = engine_config(text, exe, 0, t, false).unwrap_err();
+            let e = engine_config(text, exe, 0, t, false).unwrap_err().to_string();
             assert!(e.contains("--seed is the match's"), "{e}");
         }
         let c = engine_config("pbrain:/opt/gomoku/pbrain-figrid --threads 1", exe, 3, t, false).unwrap();

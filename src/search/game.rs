@@ -6,6 +6,7 @@
 //! any small copyable value with a stable numeric key for tables. Algorithms that do assume
 //! alternation say so by asking for [`Alternating`].
 
+use anyhow::Result;
 use std::fmt::Debug;
 
 /// One of the two players. `First` moves first.
@@ -91,7 +92,7 @@ pub trait Game: Clone {
     /// The legal move whose key is `key`, if there is one now.
     fn move_for_key(&self, key: u32) -> Option<Self::Move>;
     /// Parses move text; checks syntax and that the move is on the board, not legality.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    fn parse_move(&self, text: &str) -> Result<Self::Move>;
     /// The protocol text of a move.
     fn format_move(&self, mv: Self::Move) -> String;
 }

@@ -28,6 +28,7 @@ pub use picker::Stage;
 pub use searcher::{score_text, SearchInfo, SearchResult, Searcher, Source};
 pub use weights::{WeightFile, Weights};
 
+use anyhow::{anyhow, Result};
 use rand::seq::SliceRandom;
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
@@ -293,15 +294,15 @@ pub trait RootKnowledge<G: Game>: Knowledge<G> {
     }
 
     /// Sets the evaluation's weights (the names of [`RootKnowledge::weights`]).
-    fn set_weights(&mut self, _weights: &Weights) -> Result<(), String> {
-        Err("this game's evaluation has no weights".into())
+    fn set_weights(&mut self, _weights: &Weights) -> Result<()> {
+        Err(anyhow!("this game's evaluation has no weights"))
     }
 
     /// Sets the evaluation's network from a net file's bytes (`None`: evaluate without one, with
     /// the game's hand-made evaluation). `Ok(false)`: this game has no network evaluation, or
     /// the bytes are not its kind of file, and nothing changed; `Err`: a file of its kind that
     /// it cannot read (damaged, truncated, another version), and nothing changed.
-    fn set_net(&mut self, _net: Option<&[u8]>) -> Result<bool, String> {
+    fn set_net(&mut self, _net: Option<&[u8]>) -> Result<bool> {
         Ok(false)
     }
 

@@ -3,6 +3,7 @@
 //! on the real games is tested with them (`src/game/search_tests.rs`).
 
 use super::*;
+use anyhow::{anyhow, Result};
 
 /// What every toy game's knowledge is: no evaluation beyond the game's own score, every legal
 /// move a candidate, nothing forced.
@@ -122,8 +123,8 @@ impl Game for Bonus {
     fn move_for_key(&self, key: u32) -> Option<u32> {
         self.is_legal(key).then_some(key)
     }
-    fn parse_move(&self, text: &str) -> Result<u32, String> {
-        text.parse().map_err(|_| format!("not a count: {text}"))
+    fn parse_move(&self, text: &str) -> Result<u32> {
+        text.parse().map_err(|_| anyhow!("not a count: {text}"))
     }
     fn format_move(&self, mv: u32) -> String {
         mv.to_string()
@@ -241,8 +242,8 @@ impl Game for Roads {
     fn move_for_key(&self, key: u32) -> Option<Road> {
         self.is_legal(key).then_some(key)
     }
-    fn parse_move(&self, text: &str) -> Result<Road, String> {
-        text.parse().map_err(|_| format!("not a road: {text}"))
+    fn parse_move(&self, text: &str) -> Result<Road> {
+        text.parse().map_err(|_| anyhow!("not a road: {text}"))
     }
     fn format_move(&self, mv: Road) -> String {
         mv.to_string()
@@ -427,8 +428,8 @@ impl Game for Walk {
     fn move_for_key(&self, key: u32) -> Option<u8> {
         Some(key as u8).filter(|&m| self.is_legal(m))
     }
-    fn parse_move(&self, text: &str) -> Result<u8, String> {
-        text.parse().map_err(|_| "a node".to_string())
+    fn parse_move(&self, text: &str) -> Result<u8> {
+        text.parse().map_err(|_| anyhow::anyhow!("a node"))
     }
     fn format_move(&self, mv: u8) -> String {
         mv.to_string()

@@ -6,6 +6,7 @@
 //! `WEIGHT VALUE` line a weight (a whole number), `#` starting a comment. Weights it does not
 //! name keep their values; a name the evaluation does not have is an error.
 
+use anyhow::{anyhow, Result};
 use std::fmt::Write;
 
 /// The largest weight, in absolute value (fifty checkers men): an evaluation must not overflow
@@ -58,18 +59,18 @@ impl Weights {
     }
 
     /// Sets weight `name`.
-    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+    pub fn set(&mut self, name: &str, value: i32) -> Result<()> {
         if value.abs() > MAX_WEIGHT {
-            return Err(format!("weight '{name}' {value} is beyond +-{MAX_WEIGHT}"));
+            return Err(anyhow!("weight '{name}' {value} is beyond +-{MAX_WEIGHT}"));
         }
         let i =
-            self.index(name).ok_or_else(|| format!("unknown weight '{name}' (weights: {})", self.names.join(", ")))?;
+            self.index(name).ok_or_else(|| anyhow!("unknown weight '{name}' (weights: {})", self.names.join(", ")))?;
         self.values[i] = value;
         Ok(())
     }
 
     /// Sets the weights `file` names (the others keep their values); all or nothing.
-    pub fn apply(&mut self, file: &WeightFile) -> Result<(), String> {
+    pub fn apply(&mut self, file: &WeightFile) -> Result<()> {
         let mut next = self.clone();
         for (name, value) in &file.values {
             next.set(name, *value)?;
@@ -94,37 +95,37 @@ impl WeightFile {
     }
 
     /// Reads the text of a weights file (see the module's text).
-    pub fn parse(text: &str) -> Result<WeightFile, String> {
+    pub fn parse(text: &str) -> Result<WeightFile> {
         let mut game = None;
         let mut values: Vec<(String, i32)> = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let words: Vec<&str> = line.split('#').next().unwrap_or("").split_whitespace().collect();
-            let at = |e: String| format!("line {}: {e}", i + 1);
+            let at = |e: &dyn std::fmt::Display| anyhow!("line {}: {e}", i + 1);
             match words.as_slice() {
                 [] => {}
                 ["game", name] if game.is_none() => game = Some(name.to_ascii_lowercase()),
-                ["game", ..] => return Err(at("one 'game NAME' line".into())),
+                ["game", ..] => return Err(at(&"one 'game NAME' line")),
                 [name, value] => {
-                    let value: i32 = value.parse().map_err(|_| at(format!("'{value}' is not a whole number")))?;
+                    let value: i32 = value.parse().map_err(|_| at(&format!("'{value}' is not a whole number")))?;
                     if value.abs() > MAX_WEIGHT {
-                        return Err(at(format!("{value} is beyond +-{MAX_WEIGHT}")));
+                        return Err(at(&format!("{value} is beyond +-{MAX_WEIGHT}")));
                     }
                     if values.iter().any(|(n, _)| n == name) {
-                        return Err(at(format!("weight '{name}' given twice")));
+                        return Err(at(&format!("weight '{name}' given twice")));
                     }
                     values.push((name.to_string(), value));
                 }
-                _ => return Err(at(format!("expected 'game NAME' or 'WEIGHT VALUE', got '{}'", words.join(" ")))),
+                _ => return Err(at(&format!("expected 'game NAME' or 'WEIGHT VALUE', got '{}'", words.join(" ")))),
             }
         }
-        let game = game.ok_or("no 'game NAME' line")?;
+        let game = game.ok_or_else(|| anyhow!("no 'game NAME' line"))?;
         Ok(WeightFile { game, values })
     }
 
     /// Reads the weights file at `path`.
-    pub fn read(path: &std::path::Path) -> Result<WeightFile, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        WeightFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read(path: &std::path::Path) -> Result<WeightFile> {
+        let text = std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?;
+        WeightFile::parse(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
     }
 
     /// The file's text, `comment` (may be empty) first as `#` lines.
@@ -178,7 +179,7 @@ mod tests {
         assert_eq!(w.values(), [100, 150, 6]);
         let before = w.clone();
         let bad = WeightFile::parse("game checkers\nking 1\nqueen 900\n").unwrap();
-        assert!(w.apply(&bad).unwrap_err().contains("unknown weight 'queen'"));
+        assert!(w.apply(&bad).unwrap_err().to_string().contains("unknown weight 'queen'"));
         assert_eq!(w, before, "all or nothing");
         for (text, error) in [
             ("king 1\n", "no 'game NAME' line"),
@@ -188,7 +189,7 @@ mod tests {
             ("game checkers\ngame mnk\n", "line 2: one 'game NAME' line"),
             ("game checkers\nking 5001\n", "line 2: 5001 is beyond"),
         ] {
-            let e = WeightFile::parse(text).unwrap_err();
+            let e = WeightFile::parse(text).unwrap_err().to_string();
             assert!(e.contains(error), "{text:?}: {e}");
         }
         assert!(w.set("king", -5_001).is_err());

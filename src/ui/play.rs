@@ -11,7 +11,7 @@ use crate::referee::report::{log_line, LOG_HEADER};
 use crate::referee::{GameEnd, GameRecord};
 use crate::search::{Outcome, Side};
 use crate::ui::words::{opinion_words, thought_line};
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -78,25 +78,25 @@ impl You {
         }
     }
 
-    fn parse(text: &str) -> Result<You, String> {
+    fn parse(text: &str) -> Result<You> {
         match text.to_ascii_lowercase().as_str() {
             "1" | "first" => Ok(You::First),
             "2" | "second" => Ok(You::Second),
             "3" | "both" => Ok(You::Both),
             "4" | "none" => Ok(You::Nobody),
-            _ => Err(format!("'{text}' is none of first, second, both, none (or 1 to 4)")),
+            _ => Err(anyhow!("'{text}' is none of first, second, both, none (or 1 to 4)")),
         }
     }
 }
 
-fn level_text(v: &str) -> Result<String, String> {
+fn level_text(v: &str) -> Result<String> {
     parse_level(v).map(|_| v.to_string())
 }
 
-fn seconds(v: &str) -> Result<f64, String> {
+fn seconds(v: &str) -> Result<f64> {
     match v.parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(s),
-        _ => Err(format!("'{v}' is not a number of seconds (more than 0, at most 3600)")),
+        _ => Err(anyhow!("'{v}' is not a number of seconds (more than 0, at most 3600)")),
     }
 }
 
@@ -175,17 +175,17 @@ pub fn play(
         bail!("--evaluation chooses a textbook algorithm's evaluation; the full engine uses its own (add --algorithm minimax, alphabeta, ...)");
     }
     let mut engine = Engine::new(Options { seed: args.seed, ..options });
-    engine.set_option("level", &setup.level).map_err(anyhow::Error::msg)?;
-    engine.set_option("algorithm", setup.algorithm.name()).map_err(anyhow::Error::msg)?;
+    engine.set_option("level", &setup.level)?;
+    engine.set_option("algorithm", setup.algorithm.name())?;
     if let Some(depth) = setup.depth {
-        engine.set_value("depth", Value::Number(depth.into())).map_err(anyhow::Error::msg)?;
+        engine.set_value("depth", Value::Number(depth.into()))?;
     }
     if let Some(name) = &setup.evaluation {
-        let game = setup.spec.new_game(&Resources::none()).map_err(anyhow::Error::msg)?;
+        let game = setup.spec.new_game(&Resources::none())?;
         if !game.evaluations().iter().any(|(n, _)| n == name) {
             bail!("{} has no evaluation '{name}' ({})", setup.spec, evaluation_names(game.as_ref()));
         }
-        engine.set_option("evaluation", name).map_err(anyhow::Error::msg)?;
+        engine.set_option("evaluation", name)?;
     }
     let mut session = Session {
         console,
@@ -268,7 +268,7 @@ fn wrap(text: &str, width: usize, indent: &str) -> Vec<String> {
 fn setup<R: Input, W: Write>(args: &PlayArgs, c: &mut Console<R, W>, rng: &mut SmallRng) -> Result<Option<Setup>> {
     let you = args.you.unwrap_or(You::First);
     let mut chosen = Setup {
-        spec: GameSpec::parse(DEFAULT_GAME).map_err(anyhow::Error::msg)?,
+        spec: GameSpec::parse(DEFAULT_GAME)?,
         you,
         level: args.level.clone(),
         algorithm: args.algorithm,
@@ -276,7 +276,7 @@ fn setup<R: Input, W: Write>(args: &PlayArgs, c: &mut Console<R, W>, rng: &mut S
         depth: args.depth,
     };
     if !args.game.is_empty() {
-        chosen.spec = GameSpec::parse(&args.game.join(" ")).map_err(anyhow::Error::msg)?;
+        chosen.spec = GameSpec::parse(&args.game.join(" "))?;
         return Ok(Some(chosen));
     }
     c.say("boardbot play: the games (type a usage or a name; Enter takes the default in brackets)")?;
@@ -357,7 +357,7 @@ fn setup<R: Input, W: Write>(args: &PlayArgs, c: &mut Console<R, W>, rng: &mut S
     if chosen.algorithm == Algorithm::Full {
         return Ok(Some(chosen));
     }
-    let game = chosen.spec.new_game(&Resources::none()).map_err(anyhow::Error::msg)?;
+    let game = chosen.spec.new_game(&Resources::none())?;
     let evaluations = game.evaluations();
     if evaluations.len() > 1 {
         for (name, what) in evaluations {
@@ -391,7 +391,7 @@ fn setup<R: Input, W: Write>(args: &PlayArgs, c: &mut Console<R, W>, rng: &mut S
 
 /// The empty cells of a game's start, as `ROW,COL` (from its view).
 pub fn free_cells(spec: &GameSpec) -> Result<Vec<String>> {
-    let game = spec.new_game(&Resources::none()).map_err(anyhow::Error::msg)?;
+    let game = spec.new_game(&Resources::none())?;
     let view = game.view();
     Ok(view
         .cells
@@ -412,7 +412,7 @@ pub fn with_blocked(spec: &GameSpec, n: usize, rng: &mut SmallRng) -> Result<Gam
     let mut cells: Vec<&String> = free.choose_multiple(rng, n).collect();
     cells.sort();
     let text = format!("{spec} blocked {}", cells.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(" "));
-    GameSpec::parse(&text).map_err(anyhow::Error::msg)
+    GameSpec::parse(&text)
 }
 
 /// A game in play.
@@ -481,7 +481,7 @@ impl<R: Input, W: Write> Session<R, W> {
     }
 
     fn new_game(&mut self) -> Result<()> {
-        self.engine.new_game(&self.spec, true, self.timeout).map_err(anyhow::Error::msg)?;
+        self.engine.new_game(&self.spec, true, self.timeout)?;
         self.announced = false;
         let level = match (self.humans, self.algorithm) {
             ([true, true], _) => String::new(),
@@ -612,7 +612,7 @@ impl<R: Input, W: Write> Session<R, W> {
     fn engine_turn(&mut self) -> Result<()> {
         let side = self.game().to_move();
         let before = self.played();
-        let turn = self.engine.think(Instant::now(), Arc::new(AtomicBool::new(false))).map_err(anyhow::Error::msg)?;
+        let turn = self.engine.think(Instant::now(), Arc::new(AtomicBool::new(false)))?;
         let played = self.game().human_history()[before..].join(", ");
         let text = format!("{} {played}", self.plays(side));
         self.console.say(&text)?;
@@ -628,7 +628,7 @@ impl<R: Input, W: Write> Session<R, W> {
         let history = self.game().history();
         let text = history[..n].join(" ");
         let words: Vec<&str> = text.split_whitespace().collect();
-        self.engine.set_position(&words).map_err(anyhow::Error::msg)?;
+        self.engine.set_position(&words)?;
         self.announced = false;
         Ok(())
     }
@@ -716,7 +716,7 @@ impl<R: Input, W: Write> Session<R, W> {
                 let n = self.played();
                 let side = self.game().to_move();
                 let turn =
-                    self.engine.think(Instant::now(), Arc::new(AtomicBool::new(false))).map_err(anyhow::Error::msg)?;
+                    self.engine.think(Instant::now(), Arc::new(AtomicBool::new(false)))?;
                 let suggestion = self.game().human_history()[n..].join(", ");
                 self.back_to(n)?;
                 let opinion = turn
@@ -757,7 +757,7 @@ impl<R: Input, W: Write> Session<R, W> {
                     self.console.say(&format!("Level {level}."))?;
                     Ok(Next::Go)
                 }
-                Err(e) => self.error(&e),
+                Err(e) => self.error(&e.to_string()),
             },
             ["level", ..] => self.error("level takes one value: easy, medium, hard, max or a number from 1 to 10"),
             ["save", file] => match self.save(file) {
@@ -820,7 +820,7 @@ impl<R: Input, W: Write> Session<R, W> {
         let joined = moves.join(" ");
         let words: Vec<&str> = joined.split_whitespace().collect();
         let n = self.played();
-        self.engine.set_position(&words).map_err(anyhow::Error::msg)?;
+        self.engine.set_position(&words)?;
         let played = self.game().human_history()[n..].join(", ");
         let text = format!("{} {played}", self.plays(side));
         self.console.say(&text)?;

@@ -39,6 +39,7 @@ use crate::game::registry::{GameSpec, GameType, Resources, GAMES};
 use crate::game::render::View;
 use crate::search::{Outcome, Side};
 use crate::ui::words::{opinion_words, thought_line};
+use anyhow::{anyhow, Result};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Query, State};
@@ -127,7 +128,7 @@ pub struct ServeArgs {
 }
 
 /// Runs the server until the process ends.
-pub fn run(args: ServeArgs, mut options: Options) -> anyhow::Result<()> {
+pub fn run(args: ServeArgs, mut options: Options) -> Result<()> {
     anyhow::ensure!(args.searches >= 1, "--searches must be at least 1");
     anyhow::ensure!(args.max_sessions >= 1, "--max-sessions must be at least 1");
     anyhow::ensure!(args.max_sessions_per_client >= 1, "--max-sessions-per-client must be at least 1");
@@ -137,7 +138,7 @@ pub fn run(args: ServeArgs, mut options: Options) -> anyhow::Result<()> {
             "--allow-host '{name}': give a host name or address, with a port or without"
         );
     }
-    options.set_value("hash", Value::Number(args.hash as u64)).map_err(|e| anyhow::anyhow!("--{e}"))?;
+    options.set_value("hash", Value::Number(args.hash as u64)).map_err(|e| anyhow!("--{e}"))?;
     anyhow::ensure!(
         args.request_timeout.is_finite() && (0.01..=3600.0).contains(&args.request_timeout),
         "--request-timeout must be 0.01..=3600 seconds"
@@ -161,11 +162,7 @@ pub fn run(args: ServeArgs, mut options: Options) -> anyhow::Result<()> {
 /// Accepts connections and serves each on its own task (HTTP/1.1), as `axum::serve` does, but
 /// with a timer: a connection idle for `request_timeout` without a request is closed (axum's
 /// own loop kept 19,990 idle connections open), and at most [`MAX_CONNECTIONS`] at once.
-async fn serve_connections(
-    listener: tokio::net::TcpListener,
-    app: Router,
-    request_timeout: Duration,
-) -> anyhow::Result<()> {
+async fn serve_connections(listener: tokio::net::TcpListener, app: Router, request_timeout: Duration) -> Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
     let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
@@ -861,11 +858,11 @@ impl ThinkingOut {
 pub struct ApiError(StatusCode, String);
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError(status, message.into())
+    fn new(status: StatusCode, message: impl std::fmt::Display) -> ApiError {
+        ApiError(status, message.to_string())
     }
 
-    fn bad(message: impl Into<String>) -> ApiError {
+    fn bad(message: impl std::fmt::Display) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 }
@@ -1065,7 +1062,7 @@ async fn new_game(
     let timeout = Duration::from_secs_f64(req.time);
     let level_name = req.level.to_ascii_lowercase();
     let setup = move |play: &mut Play, spec: &GameSpec| -> Result<(), ApiError> {
-        let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
+        let internal = |e: anyhow::Error| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
         let mut options = play.engine.options().clone();
         for (key, value) in asked {
             options.set_value(key, value).map_err(internal)?;

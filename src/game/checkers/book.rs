@@ -10,6 +10,7 @@
 
 use super::{fen, notation, Checkers, Move, Rules};
 use crate::game::Game;
+use anyhow::{anyhow, Result};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -24,24 +25,24 @@ pub struct Book {
 
 impl Book {
     /// Reads a book's text for `rules`; an error names the first bad line.
-    pub fn parse(text: &str, rules: Rules) -> Result<Book, String> {
+    pub fn parse(text: &str, rules: Rules) -> Result<Book> {
         let mut moves = HashMap::new();
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
             }
-            let at = |e: String| format!("book line {}: {e}", i + 1);
+            let at = |e: &dyn std::fmt::Display| anyhow!("book line {}: {e}", i + 1);
             let words: Vec<&str> = line.split_whitespace().collect();
             let [position, mv, score, _depth] = words[..] else {
-                return Err(at("expected FEN MOVE SCORE DEPTH".into()));
+                return Err(at(&"expected FEN MOVE SCORE DEPTH"));
             };
-            let g = fen::parse(rules, position).map_err(at)?;
-            let mv = notation::parse(&g, mv).map_err(at)?;
+            let g = fen::parse(rules, position).map_err(|e| at(&e))?;
+            let mv = notation::parse(&g, mv).map_err(|e| at(&e))?;
             if !g.is_legal(mv) {
-                return Err(at(format!("{} is not legal there", words[1])));
+                return Err(at(&format!("{} is not legal there", words[1])));
             }
-            let score: i32 = score.parse().map_err(|_| at(format!("bad score '{score}'")))?;
+            let score: i32 = score.parse().map_err(|_| at(&format!("bad score '{score}'")))?;
             moves.insert(g.hash(), (mv.key(), score));
         }
         Ok(Book { moves })
@@ -156,9 +157,9 @@ mod tests {
         let mut other = g.clone();
         other.play(moves[0]);
         assert_eq!(book.lookup(&other), None);
-        let bad = Book::parse("B:W21-32:B1-12 11-15 x 3\n", Rules::English).err().unwrap();
+        let bad = Book::parse("B:W21-32:B1-12 11-15 x 3\n", Rules::English).err().unwrap().to_string();
         assert!(bad.contains("book line 1: bad score 'x'"), "{bad}");
-        let illegal = Book::parse("B:W21-32:B1-12 21-17 0 3\n", Rules::English).err().unwrap();
+        let illegal = Book::parse("B:W21-32:B1-12 21-17 0 3\n", Rules::English).err().unwrap().to_string();
         assert!(illegal.contains("book line 1"), "{illegal}");
     }
 

@@ -5,6 +5,7 @@ use super::knowledge::CheckersKnowledge as Know;
 use super::{Checkers, Rules};
 use crate::game::any::{GameSpec, Resources};
 use crate::game::Game;
+use anyhow::Result;
 
 /// `boardbot book --game checkers english --plies LEVELS --out FILE`: the opening book (see
 /// [`book`](super::book)): every position [`book::positions`] gives from the start and from
@@ -17,12 +18,12 @@ pub(super) fn make_book(
     threads: usize,
     hash_mb: usize,
     out: &std::path::Path,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     use super::book::{self, Book};
     use crate::search::{Limits, Searcher};
     use anyhow::{bail, Context};
     use std::io::Write;
-    let start = read(&spec.words().iter().map(String::as_str).collect::<Vec<_>>()).map_err(anyhow::Error::msg)?;
+    let start = read(&spec.words().iter().map(String::as_str).collect::<Vec<_>>())?;
     if start.rules() != Rules::English {
         bail!("the opening book is of English checkers");
     }
@@ -31,13 +32,13 @@ pub(super) fn make_book(
     for ballot in super::book::ballots() {
         let mut g = start.clone();
         for mv in ballot.split_whitespace() {
-            let mv = g.parse_move(mv).map_err(anyhow::Error::msg)?;
+            let mv = g.parse_move(mv)?;
             g.play(mv);
         }
         roots.push(Checkers::from_board(Rules::English, *g.board(), g.to_move()));
     }
     let old = std::fs::read_to_string(out).unwrap_or_default();
-    let known = Book::parse(&old, Rules::English).map_err(anyhow::Error::msg).context("the book to resume")?;
+    let known = Book::parse(&old, Rules::English).context("the book to resume")?;
     let mut file = std::fs::OpenOptions::new().create(true).append(true).open(out)?;
     if old.is_empty() {
         writeln!(file, "# The opening book of English checkers: FEN MOVE SCORE DEPTH (src/game/checkers/book.rs).")?;

@@ -8,6 +8,7 @@ use super::{fen, Checkers, Rules};
 use crate::game::any::{AnyGame, GameRecordText, GameSpec, GameType, Resources};
 use crate::game::playing::Playing;
 use crate::game::{Game, Side};
+use anyhow::Result;
 
 pub use super::knowledge::CheckersKnowledge;
 
@@ -28,7 +29,7 @@ pub static GAME_TYPE: GameType = GameType {
     ..GameType::DEFAULTS
 };
 
-fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>, String> {
+fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>> {
     let game = read(words)?;
     let mut canonical = vec![game.rules().name().to_string()];
     if game.board() != Checkers::new(game.rules()).board() || game.to_move() != Side::First {
@@ -40,7 +41,7 @@ fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>, Stri
 }
 
 /// `boardbot perft`: leaf positions `depth` plies from the description's position.
-fn perft(spec: &GameSpec, depth: u32) -> Result<u64, String> {
+fn perft(spec: &GameSpec, depth: u32) -> Result<u64> {
     let words: Vec<&str> = spec.words().iter().map(String::as_str).collect();
     Ok(read(&words)?.perft(depth))
 }

@@ -5,11 +5,12 @@
 
 use super::{Board, Checkers, Rules};
 use crate::game::{Game, Side};
+use anyhow::{anyhow, Result};
 
 /// Reads a FEN into a position of `rules`. Errors say what is wrong; nothing panics.
-pub fn parse(rules: Rules, text: &str) -> Result<Checkers, String> {
+pub fn parse(rules: Rules, text: &str) -> Result<Checkers> {
     let text = text.trim().trim_end_matches('.');
-    let bad = |why: String| format!("bad FEN '{text}': {why}");
+    let bad = |why: String| anyhow!("bad FEN '{text}': {why}");
     let mut fields = text.split(':');
     let side = match fields.next().map(|f| f.trim().to_ascii_uppercase()).as_deref() {
         Some("B") => Side::First,

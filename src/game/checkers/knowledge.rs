@@ -14,6 +14,7 @@ use super::{reference, Checkers, Move, Rules};
 use crate::game::any::Resources;
 use crate::game::{Game, Side};
 use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, Selectivity, Weights, EVAL_LIMIT, WIN_BOUND};
+use anyhow::{anyhow, Result};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -355,10 +356,10 @@ impl RootKnowledge<Checkers> for CheckersKnowledge {
         Some(&self.weights)
     }
 
-    fn set_weights(&mut self, weights: &Weights) -> Result<(), String> {
-        let values: EvalWeights = weights.values().try_into().map_err(|_| "not checkers' weights".to_string())?;
+    fn set_weights(&mut self, weights: &Weights) -> Result<()> {
+        let values: EvalWeights = weights.values().try_into().map_err(|_| anyhow!("not checkers' weights"))?;
         if weights.names() != eval::NAMES {
-            return Err("not checkers' weights".into());
+            return Err(anyhow!("not checkers' weights"));
         }
         (self.weights, self.eval_weights) = (weights.clone(), values);
         Ok(())
@@ -366,7 +367,7 @@ impl RootKnowledge<Checkers> for CheckersKnowledge {
 
     /// English rules only (the house rules keep the tuned features): a checkers net file
     /// ([`net`]'s format), or None for the tuned features.
-    fn set_net(&mut self, bytes: Option<&[u8]>) -> Result<bool, String> {
+    fn set_net(&mut self, bytes: Option<&[u8]>) -> Result<bool> {
         if self.rules != Rules::English || bytes.is_some_and(|b| !net::is_net_file(b)) {
             return Ok(false);
         }

@@ -47,6 +47,7 @@ pub use entry::{CheckersKnowledge, GAME_TYPE};
 pub use movegen::{Board, Capturing, Move};
 
 use super::{Game, Outcome, Side};
+use anyhow::{anyhow, Result};
 
 /// Salt of this game's hashes (one table for every game: [`crate::game::salt`]).
 const GAME_ID: u64 = crate::game::salt::CHECKERS;
@@ -69,11 +70,11 @@ impl Rules {
             Rules::House => "house",
         }
     }
-    pub fn parse(word: &str) -> Result<Rules, String> {
+    pub fn parse(word: &str) -> Result<Rules> {
         match word.to_ascii_lowercase().as_str() {
             "english" | "american" => Ok(Rules::English),
             "house" => Ok(Rules::House),
-            _ => Err(format!("unknown checkers rules '{word}' (english or house)")),
+            _ => Err(anyhow!("unknown checkers rules '{word}' (english or house)")),
         }
     }
     pub fn capturing(self) -> Capturing {
@@ -358,7 +359,7 @@ impl Game for Checkers {
         moves.into_iter().find(|m| m.key() == key)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, String> {
+    fn parse_move(&self, text: &str) -> Result<Move> {
         notation::parse(self, text)
     }
 

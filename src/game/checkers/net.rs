@@ -32,6 +32,7 @@
 use super::movegen::Board;
 use super::Checkers;
 use crate::game::Game;
+use anyhow::{anyhow, Result};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -179,25 +180,25 @@ impl FloatNet {
     }
 
     /// Reads a file's bytes; errors say what is wrong.
-    pub fn from_bytes(bytes: &[u8]) -> Result<FloatNet, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<FloatNet> {
         if bytes.len() < 20 || &bytes[..8] != MAGIC {
-            return Err("not a boardbot checkers net (bad header)".into());
+            return Err(anyhow!("not a boardbot checkers net (bad header)"));
         }
         let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
         let (version, hidden, dense) = (word(8), word(12), word(16));
         if version != VERSION {
-            return Err(format!("net file version {version}, this build reads version {VERSION}"));
+            return Err(anyhow!("net file version {version}, this build reads version {VERSION}"));
         }
         if (hidden as usize, dense as usize) != (HIDDEN, DENSE) {
-            return Err(format!("net of {hidden} x {dense} units, this build's is {HIDDEN} x {DENSE}"));
+            return Err(anyhow!("net of {hidden} x {dense} units, this build's is {HIDDEN} x {DENSE}"));
         }
         if bytes.len() != FILE_BYTES {
-            return Err(format!("net file of {} bytes, expected {FILE_BYTES} (truncated?)", bytes.len()));
+            return Err(anyhow!("net file of {} bytes, expected {FILE_BYTES} (truncated?)", bytes.len()));
         }
         let body = &bytes[..FILE_BYTES - 8];
         let sum = u64::from_le_bytes(bytes[FILE_BYTES - 8..].try_into().expect("8 bytes"));
         if fnv1a(body) != sum {
-            return Err("net file checksum mismatch (damaged file)".into());
+            return Err(anyhow!("net file checksum mismatch (damaged file)"));
         }
         let mut vals = body[20..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
         let mut take = |n: usize| -> Vec<f32> { vals.by_ref().take(n).collect() };
@@ -217,7 +218,7 @@ impl FloatNet {
             && ok(&net.w3, OTHER_LIMIT)
             && ok(&[net.b3], OTHER_LIMIT))
         {
-            return Err("net file has a value out of range".into());
+            return Err(anyhow!("net file has a value out of range"));
         }
         Ok(net)
     }
@@ -259,14 +260,14 @@ impl Net {
     }
 
     /// A net from a file's bytes (see the module's text).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net> {
         FloatNet::from_bytes(bytes).map(Net::from_float)
     }
 
     /// A net from the file at `path`.
-    pub fn read(path: &std::path::Path) -> Result<Net, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read the net {}: {e}", path.display()))?;
-        Net::from_bytes(&bytes).map_err(|e| format!("net {}: {e}", path.display()))
+    pub fn read(path: &std::path::Path) -> Result<Net> {
+        let bytes = std::fs::read(path).map_err(|e| anyhow!("cannot read the net {}: {e}", path.display()))?;
+        Net::from_bytes(&bytes).map_err(|e| anyhow!("net {}: {e}", path.display()))
     }
 
     pub fn float(&self) -> &FloatNet {
@@ -518,7 +519,7 @@ mod tests {
     #[test]
     fn a_bad_file_is_refused_clearly() {
         let bytes = random_net(7).to_bytes();
-        let err = |b: &[u8]| FloatNet::from_bytes(b).unwrap_err();
+        let err = |b: &[u8]| FloatNet::from_bytes(b).unwrap_err().to_string();
         assert!(err(&bytes[..bytes.len() - 100]).contains("truncated"));
         assert!(err(&bytes[..10]).contains("header"));
         assert!(err(b"hello world, not a net at all").contains("header"));
@@ -532,7 +533,7 @@ mod tests {
         big.w1[0] = 100.0;
         assert!(err(&big.to_bytes()).contains("range"));
         // A missing file: an error naming it.
-        let e = Net::read(std::path::Path::new("/nonexistent/x.net")).unwrap_err();
+        let e = Net::read(std::path::Path::new("/nonexistent/x.net")).unwrap_err().to_string();
         assert!(e.contains("/nonexistent/x.net"), "{e}");
     }
 
@@ -546,15 +547,15 @@ mod tests {
         let mut k = CheckersKnowledge::new(Rules::English, &Resources::none());
         assert_eq!(k.net().is_some(), DEFAULT_NET);
         let bytes = random_net(9).to_bytes();
-        assert_eq!(k.set_net(Some(&bytes)), Ok(true));
+        assert!(k.set_net(Some(&bytes)).unwrap());
         let id = k.net().unwrap().id;
-        assert!(k.set_net(Some(&bytes[..bytes.len() - 1])).unwrap_err().contains("truncated"));
-        assert_eq!(k.set_net(Some(b"game weights\n")), Ok(false));
+        assert!(k.set_net(Some(&bytes[..bytes.len() - 1])).unwrap_err().to_string().contains("truncated"));
+        assert!(!k.set_net(Some(b"game weights\n")).unwrap());
         assert_eq!(k.net().unwrap().id, id, "unchanged by a bad file or another kind of file");
-        assert_eq!(k.set_net(None), Ok(true));
+        assert!(k.set_net(None).unwrap());
         assert!(k.net().is_none());
         let mut house = CheckersKnowledge::new(Rules::House, &Resources::none());
-        assert_eq!(house.set_net(Some(&bytes)), Ok(false));
+        assert!(!house.set_net(Some(&bytes)).unwrap());
         assert!(house.net().is_none());
     }
 

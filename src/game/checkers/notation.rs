@@ -4,6 +4,7 @@
 //! Squares are numbered 1..=32 (see [`super::movegen`]).
 
 use super::{Checkers, Move};
+use anyhow::{anyhow, Result};
 
 /// The text of a move: squares 1..=32 joined by `-` (a step) or `x` (every landing of a path).
 pub fn format(mv: Move) -> String {
@@ -21,12 +22,12 @@ pub fn format(mv: Move) -> String {
 }
 
 /// The squares (bit indices) of move text, and whether it was written as a capture.
-fn squares(text: &str) -> Result<(Vec<u8>, bool), String> {
+fn squares(text: &str) -> Result<(Vec<u8>, bool)> {
     let text = text.trim();
     let capture = text.contains(['x', 'X', ':']);
     let parts: Vec<&str> = text.split(['-', 'x', 'X', ':']).collect();
     if parts.len() < 2 || (!capture && parts.len() != 2) || (capture && text.contains('-')) {
-        return Err(format!("cannot read move '{text}' (a step 11-15, a capture 22x15 or 22x15x6)"));
+        return Err(anyhow!("cannot read move '{text}' (a step 11-15, a capture 22x15 or 22x15x6)"));
     }
     let mut out = Vec::with_capacity(parts.len());
     for p in parts {
@@ -34,7 +35,7 @@ fn squares(text: &str) -> Result<(Vec<u8>, bool), String> {
             .parse()
             .ok()
             .filter(|n| (1..=32).contains(n) && p.bytes().all(|b| b.is_ascii_digit()))
-            .ok_or_else(|| format!("'{p}' in move '{text}' is not a square from 1 to 32"))?;
+            .ok_or_else(|| anyhow!("'{p}' in move '{text}' is not a square from 1 to 32"))?;
         out.push(n - 1);
     }
     Ok((out, capture))
@@ -43,7 +44,7 @@ fn squares(text: &str) -> Result<(Vec<u8>, bool), String> {
 /// Reads move text in position `g`: the legal move it names, or, for text that is well formed
 /// but names none, a move no position has (so that legality is refused later, as the protocol
 /// expects). An ambiguous short form is an error.
-pub fn parse(g: &Checkers, text: &str) -> Result<Move, String> {
+pub fn parse(g: &Checkers, text: &str) -> Result<Move> {
     let (sq, capture) = squares(text)?;
     let mut legal = Vec::new();
     g.generate(&mut legal);
@@ -58,7 +59,7 @@ pub fn parse(g: &Checkers, text: &str) -> Result<Move, String> {
             1 => return Ok(*ends[0]),
             _ => {
                 let paths: Vec<String> = ends.iter().map(|&&m| format(m)).collect();
-                return Err(format!("'{}' is ambiguous: write the whole path ({})", text.trim(), paths.join(" or ")));
+                return Err(anyhow!("'{}' is ambiguous: write the whole path ({})", text.trim(), paths.join(" or ")));
             }
         }
     }

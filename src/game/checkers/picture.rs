@@ -3,6 +3,7 @@
 use super::{fen, notation, Checkers, Move, Rules, QUIET_PLIES_DRAW};
 use crate::game::render::{Render, View, ViewCell, ViewMove, ViewPlayer};
 use crate::game::{Game, Outcome, Side};
+use anyhow::Result;
 
 /// One square of the picture: the piece on it as a letter (`b`/`w` men, `B`/`W` kings).
 fn letter(g: &Checkers, sq: u32) -> Option<char> {
@@ -194,7 +195,7 @@ impl Render for Checkers {
     /// double jump `22x15x6`) where it names one legal move.
     /// A move written with '-' that is not a legal step is read again as the jumps it names
     /// ("14-23" for "14x23"; a path "14-23-32", which no step is, for "14x23x32").
-    fn parse_human(&self, text: &str) -> Result<Move, String> {
+    fn parse_human(&self, text: &str) -> Result<Move> {
         let as_jumps = || notation::parse(self, &text.trim().replace('-', "x"));
         let mv = match notation::parse(self, text) {
             Ok(mv) => mv,

@@ -28,7 +28,7 @@ fn prepare(resources: &Resources) {
     crate::game::solver::shared_table(resources);
 }
 
-fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>, String> {
+fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>> {
     let (rows, cols, x) = read(words)?;
     // Within the engine's memory (its board limit), before the board is made.
     kinarow::check_memory(rows, cols, resources.board_limit_mib())?;

@@ -17,6 +17,7 @@ pub mod solver;
 
 use super::kinarow::{check_size, parse_index, Lines};
 use super::{Alternating, Game, Outcome, Side};
+use anyhow::{anyhow, Result};
 
 /// Salt of this game's hashes (see [`Lines::new`]; one table for every game:
 /// [`crate::game::salt`]).
@@ -34,7 +35,7 @@ pub struct ConnectX {
 }
 
 impl ConnectX {
-    pub fn new(rows: usize, cols: usize, x: usize) -> Result<ConnectX, String> {
+    pub fn new(rows: usize, cols: usize, x: usize) -> Result<ConnectX> {
         check_size(rows, cols, x)?;
         Ok(ConnectX { lines: Lines::new(rows, cols, x, &[], GAME_ID), height: vec![0; cols], history: Vec::new() })
     }
@@ -138,11 +139,11 @@ impl Game for ConnectX {
         self.is_legal(key).then_some(key)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Column, String> {
+    fn parse_move(&self, text: &str) -> Result<Column> {
         let t = text.trim();
-        let col = parse_index(t).ok_or_else(|| format!("expected a column number, got '{t}'"))?;
+        let col = parse_index(t).ok_or_else(|| anyhow!("expected a column number, got '{t}'"))?;
         if col >= self.cols() {
-            return Err(format!("column {col} is off the board (columns 0..{})", self.cols() - 1));
+            return Err(anyhow!("column {col} is off the board (columns 0..{})", self.cols() - 1));
         }
         Ok(col as Column)
     }

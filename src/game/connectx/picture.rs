@@ -6,7 +6,7 @@ use crate::game::kinarow::parse_index;
 use crate::game::render::{Render, View};
 use crate::game::{Game, Side};
 use crate::search::Score;
-use anyhow::Result;
+use anyhow::{anyhow, Result};
 
 impl Render for ConnectX {
     fn board_text(&self) -> String {
@@ -48,11 +48,11 @@ impl Render for ConnectX {
     }
 
     /// A column number from 1 (the move text, from 0, would read as another column).
-    fn parse_human(&self, text: &str) -> Result<u32, String> {
+    fn parse_human(&self, text: &str) -> Result<u32> {
         let t = text.trim();
         match parse_index(t) {
             Some(c) if (1..=self.cols()).contains(&c) => Ok(c as u32 - 1),
-            _ => Err(format!("'{t}' is not a column: type a column number from 1 to {}", self.cols())),
+            _ => Err(anyhow!("'{t}' is not a column: type a column number from 1 to {}", self.cols())),
         }
     }
 

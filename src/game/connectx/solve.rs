@@ -31,8 +31,7 @@ pub(super) fn solve(spec: &GameSpec, request: &SolveRequest) -> Result<()> {
         // `.` stands for the empty board (no moves).
         let played = if moves == "." { "" } else { moves };
         let expected = words.next().map(str::parse::<i32>).transpose().ok().flatten();
-        let p = Position::from_moves(shape, &parse_moves(played, shape.cols()).map_err(|e| anyhow!(e))?)
-            .map_err(|e| anyhow!(e))?;
+        let p = Position::from_moves(shape, &parse_moves(played, shape.cols())?)?;
         if request.fresh {
             table.clear();
         }
@@ -62,16 +61,16 @@ pub(super) fn solve(spec: &GameSpec, request: &SolveRequest) -> Result<()> {
 /// The solver's shape of a `cx M N X` spec.
 pub(super) fn shape_of(spec: &GameSpec) -> Result<Shape> {
     let words: Vec<&str> = spec.words().iter().map(String::as_str).collect();
-    let (rows, cols, x) = read(&words).map_err(|e| anyhow!(e))?;
-    Shape::new(rows, cols, x).map_err(anyhow::Error::msg)
+    let (rows, cols, x) = read(&words)?;
+    Shape::new(rows, cols, x)
 }
 
 /// Parses `4453` into 0-based columns.
-fn parse_moves(text: &str, cols: usize) -> Result<Vec<usize>, String> {
+fn parse_moves(text: &str, cols: usize) -> Result<Vec<usize>> {
     text.chars()
         .map(|c| match c.to_digit(36) {
             Some(d) if (1..=cols as u32).contains(&d) => Ok(d as usize - 1),
-            _ => Err(format!("'{c}' is not a column (1..{cols})")),
+            _ => Err(anyhow!("'{c}' is not a column (1..{cols})")),
         })
         .collect()
 }

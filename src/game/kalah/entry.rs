@@ -6,6 +6,7 @@ use super::solver_in_play::KalahKnowledge;
 use super::Capture;
 use crate::game::any::{AnyGame, GameSpec, GameType, Resources};
 use crate::game::playing::Playing;
+use anyhow::Result;
 
 pub static GAME_TYPE: GameType = GameType {
     name: "kalah",
@@ -23,7 +24,7 @@ pub static GAME_TYPE: GameType = GameType {
     ..GameType::DEFAULTS
 };
 
-fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>, String> {
+fn build(words: &[&str], resources: &Resources) -> Result<Box<dyn AnyGame>> {
     let d = read(words)?;
     let game = d.game()?;
     let mut canonical = vec![d.pits.to_string(), d.seeds.to_string()];

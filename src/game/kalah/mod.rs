@@ -97,6 +97,7 @@ pub use solver_in_play::KalahKnowledge;
 
 use super::zobrist::SplitMix64;
 use super::{Game, Outcome, Side};
+use anyhow::{anyhow, Result};
 
 /// The most pits a row may have.
 pub const MAX_PITS: usize = 16;
@@ -126,11 +127,11 @@ impl Capture {
             Capture::Standard => "standard",
         }
     }
-    pub fn parse(text: &str) -> Result<Capture, String> {
+    pub fn parse(text: &str) -> Result<Capture> {
         match text.trim() {
             "empty" => Ok(Capture::Empty),
             "standard" => Ok(Capture::Standard),
-            t => Err(format!("unknown capture rule '{t}' (empty or standard)")),
+            t => Err(anyhow!("unknown capture rule '{t}' (empty or standard)")),
         }
     }
 }
@@ -190,16 +191,16 @@ pub struct Kalah {
 
 impl Kalah {
     /// Kalah(pits, seeds) with the default capture rule ([`Capture::Empty`]) and no pie rule.
-    pub fn new(pits: usize, seeds: usize) -> Result<Kalah, String> {
+    pub fn new(pits: usize, seeds: usize) -> Result<Kalah> {
         Kalah::with_rules(pits, seeds, Capture::default(), false)
     }
 
-    pub fn with_rules(pits: usize, seeds: usize, capture: Capture, pie: bool) -> Result<Kalah, String> {
+    pub fn with_rules(pits: usize, seeds: usize, capture: Capture, pie: bool) -> Result<Kalah> {
         if !(1..=MAX_PITS).contains(&pits) {
-            return Err(format!("Kalah needs 1..={MAX_PITS} pits a row, not {pits}"));
+            return Err(anyhow!("Kalah needs 1..={MAX_PITS} pits a row, not {pits}"));
         }
         if !(1..=MAX_START_SEEDS).contains(&seeds) {
-            return Err(format!("Kalah needs 1..={MAX_START_SEEDS} seeds a pit, not {seeds}"));
+            return Err(anyhow!("Kalah needs 1..={MAX_START_SEEDS} seeds a pit, not {seeds}"));
         }
         let row = vec![seeds as u16; pits];
         let mut k = Kalah::from_rows(capture, &row, 0, &row, 0, Side::First)?;
@@ -220,19 +221,19 @@ impl Kalah {
         second: &[u16],
         second_store: u16,
         to_move: Side,
-    ) -> Result<Kalah, String> {
+    ) -> Result<Kalah> {
         let pits = first.len();
         if !(1..=MAX_PITS).contains(&pits) || second.len() != pits {
-            return Err(format!("rows of 1..={MAX_PITS} pits and the same length, not {} and {}", pits, second.len()));
+            return Err(anyhow!("rows of 1..={MAX_PITS} pits and the same length, not {} and {}", pits, second.len()));
         }
         let (a, b): (usize, usize) =
             (first.iter().map(|&s| s as usize).sum(), second.iter().map(|&s| s as usize).sum());
         if (a == 0) != (b == 0) {
-            return Err("a row is empty but the game is not over".to_string());
+            return Err(anyhow!("a row is empty but the game is not over"));
         }
         let total = a + b + first_store as usize + second_store as usize;
         if total > u16::MAX as usize {
-            return Err(format!("{total} seeds is too many"));
+            return Err(anyhow!("{total} seeds is too many"));
         }
         let mut board = [0u16; SLOTS];
         board[..pits].copy_from_slice(first);
@@ -505,15 +506,15 @@ impl Game for Kalah {
         self.is_legal(mv).then_some(mv)
     }
 
-    fn parse_move(&self, text: &str) -> Result<KalahMove, String> {
+    fn parse_move(&self, text: &str) -> Result<KalahMove> {
         let t = text.trim();
         if t.eq_ignore_ascii_case("swap") {
-            return if self.pie { Ok(KalahMove::Swap) } else { Err("swap needs the pie rule".to_string()) };
+            return if self.pie { Ok(KalahMove::Swap) } else { Err(anyhow!("swap needs the pie rule")) };
         }
         // Digits only: `str::parse` takes `+1` too, which no other game reads as a move.
         match t.parse::<usize>().ok().filter(|_| t.bytes().all(|b| b.is_ascii_digit())) {
             Some(n) if (1..=self.pits).contains(&n) => Ok(KalahMove::Pit((n - 1) as u8)),
-            _ => Err(format!("expected a pit number 1..={} or swap, got '{t}'", self.pits)),
+            _ => Err(anyhow!("expected a pit number 1..={} or swap, got '{t}'", self.pits)),
         }
     }
 

@@ -5,6 +5,7 @@ use super::{Kalah, KalahMove};
 use crate::game::render::{Opinion, Render, View, ViewCell, ViewMove, ViewPlayer};
 use crate::game::{Game, Side};
 use crate::search::{Score, WIN_BOUND};
+use anyhow::{anyhow, Result};
 
 impl Kalah {
     /// The view's cell of a board slot (see the module's board layout and [`Render::view`]).
@@ -192,10 +193,10 @@ impl Render for Kalah {
         format!("a pit number from 1 to {}, counted from your left as you face your row{swap}", self.pits())
     }
 
-    fn parse_human(&self, text: &str) -> Result<KalahMove, String> {
+    fn parse_human(&self, text: &str) -> Result<KalahMove> {
         self.parse_move(text).map_err(|_| {
             let swap = if self.pie() { " or swap" } else { "" };
-            format!("'{}' is not a pit: type a pit number from 1 to {}{swap}", text.trim(), self.pits())
+            anyhow!("'{}' is not a pit: type a pit number from 1 to {}{swap}", text.trim(), self.pits())
         })
     }
 

@@ -5,6 +5,7 @@ use super::solver::{self, cache, Database, Solver};
 use crate::game::any::{GameSpec, SolveRequest};
 use crate::game::solve::{checked, deadline, drive, Solved as SolvedLine};
 use crate::game::{Game, Side};
+use anyhow::{anyhow, Result};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -13,10 +14,10 @@ use std::time::Instant;
 /// `swap`; `.` for the start), optionally followed by the expected first player's final margin,
 /// which is then checked. Prints that margin and the moves that keep it; with `analyze`, the
 /// first player's final margin after each legal move.
-pub(super) fn solve(spec: &GameSpec, request: &SolveRequest) -> anyhow::Result<()> {
+pub(super) fn solve(spec: &GameSpec, request: &SolveRequest) -> Result<()> {
     let words: Vec<&str> = spec.words().iter().map(String::as_str).collect();
-    let d = read(&words).map_err(anyhow::Error::msg)?;
-    let start = d.game().map_err(anyhow::Error::msg)?;
+    let d = read(&words)?;
+    let start = d.game()?;
     let (pits, capture) = (d.pits, d.capture);
     if request.method.is_some() || request.threads > 1 || request.weak {
         anyhow::bail!("the Kalah solver takes none of --dfpn, --pn, --threads, --weak");
@@ -43,7 +44,7 @@ pub(super) fn solve(spec: &GameSpec, request: &SolveRequest) -> anyhow::Result<(
         }
         let mut k = start.clone();
         for (i, w) in words.iter().filter(|&&w| w != ".").enumerate() {
-            let mv = k.parse_move(w).map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
+            let mv = k.parse_move(w).map_err(|e| anyhow!("move {}: {e}", i + 1))?;
             if !k.is_legal(mv) {
                 anyhow::bail!("move {} '{w}' is not legal there", i + 1);
             }

@@ -22,6 +22,7 @@ pub use picture::{
 use super::zobrist;
 use super::{Outcome, Side};
 use crate::search::{Score, EVAL_LIMIT};
+use anyhow::{anyhow, Result};
 
 /// Cell contents.
 pub const EMPTY: u8 = 0;
@@ -35,13 +36,13 @@ pub const BYTES_PER_CELL: usize = 77;
 /// Refuses a board whose tables, kept twice (the game and its start position), would take more
 /// than `limit_mib` MiB (0: no limit), before it is made: the engine's memory follows its `hash`
 /// setting (issue 39: 1000 x 1000 took 322-370 MiB whatever `hash` said).
-pub fn check_memory(rows: usize, cols: usize, limit_mib: usize) -> Result<(), String> {
+pub fn check_memory(rows: usize, cols: usize, limit_mib: usize) -> Result<()> {
     let needed = 2 * rows * cols * BYTES_PER_CELL;
     if limit_mib == 0 || needed <= limit_mib << 20 {
         return Ok(());
     }
     let largest = (limit_mib << 20) / (2 * BYTES_PER_CELL);
-    Err(format!(
+    Err(anyhow!(
         "a {rows}x{cols} board takes {} MiB, more than the hash allows ({limit_mib} MiB): set hash to {} or more, or play a board of at most {largest} cells",
         needed.div_ceil(1 << 20),
         needed.div_ceil(1 << 20)
@@ -808,15 +809,15 @@ fn window_weights(k: usize) -> Vec<i64> {
 mod tests;
 
 /// Board limits: cells are u32 and window counts are u8.
-pub(crate) fn check_size(rows: usize, cols: usize, k: usize) -> Result<(), String> {
+pub(crate) fn check_size(rows: usize, cols: usize, k: usize) -> Result<()> {
     if rows == 0 || cols == 0 || k == 0 {
-        return Err("M, N and K must be at least 1".into());
+        return Err(anyhow!("M, N and K must be at least 1"));
     }
     if rows > 1000 || cols > 1000 {
-        return Err("boards are limited to 1000 rows and 1000 columns".into());
+        return Err(anyhow!("boards are limited to 1000 rows and 1000 columns"));
     }
     if k > 255 {
-        return Err("K is limited to 255".into());
+        return Err(anyhow!("K is limited to 255"));
     }
     Ok(())
 }

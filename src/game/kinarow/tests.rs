@@ -260,6 +260,6 @@ fn a_new_board_takes_its_bytes_per_cell() {
     }
     assert!(check_memory(1000, 1000, 0).is_ok(), "no limit");
     assert!(check_memory(1000, 1000, 147).is_ok());
-    let e = check_memory(1000, 1000, 64).unwrap_err();
+    let e = check_memory(1000, 1000, 64).unwrap_err().to_string();
     assert!(e.contains("147 MiB") && e.contains("at most 435771 cells"), "{e}");
 }

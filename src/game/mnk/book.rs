@@ -11,6 +11,7 @@
 use super::{Cell, Mnk};
 use crate::game::kinarow::{BLOCKED, EMPTY};
 use ahash::AHashMap;
+use anyhow::{anyhow, Result};
 use std::sync::OnceLock;
 
 /// The book's text.
@@ -68,22 +69,22 @@ pub(super) fn built_in() -> &'static BookMap {
 }
 
 /// Reads a book's text (see the module's notes).
-pub(super) fn parse(text: &str) -> Result<BookMap, String> {
+pub(super) fn parse(text: &str) -> Result<BookMap> {
     let mut map = AHashMap::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let (moves, reply) = line.split_once("=>").ok_or_else(|| format!("line {}: no '=>'", i + 1))?;
-        let cell = |t: &str| -> Result<usize, String> {
-            let (r, c) = t.split_once(',').ok_or_else(|| format!("line {}: bad cell '{t}'", i + 1))?;
+        let (moves, reply) = line.split_once("=>").ok_or_else(|| anyhow!("line {}: no '=>'", i + 1))?;
+        let cell = |t: &str| -> Result<usize> {
+            let (r, c) = t.split_once(',').ok_or_else(|| anyhow!("line {}: bad cell '{t}'", i + 1))?;
             let (r, c): (usize, usize) = (
-                r.parse().map_err(|_| format!("line {}: bad row", i + 1))?,
-                c.parse().map_err(|_| format!("line {}: bad column", i + 1))?,
+                r.parse().map_err(|_| anyhow!("line {}: bad row", i + 1))?,
+                c.parse().map_err(|_| anyhow!("line {}: bad column", i + 1))?,
             );
             if r >= SIZE || c >= SIZE {
-                return Err(format!("line {}: cell {t} is off the board", i + 1));
+                return Err(anyhow!("line {}: cell {t} is off the board", i + 1));
             }
             Ok(r * SIZE + c)
         };
@@ -91,13 +92,13 @@ pub(super) fn parse(text: &str) -> Result<BookMap, String> {
         for (ply, t) in moves.split_whitespace().enumerate() {
             let c = cell(t)?;
             if stones.iter().any(|&(s, _)| s == c) {
-                return Err(format!("line {}: cell {t} played twice", i + 1));
+                return Err(anyhow!("line {}: cell {t} played twice", i + 1));
             }
             stones.push((c, 1 + (ply % 2) as u8));
         }
         let reply = cell(reply.trim())?;
         if stones.iter().any(|&(s, _)| s == reply) {
-            return Err(format!("line {}: the move is on a stone", i + 1));
+            return Err(anyhow!("line {}: the move is on a stone", i + 1));
         }
         insert(&mut map, &stones, reply);
     }

@@ -28,7 +28,7 @@ pub fn make_book(spec: &GameSpec, plies: u32, threads: usize, hash_mib: usize, o
     let width = env("BOOK_WIDTH", 3.0) as usize;
     let reply_seconds = env("BOOK_REPLY_SECONDS", 2.0);
     let old = std::fs::read_to_string(out).unwrap_or_default();
-    let known = parse(&old).map_err(anyhow::Error::msg).context("the book to resume")?;
+    let known = parse(&old).context("the book to resume")?;
     let mut file = std::fs::OpenOptions::new().create(true).append(true).open(out)?;
     if old.is_empty() {
         writeln!(file, "# Opening book of free-style gomoku on 15 x 15 (mnk 15 15 5), read by src/game/mnk/book.rs.")?;
@@ -49,7 +49,7 @@ pub fn make_book(spec: &GameSpec, plies: u32, threads: usize, hash_mib: usize, o
         begin: Instant::now(),
         searched: 0,
     };
-    let empty = Mnk::new(SIZE, SIZE, 5, &[]).map_err(anyhow::Error::msg)?;
+    let empty = Mnk::new(SIZE, SIZE, 5, &[])?;
     for side in 0..2 {
         maker.expand(&mut empty.clone(), side, &mut file)?;
     }

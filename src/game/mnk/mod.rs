@@ -17,6 +17,7 @@ mod vct;
 
 use super::kinarow::{check_size, parse_index, CellSet, Lines};
 use super::{Alternating, Game, Outcome, Side};
+use anyhow::{anyhow, Result};
 
 pub use entry::GAME_TYPE;
 pub use knowledge::MnkKnowledge;
@@ -55,12 +56,12 @@ pub struct Mnk {
 
 impl Mnk {
     /// An empty M x N board, K in a row, with `blocked` cells as (row, col).
-    pub fn new(rows: usize, cols: usize, k: usize, blocked: &[(usize, usize)]) -> Result<Mnk, String> {
+    pub fn new(rows: usize, cols: usize, k: usize, blocked: &[(usize, usize)]) -> Result<Mnk> {
         check_size(rows, cols, k)?;
         let mut idx = Vec::with_capacity(blocked.len());
         for &(r, c) in blocked {
             if r >= rows || c >= cols {
-                return Err(format!("blocked cell {r},{c} is off the {rows}x{cols} board"));
+                return Err(anyhow!("blocked cell {r},{c} is off the {rows}x{cols} board"));
             }
             idx.push(r * cols + c);
         }
@@ -133,7 +134,7 @@ impl Mnk {
 }
 
 /// Parses "ROW COL" or "ROW,COL" into (row, col).
-pub(crate) fn parse_cell(text: &str, rows: usize, cols: usize) -> Result<(usize, usize), String> {
+pub(crate) fn parse_cell(text: &str, rows: usize, cols: usize) -> Result<(usize, usize)> {
     // Two numbers with any mix of commas and blanks between them (protocol.md), nothing before
     // the first (`,5 6` is no cell) and nothing after the second.
     let t = text.trim();
@@ -143,12 +144,12 @@ pub(crate) fn parse_cell(text: &str, rows: usize, cols: usize) -> Result<(usize,
         None => vec![t],
     };
     if parts.len() != 2 {
-        return Err(format!("expected a cell as 'ROW COL', got '{text}'"));
+        return Err(anyhow!("expected a cell as 'ROW COL', got '{text}'"));
     }
-    let num = |s: &str| parse_index(s).ok_or_else(|| format!("'{s}' is not a row or column number"));
+    let num = |s: &str| parse_index(s).ok_or_else(|| anyhow!("'{s}' is not a row or column number"));
     let (r, c) = (num(parts[0])?, num(parts[1])?);
     if r >= rows || c >= cols {
-        return Err(format!("cell {r},{c} is off the {rows}x{cols} board"));
+        return Err(anyhow!("cell {r},{c} is off the {rows}x{cols} board"));
     }
     Ok((r, c))
 }
@@ -214,7 +215,7 @@ impl Game for Mnk {
         self.is_legal(key).then_some(key)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Cell, String> {
+    fn parse_move(&self, text: &str) -> Result<Cell> {
         let (r, c) = parse_cell(text, self.lines.rows(), self.lines.cols())?;
         Ok((r * self.lines.cols() + c) as Cell)
     }

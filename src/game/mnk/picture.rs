@@ -6,7 +6,7 @@ use crate::game::kinarow::parse_index;
 use crate::game::render::{Render, View};
 use crate::game::{Game, Side};
 use crate::search::Score;
-use anyhow::Result;
+use anyhow::{anyhow, Result};
 
 impl Render for Mnk {
     fn board_text(&self) -> String {
@@ -42,22 +42,22 @@ impl Render for Mnk {
     }
 
     /// `c3` (see [`Render::human_move`]), or the move text `ROW COL` / `ROW,COL` from 0.
-    fn parse_human(&self, text: &str) -> Result<u32, String> {
+    fn parse_human(&self, text: &str) -> Result<u32> {
         let (rows, cols) = (self.lines.rows(), self.lines.cols());
         let t = text.trim().to_ascii_lowercase();
         let letters = t.bytes().take_while(u8::is_ascii_alphabetic).count();
         let where_ = || format!("columns a to {}, rows 1 to {rows} from the top", kinarow::column_letters(cols - 1));
         if letters == 0 {
             return self.parse_move(&t).map_err(|_| {
-                format!("'{}' is not a cell: type a column letter and a row number, as b2 ({})", text.trim(), where_())
+                anyhow!("'{}' is not a cell: type a column letter and a row number, as b2 ({})", text.trim(), where_())
             });
         }
         let col = kinarow::letters_column(&t[..letters]);
         let row = parse_index(&t[letters..]);
         match (col, row) {
             (Some(c), Some(r)) if c < cols && (1..=rows).contains(&r) => Ok(((r - 1) * cols + c) as u32),
-            (Some(_), Some(_)) => Err(format!("'{}' is off the board ({})", text.trim(), where_())),
-            _ => Err(format!(
+            (Some(_), Some(_)) => Err(anyhow!("'{}' is off the board ({})", text.trim(), where_())),
+            _ => Err(anyhow!(
                 "'{}' is not a cell: type a column letter and a row number, as b2 ({})",
                 text.trim(),
                 where_()

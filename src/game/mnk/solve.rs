@@ -20,7 +20,7 @@ use super::description::read;
 /// over the rules' board, any size).
 pub(super) fn solve(spec: &GameSpec, request: &SolveRequest) -> Result<()> {
     let words: Vec<&str> = spec.words().iter().map(String::as_str).collect();
-    let (m, n, k, blocked) = read(&words).map_err(|e| anyhow!(e))?;
+    let (m, n, k, blocked) = read(&words)?;
     if !blocked.is_empty() {
         bail!("the m,n,k solvers take no blocked cells");
     }
@@ -34,7 +34,7 @@ pub(super) fn solve(spec: &GameSpec, request: &SolveRequest) -> Result<()> {
     if method != "ab" && method != "pn" {
         bail!("unknown method '{method}' (ab, pn, dfpn)");
     }
-    let board = bits::Board::new(m, n, k).map_err(|e| anyhow!(e))?;
+    let board = bits::Board::new(m, n, k)?;
     let table = bits::BoundTable::new(request.hash_mib);
     // Touch every page now, so that no position's time includes mapping the table's memory.
     table.clear();
@@ -44,7 +44,7 @@ pub(super) fn solve(spec: &GameSpec, request: &SolveRequest) -> Result<()> {
     drive(request, |line| {
         let (cells, expected) = parse_cells(line)?;
         let Some(cells) = cells else { return Ok(None) };
-        let p = bits::Stones::from_cells(&board, &cells).map_err(|e| anyhow!(e))?;
+        let p = bits::Stones::from_cells(&board, &cells)?;
         if request.fresh && method == "ab" {
             table.clear();
         }
@@ -69,7 +69,7 @@ pub(super) fn solve(spec: &GameSpec, request: &SolveRequest) -> Result<()> {
 
 /// Values by df-pn over the rules' board (any size).
 fn solve_dfpn(m: usize, n: usize, k: usize, request: &SolveRequest) -> Result<()> {
-    let start = Mnk::new(m, n, k, &[]).map_err(anyhow::Error::msg)?;
+    let start = Mnk::new(m, n, k, &[])?;
     // About 48 bytes an entry, with the map's overhead.
     let entries = request.hash_mib.saturating_mul(1 << 20) / 48;
     let mut search = dfpn::Dfpn::new(entries, u64::MAX);

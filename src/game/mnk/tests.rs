@@ -50,9 +50,9 @@ fn full_board_without_line_is_a_draw_and_undo_restores() {
 #[test]
 fn move_text_and_board_limits() {
     let g = Mnk::new(4, 6, 3, &[(1, 1)]).unwrap();
-    assert_eq!(g.parse_move("1 2"), Ok(8));
-    assert_eq!(g.parse_move("1,2"), Ok(8));
-    assert_eq!(g.parse_move(" 3 , 5 "), Ok(23));
+    assert_eq!(g.parse_move("1 2").unwrap(), 8);
+    assert_eq!(g.parse_move("1,2").unwrap(), 8);
+    assert_eq!(g.parse_move(" 3 , 5 ").unwrap(), 23);
     assert_eq!(g.format_move(23), "3 5");
     for bad in ["4 0", "0 6", "-1 0", "a b", "1", "1 2 3", ""] {
         assert!(g.parse_move(bad).is_err(), "{bad}");

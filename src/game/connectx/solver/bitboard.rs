@@ -23,6 +23,7 @@
 //! and rows + 2 (8) along the two diagonals.
 
 use crate::game::solver::lines::{completions_along, completions_long, has_line, shl};
+use anyhow::{anyhow, Result};
 
 /// The geometry of a board known at run time: its size, X, and the masks derived from them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,12 +41,12 @@ pub struct Shape {
 
 impl Shape {
     /// A board of `rows` x `cols` with `x` in a row to win; it must fit in 64 bits.
-    pub fn new(rows: usize, cols: usize, x: usize) -> Result<Shape, String> {
+    pub fn new(rows: usize, cols: usize, x: usize) -> Result<Shape> {
         if rows == 0 || cols == 0 || x == 0 {
-            return Err("rows, columns and X must be at least 1".into());
+            return Err(anyhow!("rows, columns and X must be at least 1"));
         }
         if (rows + 1) * cols > 64 {
-            return Err(format!("a {rows}x{cols} board does not fit the solver's bitboard ((rows + 1) x cols <= 64)"));
+            return Err(anyhow!("a {rows}x{cols} board does not fit the solver's bitboard ((rows + 1) x cols <= 64)"));
         }
         let (rows, cols, x) = (rows as u32, cols as u32, x as u32);
         let h1 = rows + 1;
@@ -275,17 +276,17 @@ impl<G: Geometry> Position<G> {
 
     /// The position after `cols` (0-based columns) from the empty board. Fails on a full or
     /// missing column and on a move after the game was won.
-    pub fn from_moves(shape: G, cols: &[usize]) -> Result<Position<G>, String> {
+    pub fn from_moves(shape: G, cols: &[usize]) -> Result<Position<G>> {
         let mut p = Position::new(shape);
         for (i, &c) in cols.iter().enumerate() {
             if c >= shape.cols() {
-                return Err(format!("move {}: column {c} is off the board", i + 1));
+                return Err(anyhow!("move {}: column {c} is off the board", i + 1));
             }
             if !p.can_play(c) {
-                return Err(format!("move {}: column {c} is full", i + 1));
+                return Err(anyhow!("move {}: column {c} is full", i + 1));
             }
             if p.is_winning_move(c) && i + 1 < cols.len() {
-                return Err(format!("move {}: the game was already won", i + 2));
+                return Err(anyhow!("move {}: the game was already won", i + 2));
             }
             p.play_col(c);
         }

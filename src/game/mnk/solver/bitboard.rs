@@ -27,6 +27,7 @@
 //! played, so that the position and its images share one table key.
 
 use crate::game::solver::lines::{completions_along, completions_long, has_line};
+use anyhow::{anyhow, Result};
 
 /// The geometry of a board: its size, K, its K-cell windows and its symmetries.
 #[derive(Clone, Debug)]
@@ -52,12 +53,12 @@ pub struct Board {
 
 impl Board {
     /// An M x N board with K in a row; it must fit in 64 bits with its padding column.
-    pub fn new(rows: usize, cols: usize, k: usize) -> Result<Board, String> {
+    pub fn new(rows: usize, cols: usize, k: usize) -> Result<Board> {
         if rows == 0 || cols == 0 || k == 0 {
-            return Err("M, N and K must be at least 1".into());
+            return Err(anyhow!("M, N and K must be at least 1"));
         }
         if rows * (cols + 1) > 64 {
-            return Err(format!("a {rows}x{cols} board does not fit the solver's bitboard (M x (N + 1) <= 64 bits)"));
+            return Err(anyhow!("a {rows}x{cols} board does not fit the solver's bitboard (M x (N + 1) <= 64 bits)"));
         }
         let (rows, cols, k) = (rows as u32, cols as u32, k as u32);
         let w = cols + 1;
@@ -216,18 +217,18 @@ impl Stones {
 
     /// The position after `cells` ((row, col), 0-based) are played from the empty board. Fails
     /// on a cell off the board or taken, and on a move after the game was won.
-    pub fn from_cells(board: &Board, cells: &[(usize, usize)]) -> Result<Stones, String> {
+    pub fn from_cells(board: &Board, cells: &[(usize, usize)]) -> Result<Stones> {
         let mut p = Stones::new();
         for (i, &(r, c)) in cells.iter().enumerate() {
             if r >= board.rows() || c >= board.cols() {
-                return Err(format!("move {}: cell {r},{c} is off the {}x{} board", i + 1, board.rows(), board.cols()));
+                return Err(anyhow!("move {}: cell {r},{c} is off the {}x{} board", i + 1, board.rows(), board.cols()));
             }
             let idx = board.index(r, c);
             if p.occupied() & (1 << idx) != 0 {
-                return Err(format!("move {}: cell {r},{c} is taken", i + 1));
+                return Err(anyhow!("move {}: cell {r},{c} is taken", i + 1));
             }
             if p.is_over(board) {
-                return Err(format!("move {}: the game was already won", i + 1));
+                return Err(anyhow!("move {}: the game was already won", i + 1));
             }
             p.play(board, idx);
         }
@@ -384,11 +385,11 @@ mod tests {
     #[test]
     fn positions_from_cells() {
         let b = Board::new(3, 3, 3).unwrap();
-        assert!(Stones::from_cells(&b, &[(0, 0), (0, 0)]).unwrap_err().contains("taken"));
-        assert!(Stones::from_cells(&b, &[(3, 0)]).unwrap_err().contains("off the 3x3 board"));
+        assert!(Stones::from_cells(&b, &[(0, 0), (0, 0)]).unwrap_err().to_string().contains("taken"));
+        assert!(Stones::from_cells(&b, &[(3, 0)]).unwrap_err().to_string().contains("off the 3x3 board"));
         let won = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)];
         assert!(Stones::from_cells(&b, &won).unwrap().is_over(&b));
         let after = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (2, 2)];
-        assert!(Stones::from_cells(&b, &after).unwrap_err().contains("already won"));
+        assert!(Stones::from_cells(&b, &after).unwrap_err().to_string().contains("already won"));
     }
 }
