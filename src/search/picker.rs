@@ -58,7 +58,7 @@ const SCORE_BOUND: i64 = 1 << 40;
 
 impl Stage {
     /// The stage of a move in the list by its ordering key.
-    fn of_key(key: i64) -> Stage {
+    pub(super) fn of_key(key: i64) -> Stage {
         if key == i64::MAX {
             Stage::TableMove
         } else if key >= GAME_BASE - 2 * SCORE_BOUND {

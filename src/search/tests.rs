@@ -507,3 +507,86 @@ fn the_root_policy_names_its_source() {
     let r = Searcher::new(1).search(&mut g, &Plain, &limits);
     assert_eq!((r.source, r.nodes), (Source::NoTime, 0));
 }
+
+/// Knowledge that leaves out the game's stage 1 (and nothing else).
+struct SkipsStageOne;
+
+impl Knowledge<Bonus> for SkipsStageOne {
+    fn evaluate(&self, g: &Bonus) -> Score {
+        g.lead()
+    }
+    fn winning_move(&self, _g: &Bonus) -> Option<u32> {
+        None
+    }
+    fn quiet(&self, _g: &Bonus) -> bool {
+        true
+    }
+    fn candidates(&self, g: &Bonus, out: &mut Vec<Candidate<u32>>) -> bool {
+        Plain.candidates(g, out)
+    }
+    fn skip_stage(&self, _g: &Bonus, stage: Stage) -> bool {
+        stage == Stage::Game(1)
+    }
+}
+
+/// The staged picker hands out every move of a node exactly once (the table's move first, then
+/// the list by stage: the game's stages from 0, the killers, the rest, each by its key), or
+/// reports it as left out when the game skips its stage.
+#[test]
+fn the_picker_gives_every_move_exactly_once() {
+    use super::picker::{ordering_key, MovePicker, Step};
+    use rand::{Rng, SeedableRng};
+    let g = Bonus::new(9);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+    for round in 0..200 {
+        let n = rng.gen_range(0..40u32);
+        let stages = [Stage::Game(0), Stage::Game(1), Stage::Game(2), Stage::Killers, Stage::Rest];
+        let list: Vec<Candidate<u32>> = (1..=n)
+            .map(|mv| {
+                let stage = stages[rng.gen_range(0..stages.len())];
+                let key = ordering_key(stage, rng.gen_range(-1000..1000), rng.gen_range(0..1000));
+                Candidate { mv, score: key }
+            })
+            .collect();
+        let skips = round % 2 == 1;
+        let table = (round % 3 == 0).then_some((100u32, 100u32));
+        let mut picker = MovePicker::node(table, Vec::new());
+        let mut handed = Vec::new();
+        let mut stages_seen = Vec::new();
+        let mut left_out = 0;
+        loop {
+            let picked = if skips {
+                picker.next(&SkipsStageOne, &g, || left_out += 1)
+            } else {
+                picker.next(&Plain, &g, || left_out += 1)
+            };
+            match picked {
+                Some(p) => {
+                    assert_eq!(p.number, handed.len() + left_out, "numbered in order, skipped moves too");
+                    handed.push(p.mv);
+                    stages_seen.push(p.stage);
+                }
+                None if picker.step == Step::Generate => {
+                    picker.list.extend(list.iter().copied());
+                    picker.generated();
+                }
+                None => break,
+            }
+        }
+        let skipped: Vec<u32> =
+            list.iter().filter(|c| skips && Stage::of_key(c.score) == Stage::Game(1)).map(|c| c.mv).collect();
+        assert_eq!(left_out, skipped.len(), "round {round}");
+        let mut expected: Vec<u32> = table.map(|t| t.0).into_iter().chain(list.iter().map(|c| c.mv)).collect();
+        expected.retain(|mv| !skipped.contains(mv));
+        let mut got = handed.clone();
+        got.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(got, expected, "round {round}: each move once");
+        // The list's moves come by key, highest first: stage by stage.
+        let keys: Vec<i64> = handed.iter().filter(|&&mv| mv != 100).map(|mv| list[*mv as usize - 1].score).collect();
+        assert!(keys.windows(2).all(|w| w[0] >= w[1]), "round {round}: by key");
+        if table.is_some() {
+            assert_eq!(stages_seen.first(), Some(&Stage::TableMove));
+        }
+    }
+}
