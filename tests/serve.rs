@@ -724,7 +724,7 @@ fn browser_draws_each_games_board() {
     wait_until(&tab, "window.boardbot.review !== null && window.boardbot.review.ply === 1", "review");
     assert_eq!(js(&tab, "document.querySelectorAll('#board .stone').length"), 1);
     assert_eq!(js(&tab, "document.body.dataset.reviewing"), "yes");
-    assert!(text(&tab, "review-text").contains("After move 1"), "{}", text(&tab, "review-text"));
+    assert!(text(&tab, "review-text").starts_with("After 1. h8 (you), move 1 of "), "{}", text(&tab, "review-text"));
     // No move is played from a past position.
     click_cell(&tab, cell_of(&state, "0 0"), false);
     std::thread::sleep(Duration::from_millis(300));
@@ -821,4 +821,215 @@ fn browser_plays_through_every_address_and_not_through_another_name() {
     let body = js(&tab, "document.body.innerText");
     assert!(body.as_str().unwrap_or("").contains("does not answer to the host 'rebound.test"), "{body}");
     assert_eq!(js(&tab, "document.querySelectorAll('#board .cell').length"), json!(0));
+}
+
+/// Issue 59's review of the texts: a count's noun agrees with it, the end names the winner's
+/// count first, a move that ends the game is not "a win in 1 move", a move chosen without a
+/// search shows no search's figures; and the page has an icon (no 404 in the console).
+#[test]
+fn api_texts_say_what_is_true() {
+    let server = Server::start(&[]);
+    let new = |body: Value| {
+        let (status, s) = server.post("/api/new", &body);
+        assert_eq!(status, 200, "{s}");
+        s
+    };
+    // Kalah, capture of an empty pit's facing pit (the default rule): pit 1's seed lands in the
+    // empty pit 2, whose facing pit is empty too: 1 seed taken.
+    let s = new(json!({"game": "kalah 6 4 fen 1,0,4,4,4,4,7,4,4,4,4,0,4,4/first", "time": 0.1}));
+    let id = s["session"].as_str().unwrap().to_string();
+    let (status, after) = server.call("GET", &format!("/api/view?session={id}&ply=0"), None);
+    assert_eq!(status, 200, "{after}");
+    let (status, after) = server.post("/api/move", &json!({"session": id, "move": "1"}));
+    assert_eq!(status, 200, "{after}");
+    let (_, first) = server.call("GET", &format!("/api/view?session={id}&ply=1"), None);
+    let notes = first["view"]["notes"].to_string();
+    assert!(notes.contains("took 1 seed.") && !notes.contains("1 seeds"), "{notes}");
+
+    // The person's only pit ends the game; North's 30 + 6 against South's 11: North's first.
+    let s = new(json!({"game": "kalah 6 4 fen 0,0,0,0,0,1,10,1,1,1,1,1,1,30/first", "time": 0.1}));
+    let id = s["session"].as_str().unwrap().to_string();
+    let (status, end) = server.post("/api/move", &json!({"session": id, "move": "6"}));
+    assert_eq!(status, 200, "{end}");
+    assert_eq!(end["status"], "over", "{end}");
+    assert_eq!(end["end_reason"], "North has more seeds: 36 to 11", "{end}");
+
+    // Connect-4 lost by always taking the leftmost column: boardbot's last move ends the game,
+    // and its line says so rather than "wins in 1 move".
+    let mut state = new(json!({"game": "cx 6 7 4", "time": 0.1}));
+    let id = state["session"].as_str().unwrap().to_string();
+    while state["status"] == "your_turn" {
+        let mv = state["view"]["moves"][0]["text"].clone();
+        let (status, next) = server.post("/api/move", &json!({"session": id, "move": mv}));
+        assert_eq!(status, 200, "{next}");
+        state = next;
+    }
+    assert_eq!(state["result"], "boardbot wins", "{state}");
+    let line = state["thinking"]["line"].as_str().unwrap();
+    assert!(!line.contains("in 1 move"), "{line}");
+
+    // At the easy level the engine may look at the moves without a search (tic-tac-toe's late
+    // moves): no "0 nodes" then.
+    for game in ["mnk 3 3 3", "mnk 4 4 3", "cx 6 7 4"] {
+        let mut state = new(json!({"game": game, "you": "second", "level": "easy", "time": 0.1}));
+        let id = state["session"].as_str().unwrap().to_string();
+        loop {
+            let line = state["thinking"]["line"].as_str().unwrap_or("");
+            assert!(!line.contains(" 0 nodes"), "{game}: {line}");
+            if state["status"] != "your_turn" {
+                break;
+            }
+            let mv = state["view"]["moves"][0]["text"].clone();
+            let (status, next) = server.post("/api/move", &json!({"session": id, "move": mv}));
+            assert_eq!(status, 200, "{next}");
+            state = next;
+        }
+    }
+
+    // The icon, and the page naming it.
+    let (status, head, svg) = server.call_whole("GET", "/favicon.svg", None);
+    assert_eq!(status, 200, "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: image/svg+xml"), "{head}");
+    assert!(svg.starts_with("<svg"), "{svg}");
+    let (_, page) = server.call_text("GET", "/", None);
+    assert!(page.contains(r#"<link rel="icon" href="/favicon.svg""#), "{page}");
+}
+
+/// The pairs of an element of `a` and an element of `b` (CSS selectors) whose boxes intersect
+/// on the page, as "A-index/B-index: rect rect"; none when they keep apart.
+fn overlaps(tab: &Tab, a: &str, b: &str) -> Vec<String> {
+    let v = js(
+        tab,
+        &format!(
+            r#"(() => {{ const out = [];
+                const as = [...document.querySelectorAll("{a}")], bs = [...document.querySelectorAll("{b}")];
+                as.forEach((x, i) => bs.forEach((y, j) => {{
+                    const r = x.getBoundingClientRect(), s = y.getBoundingClientRect();
+                    if (r.width === 0 || s.width === 0) return;
+                    const apart = r.right <= s.left || s.right <= r.left || r.bottom <= s.top || s.bottom <= r.top;
+                    if (!apart) out.push(`${{i}}/${{j}}: ${{JSON.stringify(r)}} ${{JSON.stringify(s)}}`);
+                }}));
+                return out; }})()"#
+        ),
+    );
+    v.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
+}
+
+/// The box of the first element of `selector`: [left, top, right, bottom].
+fn rect(tab: &Tab, selector: &str) -> [f64; 4] {
+    let v = js(
+        tab,
+        &format!(
+            r#"(() => {{ const r = document.querySelector("{selector}").getBoundingClientRect();
+                return [r.left, r.top, r.right, r.bottom]; }})()"#
+        ),
+    );
+    let v: Vec<f64> =
+        v.as_array().unwrap_or_else(|| panic!("no {selector}")).iter().map(|x| x.as_f64().unwrap()).collect();
+    [v[0], v[1], v[2], v[3]]
+}
+
+/// Issue 59's fixes of the page: the review names the move as the list does and shows the
+/// position's own captured counts; the controls stay above the fold however long the result;
+/// on a phone (390 px) Kalah's stores keep their counts and names clear of the seeds, and the
+/// moves follow the board, before the form for a new game.
+#[test]
+fn browser_reviews_and_lays_out_for_people() {
+    let server = Server::start(&[]);
+    let browser = browser((1100, 820));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+    assert_eq!(js(&tab, "document.querySelector('link[rel=icon]').getAttribute('href')"), "/favicon.svg");
+
+    // A double jump, then a look back at the start: no piece captured there yet.
+    let state = new_game(&tab, "checkers english fen B:W18,27,30:B1,14");
+    let state = play_keys(&tab, &state, &["14", "23", "32"], true);
+    assert!(text(&tab, "player-bottom").contains("2 captured"), "{}", text(&tab, "player-bottom"));
+    assert!(state["played"].as_array().unwrap().len() >= 2, "{state}");
+    let click_ply = |ply: usize| {
+        js(&tab, &format!("(document.querySelector('#moves .mv[data-ply=\"{ply}\"]').click(), true)"));
+        wait_until(&tab, &format!("window.boardbot.review !== null && window.boardbot.review.ply === {ply}"), "review");
+    };
+    click_ply(1);
+    assert!(text(&tab, "player-bottom").contains("2 captured"), "{}", text(&tab, "player-bottom"));
+    let said = text(&tab, "review-text");
+    assert!(said.starts_with("After 1. 14x23x32 (you), move 1 of "), "{said}");
+    mouse_click(&tab, "#review-back");
+    wait_until(&tab, "window.boardbot.review.ply === 0", "the start");
+    assert!(text(&tab, "player-bottom").contains("0 captured"), "{}", text(&tab, "player-bottom"));
+    mouse_click(&tab, "#review-end");
+
+    // A longer game: single move 4 is the second player's 2nd move ("2… "), not "move 4".
+    let mut state = new_game(&tab, "checkers english");
+    for _ in 0..3 {
+        let keys: Vec<String> = state["view"]["moves"][0]["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap().to_string())
+            .collect();
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        state = play_keys(&tab, &state, &keys, false);
+    }
+    click_ply(4);
+    let said = text(&tab, "review-text");
+    let fourth = state["played"][3]["human"].as_str().unwrap();
+    assert!(said.starts_with(&format!("After 2… {fourth} (boardbot), move 2 of ")), "{said}");
+    mouse_click(&tab, "#review-end");
+
+    // The end of a game with a result that wraps over lines: Hint, Undo and Rematch stay in
+    // the window.
+    let state = new_game(&tab, "mnk 3 3 3");
+    let (end, _) = play_by_clicks(&tab, state, false, true);
+    assert_eq!(end["status"], "over");
+    js(&tab, "(document.getElementById('result').textContent = 'Draw — ' + 'the same position for the third time, '.repeat(6), true)");
+    let height = js(&tab, "window.innerHeight").as_f64().unwrap();
+    for id in ["hint", "undo", "rematch"] {
+        let r = rect(&tab, &format!("#{id}"));
+        assert!(r[3] <= height, "#{id} below the fold: {r:?} in {height}");
+    }
+    screenshot(&tab, "serve-result-wraps.png");
+
+    // ---- a phone ----
+    let phone = self::browser((390, 800));
+    let tab = phone.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+    let state = new_game(&tab, "kalah 6 4");
+    play_keys(&tab, &state, &["3"], true);
+    let state = settled(&tab);
+    play_keys(&tab, &state, &["6"], true);
+    for what in [".store .count", ".store .store-name"] {
+        let hit = overlaps(&tab, &format!("#board {what}"), "#board .store .seed");
+        assert!(hit.is_empty(), "{what} under the seeds: {hit:?}");
+    }
+    let hit = overlaps(&tab, "#board .store .count", "#board .store .store-name");
+    assert!(hit.is_empty(), "a store's count on its name: {hit:?}");
+    for i in 0..2 {
+        let inside = js(
+            &tab,
+            &format!(
+                r##"(() => {{ const s = document.querySelectorAll("#board .store")[{i}];
+                    const r = s.getBoundingClientRect(), n = s.querySelector(".store-name").getBoundingClientRect();
+                    return n.left >= r.left && n.right <= r.right && n.top >= r.top && n.bottom <= r.bottom; }})()"##
+            ),
+        );
+        assert_eq!(inside, json!(true), "store {i}'s name spills out");
+    }
+    assert_eq!(
+        js(&tab, "document.documentElement.scrollWidth <= window.innerWidth"),
+        json!(true),
+        "no sideways scroll"
+    );
+    let (board, moves, form) = (rect(&tab, "#board"), rect(&tab, "#moves-panel"), rect(&tab, "#setup"));
+    assert!(moves[1] >= board[3] && form[1] >= moves[3], "board {board:?}, moves {moves:?}, form {form:?}");
+    let hit = overlaps(&tab, "#moves-panel", "#play, #setup");
+    assert!(hit.is_empty(), "{hit:?}");
+    screenshot(&tab, "serve-phone-kalah.png");
+    js(&tab, "(document.getElementById('moves-panel').scrollIntoView(), true)");
+    let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
+    std::fs::write(target_dir().join("serve-phone-kalah-moves.png"), png).unwrap();
 }

@@ -91,6 +91,7 @@ pub const TIME_RANGE: (f64, f64) = (0.05, 60.0);
 const INDEX_HTML: &str = include_str!("web/index.html");
 const APP_JS: &str = include_str!("web/app.js");
 const STYLE_CSS: &str = include_str!("web/style.css");
+const FAVICON_SVG: &str = include_str!("web/favicon.svg");
 
 /// `boardbot serve`: the options.
 #[derive(Args, Clone, Debug)]
@@ -201,7 +202,7 @@ async fn serve_connections(
     }
 }
 
-/// The routes: the page's three files and the API.
+/// The routes: the page's files (its HTML, script, style sheet and icon) and the API.
 pub fn router(app: Arc<App>) -> Router {
     let file = |kind: &'static str, text: &'static str| {
         get(move || async move { ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text) })
@@ -210,6 +211,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", file("text/html; charset=utf-8", INDEX_HTML))
         .route("/app.js", file("text/javascript; charset=utf-8", APP_JS))
         .route("/style.css", file("text/css; charset=utf-8", STYLE_CSS))
+        .route("/favicon.svg", file("image/svg+xml", FAVICON_SVG))
         .route("/api/games", get(games))
         .route("/api/new", post(new_game))
         .route("/api/state", get(state))
@@ -837,8 +839,8 @@ pub struct ThinkingOut {
 
 impl ThinkingOut {
     /// The engine's thought `t` of its moves `moves` (as people write them: `human`), `me`
-    /// ("boardbot") against `other` ("you").
-    fn new(moves: Vec<String>, human: Vec<String>, t: &Thought, me: &str, other: &str) -> ThinkingOut {
+    /// ("boardbot") against `other` ("you"); `ended`: whether those moves ended the game.
+    fn new(moves: Vec<String>, human: Vec<String>, t: &Thought, me: &str, other: &str, ended: bool) -> ThinkingOut {
         ThinkingOut {
             moves,
             human,
@@ -849,11 +851,27 @@ impl ThinkingOut {
             nodes: t.nodes,
             time_ms: t.elapsed.as_millis() as u64,
             source: t.source,
-            line: thought_line(t, me, other),
+            line: line_for_people(t, me, other, ended),
             opinion: t.opinion.as_ref().map(|op| opinion_words(op, me, other)),
             bar: t.opinion.as_ref().map(|op| -op.bar()),
         }
     }
+}
+
+/// [`thought_line`], saying only what is true for a person: a move that ended the game is not
+/// "a win in 1 move" but the winning (or drawing) move, and a move chosen with no node
+/// searched (the lowest levels look at the moves at a glance) shows no depth, nodes or time.
+fn line_for_people(t: &Thought, me: &str, other: &str, ended: bool) -> String {
+    use crate::game::render::Opinion;
+    match &t.opinion {
+        Some(Opinion::Win { moves: Some(_), .. }) if ended => return "the winning move".to_string(),
+        Some(Opinion::Draw) if ended => return "the game ends in a draw".to_string(),
+        _ => {}
+    }
+    if t.source == Source::Search && t.nodes == 0 && t.algorithm.is_none() {
+        return "a quick move, chosen at a glance without a search".to_string();
+    }
+    thought_line(t, me, other)
 }
 
 /// An API error: a 4xx (or 5xx) with `{"error": "..."}`.
@@ -1188,8 +1206,11 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
             let turn = play.engine.think(Instant::now(), stop);
             if let Ok(turn) = &turn {
                 let human = play.game().human_history()[before..].to_vec();
-                play.thinking =
-                    turn.thought.as_ref().map(|t| ThinkingOut::new(turn.moves.clone(), human, t, "boardbot", "you"));
+                let ended = play.game().outcome().is_some();
+                play.thinking = turn
+                    .thought
+                    .as_ref()
+                    .map(|t| ThinkingOut::new(turn.moves.clone(), human, t, "boardbot", "you", ended));
             }
             // The slot and the game are free again even if the request went away.
             drop(hold);

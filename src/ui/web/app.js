@@ -248,9 +248,9 @@ function drawMancala(board, view, ctx) {
   for (const [r, c, side, col] of [[0, 0, topSide, 1], [1, view.cols - 1, bottomSide, p + 2]]) {
     const i = at(r, c), cell = view.cells[i];
     const b = el("div", `cell store side-${side}`);
+    b.appendChild(el("span", "store-name", `${who(side) === "you" ? "your" : "boardbot's"} store`));
     b.appendChild(seeds(Number(cell.content) || 0));
     b.appendChild(el("span", "count", cell.content));
-    b.appendChild(el("span", "store-name", `${who(side) === "you" ? "your" : "boardbot's"} store`));
     b.setAttribute("aria-label", `${sideName(view, side)}'s store (${who(side)}): ${cell.content} seeds`);
     b.dataset.index = i;
     b.dataset.content = cell.content;
@@ -289,25 +289,42 @@ function drawPlayers(view) {
   }
 }
 
+// The moves played as the list numbers them: turns (a side's moves in a row, as Kalah's extra
+// turns), a row for each number, the number going up at each turn of the first player (or at
+// the first turn). [{number, side, moves: [[move, ply], ...]}], ply counting single moves from 1.
+function numberedTurns(played) {
+  const turns = [];
+  let number = 0;
+  played.forEach((m, i) => {
+    const last = turns[turns.length - 1];
+    if (last && last.side === m.side) { last.moves.push([m, i + 1]); return; }
+    if (!last || m.side === "first") number++;
+    turns.push({ number, side: m.side, moves: [[m, i + 1]] });
+  });
+  return turns;
+}
+
+// The move after single move `ply` as the list writes it: "3. 7-11" (the first player's) or
+// "3… 11-15" (the second's), with the list's last number.
+function moveName(played, ply) {
+  const turns = numberedTurns(played);
+  const t = turns.find((t) => t.moves.some(([, p]) => p === ply));
+  const m = played[ply - 1];
+  return { text: `${t.number}${t.side === "first" ? "." : "…"} ${m.human}`, number: t.number, of: turns.length ? turns[turns.length - 1].number : 0 };
+}
+
 function drawMoves() {
   const body = $("moves").tBodies[0];
   body.replaceChildren();
   if (!state) return;
   const v = state.view;
-  $("moves-first").textContent = `${v.players[0].name} (${who("first")})`;
-  $("moves-second").textContent = `${v.players[1].name} (${who("second")})`;
-  // Turns: a side's moves in a row (Kalah's extra turns), numbered by the first player's.
-  const turns = [];
-  state.played.forEach((m, i) => {
-    const last = turns[turns.length - 1];
-    if (last && last.side === m.side) last.moves.push([m, i + 1]);
-    else turns.push({ side: m.side, moves: [[m, i + 1]] });
-  });
-  let row = null, number = 0;
+  $("moves-first").textContent = `${sideName(v, "first")} (${who("first")})`;
+  $("moves-second").textContent = `${sideName(v, "second")} (${who("second")})`;
+  let row = null;
   const current = review ? review.ply : state.played.length;
-  for (const t of turns) {
+  for (const t of numberedTurns(state.played)) {
     if (!row || t.side === "first") {
-      number++;
+      const number = t.number;
       row = el("tr");
       row.appendChild(el("td", "no", `${number}.`));
       row.appendChild(el("td", "first"));
@@ -362,7 +379,8 @@ function render() {
     hintKeys: hint && !review && !lock ? hint.keys : [],
     lock: !!lock,
   });
-  drawPlayers(s.view);
+  // The players' notes (pieces captured, seeds in store) are those of the position shown.
+  drawPlayers(view);
   drawEval();
 
   $("notes").textContent = review || lock ? "" : (s.view.notes || []).join(" ");
@@ -396,9 +414,10 @@ function render() {
   $("review").hidden = !review;
   if (review) {
     const m = s.played[review.ply - 1];
+    const name = review.ply > 0 ? moveName(s.played, review.ply) : null;
     $("review-text").textContent = review.ply === 0
       ? "The start, before any move."
-      : `After move ${review.ply} of ${s.played.length}: ${m.human} (${who(m.side)}).`;
+      : `After ${name.text} (${who(m.side)}), move ${name.number} of ${name.of}.`;
     $("review-back").disabled = review.ply === 0;
   }
   $("lock-bar").hidden = !lock;
