@@ -1033,3 +1033,56 @@ fn browser_reviews_and_lays_out_for_people() {
     let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
     std::fs::write(target_dir().join("serve-phone-kalah-moves.png"), png).unwrap();
 }
+
+/// Issue 59's names: gomoku's stones are Black (the first player) and White, Connect-4's discs
+/// Red (first) and Yellow, on the page as in the form; the end names the winner so and its line
+/// in the notation of the move list.
+#[test]
+fn browser_names_the_players_as_people_do() {
+    let server = Server::start(&[]);
+    let (_, info) = server.call("GET", "/api/games", None);
+    let sides_of = |board: &str| {
+        let games = info["games"].as_array().unwrap();
+        games.iter().find_map(|g| g["board_sides"].get(board).cloned()).unwrap_or_else(|| panic!("{board}: {info}"))
+    };
+    assert_eq!(sides_of("mnk 15 15 5"), json!(["Black", "White"]));
+    assert_eq!(sides_of("cx 6 7 4"), json!(["Red", "Yellow"]));
+    assert_eq!(sides_of("mnk 3 3 3"), json!(["X", "O"]));
+
+    let browser = browser((1100, 900));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+
+    // Gomoku: Black and White, the person Black; lost to the engine by playing the first free
+    // point each turn.
+    let state = new_game(&tab, "mnk 15 15 5");
+    assert!(js(&tab, "document.getElementById('you').options[0].textContent") == "Black (moves first)");
+    assert_eq!(js(&tab, "document.getElementById('you').options[1].textContent"), "White");
+    assert!(text(&tab, "player-bottom").contains("You · Black"), "{}", text(&tab, "player-bottom"));
+    assert!(text(&tab, "player-top").contains("boardbot · White"), "{}", text(&tab, "player-top"));
+    assert_eq!(text(&tab, "moves-first"), "Black (you)");
+    assert!(text(&tab, "message").contains("you play Black"), "{}", text(&tab, "message"));
+    let (end, _) = play_by_clicks(&tab, state, false, false);
+    assert_eq!(end["result"], "boardbot wins", "{end}");
+    let result = text(&tab, "result");
+    let line = result.split_once("White has 5 in a row: ").unwrap_or_else(|| panic!("{result}")).1;
+    let listed: Vec<String> =
+        end["played"].as_array().unwrap().iter().map(|m| m["human"].as_str().unwrap().to_string()).collect();
+    for cell in line.split_whitespace() {
+        assert!(listed.contains(&cell.to_string()), "{cell} of '{result}' is not a move of the list {listed:?}");
+    }
+
+    // Connect-4: Red and Yellow; the line by its columns, as the moves are written.
+    let state = new_game(&tab, "cx 6 7 4");
+    assert_eq!(js(&tab, "document.getElementById('you').options[0].textContent"), "Red (moves first)");
+    assert!(text(&tab, "player-bottom").contains("You · Red"), "{}", text(&tab, "player-bottom"));
+    assert!(text(&tab, "player-top").contains("boardbot · Yellow"), "{}", text(&tab, "player-top"));
+    let (end, _) = play_by_clicks(&tab, state, false, false);
+    assert_eq!(end["result"], "boardbot wins", "{end}");
+    let result = text(&tab, "result");
+    assert!(result.contains("Yellow has 4 in a row ") && result.contains("column"), "{result}");
+    assert!(!result.contains('/') && !result.contains(" X ") && !result.contains(" O "), "{result}");
+    screenshot(&tab, "serve-connect4-end.png");
+}

@@ -737,10 +737,12 @@ impl Play {
             .zip(game.movers())
             .map(|((text, human), s)| PlayedOut { text, human, side: side(s) })
             .collect();
+        let view = game.view();
+        let end_reason = game.human_end_reason().map(|r| in_view_names(&r, game.side_names(), &view));
         StateOut {
             session: id.to_string(),
             game: game.spec().to_string(),
-            view: game.view(),
+            view,
             history: game.history(),
             played,
             to_move: outcome.is_none().then(|| side(game.to_move())),
@@ -752,7 +754,7 @@ impl Play {
                 Outcome::Win(s) => side(s),
             }),
             result,
-            end_reason: game.human_end_reason(),
+            end_reason,
             thinking: self.thinking.clone(),
             status,
             algorithm: self.engine.options().algorithm.name(),
@@ -771,6 +773,18 @@ impl Play {
             "your_turn"
         }
     }
+}
+
+/// `text` (a game's words, starting with a player's name as the game's texts give it:
+/// `names`) with the player called as the page's view calls it ("Black has 5 in a row" where the
+/// terminal says "X has 5 in a row"): the page names players as its board draws them.
+fn in_view_names(text: &str, names: [&str; 2], view: &View) -> String {
+    for (name, player) in names.iter().zip(&view.players) {
+        if let Some(rest) = text.strip_prefix(name).filter(|rest| rest.starts_with(' ')) {
+            return format!("{}{rest}", player.name);
+        }
+    }
+    text.to_string()
 }
 
 /// A game's state as the API shows it (docs/api.md).
@@ -919,6 +933,9 @@ struct GameOut {
     names: Vec<serde_json::Value>,
     /// The players' names (the first player's first), from the first example.
     sides: [&'static str; 2],
+    /// The players' names on each board of `names` and `examples` (by its description), as its
+    /// page draws them: {"mnk 15 15 5": ["Black", "White"], "mnk 3 3 3": ["X", "O"]}.
+    board_sides: serde_json::Map<String, serde_json::Value>,
     /// The evaluations of the textbook algorithms: {"name", "about"}, the engine's first.
     evaluations: Vec<serde_json::Value>,
     /// Whether the description takes cells out of play (`blocked ROW,COL ...`).
@@ -954,7 +971,17 @@ async fn games() -> Result<Json<serde_json::Value>, ApiError> {
                         .iter()
                         .map(|(name, game)| serde_json::json!({ "name": name, "game": game }))
                         .collect(),
-                    sides: game.as_ref().map_or(["first", "second"], |g| g.side_names()),
+                    sides: game.as_ref().map_or(["first", "second"], |g| g.view().players.map(|p| p.name)),
+                    board_sides: k
+                        .names
+                        .iter()
+                        .map(|(_, d)| d.to_string())
+                        .chain(examples(k))
+                        .filter_map(|d| {
+                            let g = GameSpec::parse(&d).ok()?.new_game(&Resources::none()).ok()?;
+                            Some((d, serde_json::json!(g.view().players.map(|p| p.name))))
+                        })
+                        .collect(),
                     evaluations: game
                         .as_ref()
                         .map(|g| g.evaluations())

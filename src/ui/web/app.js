@@ -44,15 +44,10 @@ function say(text) { $("message").textContent = text; }
 const sideIndex = (side) => (side === "first" ? 0 : 1);
 const otherSide = (side) => (side === "first" ? "second" : "first");
 
-// A player's name as the board draws it: the game's name for the side, with the colour where
-// the pieces' colour is not in the name.
+// A player's name as the board draws it (the view's: Black and White stones, Red and Yellow
+// discs, South and North).
 function sideName(view, side) {
-  const name = view.players[sideIndex(side)].name;
-  switch (view.style) {
-    case "stones": return `${name} (${side === "first" ? "black" : "white"})`;
-    case "columns": return `${name} (${side === "first" ? "red" : "yellow"})`;
-    default: return name;
-  }
+  return view.players[sideIndex(side)].name;
 }
 
 function who(side) {
@@ -631,8 +626,9 @@ function gameChanged() {
   }
   $("about").textContent = g.about;
   const you = $("you");
-  you.options[0].textContent = `${g.sides[0]} (moves first)`;
-  you.options[1].textContent = g.sides[1];
+  const sides = (g.board_sides && g.board_sides[value]) || g.sides;
+  you.options[0].textContent = `${sides[0]} (moves first)`;
+  you.options[1].textContent = sides[1];
   const ev = $("evaluation");
   ev.replaceChildren();
   g.evaluations.forEach((e, i) => { const o = new Option(e.name, i === 0 ? "" : e.name); o.title = e.about; ev.add(o); });
