@@ -1086,3 +1086,98 @@ fn browser_names_the_players_as_people_do() {
     assert!(!result.contains('/') && !result.contains(" X ") && !result.contains(" O "), "{result}");
     screenshot(&tab, "serve-connect4-end.png");
 }
+
+/// Resigning ends the game, won by the engine; nothing more is played in it, and a new game
+/// starts in the same session.
+#[test]
+fn api_resign_ends_the_game() {
+    let server = Server::start(&[]);
+    let (_, s) = server.post("/api/new", &json!({"game": "mnk 7 7 5", "time": 0.1}));
+    let id = s["session"].as_str().unwrap().to_string();
+    let (_, s) = server.post("/api/move", &json!({"session": id, "move": "3 3"}));
+    assert_eq!(s["status"], "your_turn", "{s}");
+    assert_error(server.post("/api/resign", &json!({"session": "nope"})), 404, "unknown session");
+    assert_error(server.post("/api/resign", &json!({"sesion": id})), 400, "session");
+    let (status, over) = server.post("/api/resign", &json!({"session": id}));
+    assert_eq!(status, 200, "{over}");
+    assert_eq!(
+        (&over["status"], &over["outcome"], &over["result"], &over["end_reason"], &over["to_move"]),
+        (&json!("over"), &json!("second"), &json!("boardbot wins"), &json!("you resigned"), &Value::Null)
+    );
+    assert_eq!(over["history"], s["history"], "nothing played");
+    assert_error(server.post("/api/move", &json!({"session": id, "move": "4 4"})), 409, "over");
+    assert_error(server.post("/api/hint", &json!({"session": id})), 409, "over");
+    assert_error(server.post("/api/resign", &json!({"session": id})), 409, "over");
+    assert_eq!(state_of(&server, &id), over);
+    // Undo takes the move and the resignation back.
+    let (status, undone) = server.post("/api/undo", &json!({"session": id}));
+    assert_eq!(status, 200, "{undone}");
+    assert_eq!((&undone["status"], &undone["result"]), (&json!("your_turn"), &Value::Null));
+    let (status, fresh) = server.post("/api/new", &json!({"game": "mnk 7 7 5", "session": id, "time": 0.1}));
+    assert_eq!(status, 200, "{fresh}");
+    assert_eq!((&fresh["status"], &fresh["result"]), (&json!("your_turn"), &Value::Null));
+}
+
+/// The controls players expect: Resign (two clicks: the second confirms) ends the game with
+/// the result shown and a new game possible; Flip board turns the board and the players round.
+#[test]
+fn browser_resigns_and_flips_the_board() {
+    let server = Server::start(&[]);
+    let browser = browser((1100, 900));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+
+    // Flip: checkers, Black (the person) at the bottom, then White, then back.
+    let state = new_game(&tab, "checkers english");
+    assert_eq!(js(&tab, "document.getElementById('flip').hidden"), json!(false));
+    assert_eq!(js(&tab, "document.getElementById('board').dataset.turned"), "yes");
+    mouse_click(&tab, "#flip");
+    assert_eq!(js(&tab, "document.getElementById('board').dataset.turned"), "no");
+    let rows = drawn(&tab);
+    assert!(rows[56..].iter().all(|c| c == "O" || c == "#"), "White's men at the bottom: {rows:?}");
+    assert!(text(&tab, "player-bottom").contains("boardbot · White"), "{}", text(&tab, "player-bottom"));
+    assert!(text(&tab, "player-top").contains("You · Black"), "{}", text(&tab, "player-top"));
+    // Still played by clicks, flipped.
+    let state = play_keys(&tab, &state, &["11", "15"], true);
+    assert_eq!(state["played"][0]["human"], "11-15");
+    screenshot(&tab, "serve-flipped.png");
+    mouse_click(&tab, "#flip");
+    assert_eq!(js(&tab, "document.getElementById('board').dataset.turned"), "yes");
+    assert!(text(&tab, "player-bottom").contains("You · Black"), "{}", text(&tab, "player-bottom"));
+    // Gomoku turned: its column letters too.
+    new_game(&tab, "mnk 15 15 5");
+    mouse_click(&tab, "#flip");
+    let cols = js(&tab, "[...document.querySelectorAll('#board .coord.col')].map((c) => c.textContent).join('')");
+    assert_eq!(cols, "onmlkjihgfedcba");
+    // Connect-4's discs fall down: no flip.
+    new_game(&tab, "cx 6 7 4");
+    assert_eq!(js(&tab, "document.getElementById('flip').hidden"), json!(true));
+
+    // Resign: a first click asks, the second resigns.
+    let state = new_game(&tab, "mnk 7 7 5");
+    let state = play_keys(&tab, &state, &["3 3"], true);
+    mouse_click(&tab, "#resign");
+    assert_eq!(text(&tab, "resign"), "Really resign?");
+    assert_eq!(js(&tab, "window.boardbot.state.status"), "your_turn", "one click resigns nothing");
+    mouse_click(&tab, "#resign");
+    wait_until(&tab, "document.body.dataset.status === 'over'", "the resignation");
+    assert_eq!(text(&tab, "result"), "boardbot wins — you resigned");
+    assert_eq!(text(&tab, "message"), "Game over: boardbot wins.");
+    assert_eq!(js(&tab, "document.getElementById('resign').disabled"), json!(true));
+    assert_eq!(js(&tab, "document.getElementById('hint').disabled"), json!(true));
+    // The board takes no move now.
+    click_cell(&tab, cell_of(&state, "0 0"), true);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(js(&tab, "window.boardbot.state.history.length"), json!(state["history"].as_array().unwrap().len()));
+    screenshot(&tab, "serve-resigned.png");
+    // A new game: Rematch.
+    mouse_click(&tab, "#rematch");
+    wait_until(
+        &tab,
+        "window.boardbot.state.status === 'your_turn' && window.boardbot.state.your_side === 'second' && !window.boardbot.pending",
+        "a rematch",
+    );
+    assert_eq!(js(&tab, "document.getElementById('result').hidden"), json!(true));
+}

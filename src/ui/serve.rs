@@ -217,6 +217,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/state", get(state))
         .route("/api/move", post(play_move))
         .route("/api/undo", post(undo))
+        .route("/api/resign", post(resign))
         .route("/api/go", post(go))
         .route("/api/hint", post(hint))
         .route("/api/view", get(view))
@@ -709,6 +710,9 @@ struct Play {
     time: f64,
     /// What the engine thought of its last move.
     thinking: Option<ThinkingOut>,
+    /// The person resigned (POST /api/resign): the game is over, won by the engine, whatever
+    /// the position; undo or a new game takes it back.
+    resigned: bool,
 }
 
 impl Play {
@@ -718,13 +722,21 @@ impl Play {
 
     fn engine_to_move(&self) -> bool {
         let game = self.game();
-        game.outcome().is_none() && game.to_move() != self.you
+        self.outcome().is_none() && game.to_move() != self.you
+    }
+
+    /// The game's outcome, a resignation's included.
+    fn outcome(&self) -> Option<Outcome> {
+        if self.resigned {
+            return Some(Outcome::Win(self.you.other()));
+        }
+        self.game().outcome()
     }
 
     fn state(&self, id: &str, status: &'static str) -> StateOut {
         let game = self.game();
         let side = |s: Side| if s == Side::First { "first" } else { "second" };
-        let outcome = game.outcome();
+        let outcome = self.outcome();
         let result = outcome.map(|o| match o {
             Outcome::Draw => "Draw".to_string(),
             Outcome::Win(s) if s == self.you => "You win".to_string(),
@@ -738,7 +750,11 @@ impl Play {
             .map(|((text, human), s)| PlayedOut { text, human, side: side(s) })
             .collect();
         let view = game.view();
-        let end_reason = game.human_end_reason().map(|r| in_view_names(&r, game.side_names(), &view));
+        let end_reason = if self.resigned {
+            Some("you resigned".to_string())
+        } else {
+            game.human_end_reason().map(|r| in_view_names(&r, game.side_names(), &view))
+        };
         StateOut {
             session: id.to_string(),
             game: game.spec().to_string(),
@@ -765,7 +781,7 @@ impl Play {
 
     /// The status with no request at work.
     fn resting_status(&self) -> &'static str {
-        if self.game().outcome().is_some() {
+        if self.outcome().is_some() {
             "over"
         } else if self.engine_to_move() {
             "engine_to_move"
@@ -1121,6 +1137,7 @@ async fn new_game(
         play.level = level_name;
         play.time = req.time;
         play.thinking = None;
+        play.resigned = false;
         Ok(())
     };
     let text = req.game;
@@ -1150,7 +1167,8 @@ async fn new_game(
                 .off(large, move || {
                     let spec = prepare(&text)?;
                     let engine = Engine::new(options);
-                    let mut play = Play { engine, you, level: String::new(), time: 0.0, thinking: None };
+                    let mut play =
+                        Play { engine, you, level: String::new(), time: 0.0, thinking: None, resigned: false };
                     setup(&mut play, &spec)?;
                     Ok::<_, ApiError>(play)
                 })
@@ -1280,7 +1298,7 @@ async fn play_move(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
     let req: MoveIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
     let mut play = slot.take().await?;
-    if play.game().outcome().is_some() {
+    if play.outcome().is_some() {
         return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
     }
     if play.engine_to_move() {
@@ -1327,9 +1345,24 @@ async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
         let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
         play.engine.set_position(&words).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
         play.thinking = None;
+        play.resigned = false;
         JsonBytes::of(&play.state(&id, play.resting_status()))
     })
     .await?
+}
+
+/// The person resigns: the game is over, won by the engine (409 if it is over already or the
+/// engine is playing in it).
+async fn resign(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<JsonBytes, ApiError> {
+    let req: SessionIn = read_body(body)?;
+    let slot = app.slot(&req.session)?;
+    let mut play = slot.take().await?;
+    if play.outcome().is_some() {
+        return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
+    }
+    play.resigned = true;
+    let id = slot.id.clone();
+    app.off(slot.large(), move || JsonBytes::of(&play.state(&id, play.resting_status()))).await?
 }
 
 /// The engine's suggestion for the person's move, not played.
@@ -1351,7 +1384,7 @@ async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
     let req: SessionIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
     let play = slot.take().await?;
-    if play.game().outcome().is_some() {
+    if play.outcome().is_some() {
         return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
     }
     if play.engine_to_move() {
@@ -1493,7 +1526,7 @@ mod tests {
         let mut engine = Engine::new(app.options.clone());
         let spec = GameSpec::parse(&examples(GAMES[0])[0]).unwrap();
         engine.new_game(&spec, false, Duration::from_millis(100)).unwrap();
-        let play = Play { engine, you: Side::First, level: "max".into(), time: 0.1, thinking: None };
+        let play = Play { engine, you: Side::First, level: "max".into(), time: 0.1, thinking: None, resigned: false };
         let slot = Arc::new(Slot {
             id: id.into(),
             client: Client::of([127, 0, 0, 1].into()),

@@ -22,6 +22,8 @@ let lockedCells = null; // {game, cells: [...]} chosen for the next new game
 let hint = null;        // {keys, text}: the engine's suggestion, shown until the game changes
 let lastBar = null;     // the evaluation bar's last value, from the person's view
 let numbers = false;    // move numbers on the stones
+let flipped = false;    // the board turned half round from the way it is drawn by default
+let resignAsked = null; // the timer of a first click on Resign, waiting for the second
 
 async function api(method, path, body) {
   const res = await fetch(path, {
@@ -74,10 +76,14 @@ function stopMove() {
   return done && longer ? done : null;
 }
 
-// Whether the board is drawn turned half round: the person's side at the bottom.
+// Whether the board is drawn turned half round: the person's side at the bottom, unless the
+// person flipped it.
 function turned(view) {
-  return !!(view.bottom && state && view.bottom !== state.your_side);
+  return !!(view.bottom && state && view.bottom !== state.your_side) !== flipped;
 }
+
+// Boards that may be flipped: not Connect-X's columns (the discs fall down).
+const flippable = (view) => view.style !== "columns";
 
 // ---- the pieces ----
 
@@ -151,7 +157,9 @@ function drawGrid(board, view, ctx) {
   if (ctx.turned) order.reverse();
   if (colLabels) {
     if (rowLabels) board.appendChild(el("span", "coord corner"));
-    for (let col = 0; col < view.cols; col++) board.appendChild(el("span", "coord col", view.col_labels[col]));
+    for (let col = 0; col < view.cols; col++) {
+      board.appendChild(el("span", "coord col", view.col_labels[ctx.turned ? view.cols - 1 - col : col]));
+    }
   }
   order.forEach((i, d) => {
     if (rowLabels && d % view.cols === 0) board.appendChild(el("span", "coord row", view.row_labels[Math.floor(i / view.cols)]));
@@ -268,7 +276,8 @@ function drawBoard(view, ctx) {
 }
 
 function drawPlayers(view) {
-  const bottomSide = state ? state.your_side : "first";
+  const mine = state ? state.your_side : "first";
+  const bottomSide = flipped ? otherSide(mine) : mine;
   for (const [id, side] of [["player-bottom", bottomSide], ["player-top", otherSide(bottomSide)]]) {
     const box = $(id);
     box.replaceChildren();
@@ -347,6 +356,7 @@ function drawEval() {
   if (!state || state.played.length === 0) lastBar = null;
   const bar = $("eval");
   bar.hidden = lastBar === null;
+  bar.classList.toggle("flipped", flipped); // the person's share at the person's side
   if (lastBar === null) return;
   const share = (lastBar + 1) / 2;
   $("eval-fill").style.height = `${(share * 100).toFixed(1)}%`;
@@ -440,6 +450,11 @@ function render() {
   $("undo").disabled = pending || s.played.length === 0 || busy || !!lock;
   $("hint").disabled = pending || s.status !== "your_turn" || !!review || !!lock;
   $("rematch").disabled = pending || !!lock;
+  $("resign").disabled = pending || s.status !== "your_turn" || !!lock;
+  $("resign").textContent = resignAsked ? "Really resign?" : "Resign";
+  $("resign").classList.toggle("on", !!resignAsked);
+  $("flip").hidden = !flippable(s.view);
+  $("flip").classList.toggle("on", flipped);
   $("new").disabled = pending;
 }
 
@@ -660,6 +675,7 @@ function settings() {
 async function newGame(body) {
   selected = [];
   lastBar = null;
+  flipped = false;
   const old = sessionStorage.getItem("boardbot-session");
   try {
     await change("/api/new", old ? { ...body, session: old } : body);
@@ -710,6 +726,20 @@ async function start() {
       algorithm: state.algorithm, evaluation: state.evaluation, depth: state.depth });
   });
   $("numbers").addEventListener("click", () => { numbers = !numbers; render(); });
+  $("flip").addEventListener("click", () => { flipped = !flipped; render(); });
+  // Resign takes two clicks: the first asks, the second (within 4 s) resigns.
+  $("resign").addEventListener("click", () => {
+    if (!state || state.status !== "your_turn") return;
+    if (!resignAsked) {
+      resignAsked = setTimeout(() => { resignAsked = null; render(); }, 4000);
+      render();
+      return;
+    }
+    clearTimeout(resignAsked);
+    resignAsked = null;
+    selected = [];
+    change("/api/resign", { session: state.session }).catch(() => {});
+  });
   $("review-back").addEventListener("click", () => review && showPly(Math.max(0, review.ply - 1)));
   $("review-next").addEventListener("click", () => review && showPly(review.ply + 1));
   $("review-end").addEventListener("click", () => { review = null; render(); });
