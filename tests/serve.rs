@@ -1181,3 +1181,34 @@ fn browser_resigns_and_flips_the_board() {
     );
     assert_eq!(js(&tab, "document.getElementById('result').hidden"), json!(true));
 }
+
+/// The page's time per move holds for the Advanced settings and for hints: an alphabeta
+/// search to depth 64 on Connect-4 (issue 59: a hint took 1.25 s with 1 s a move) is given the
+/// page's time as a deadline by the server, and stops below the depth asked for. No clock of
+/// this machine is read: the replies say the deadline the server set and the depth reached.
+#[test]
+fn api_hints_and_advanced_searches_keep_the_pages_time() {
+    let server = Server::start(&[]);
+    let body = json!({"game": "cx 6 7 4", "algorithm": "alphabeta", "depth": 64, "time": 0.3});
+    let (status, s) = server.post("/api/new", &body);
+    assert_eq!(status, 200, "{s}");
+    let id = s["session"].as_str().unwrap().to_string();
+    let (status, s) = server.post("/api/move", &json!({"session": id, "move": "3"}));
+    assert_eq!(status, 200, "{s}");
+    let t = &s["thinking"];
+    assert_eq!(t["budget_ms"], 300, "{t}");
+    assert!(t["depth"].as_u64().unwrap() < 64, "{t}");
+    assert!(t["line"].as_str().unwrap().contains("alphabeta to depth "), "{t}");
+    let (status, hint) = server.post("/api/hint", &json!({"session": id}));
+    assert_eq!(status, 200, "{hint}");
+    assert_eq!(hint["budget_ms"], 300, "{hint}");
+    let depth = hint["depth"].as_u64().unwrap();
+    assert!((1..64).contains(&depth), "{hint}");
+    assert!(hint["line"].as_str().unwrap().contains(&format!("alphabeta to depth {depth},")), "{hint}");
+    // The hint changed nothing: the person is still to move, and the engine answers a move.
+    let mv = hint["moves"][0].clone();
+    let (status, after) = server.post("/api/move", &json!({"session": id, "move": mv}));
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["history"].as_array().unwrap().len(), 4, "{after}");
+    assert_eq!(after["thinking"]["budget_ms"], 300, "{after}");
+}

@@ -865,6 +865,9 @@ pub struct ThinkingOut {
     /// For an evaluation bar, from the person's view: -1 (boardbot wins) to 1 (the person wins);
     /// null if the move says nothing of the position.
     pub bar: Option<f64>,
+    /// The deadline the server gave the search ([`Deadline`]: the page's time per move), in
+    /// milliseconds after it started.
+    pub budget_ms: u64,
 }
 
 impl ThinkingOut {
@@ -884,7 +887,31 @@ impl ThinkingOut {
             line: line_for_people(t, me, other, ended),
             opinion: t.opinion.as_ref().map(|op| opinion_words(op, me, other)),
             bar: t.opinion.as_ref().map(|op| -op.bar()),
+            budget_ms: 0,
         }
+    }
+}
+
+/// The page's time per move as a deadline the server keeps itself, whatever the engine's
+/// options ask (a textbook algorithm to depth 64, a hint at full strength): the search's stop
+/// flag is raised `budget` after the search starts, so that no reply waits longer than the
+/// person chose plus the search's check of the flag. Dropped (the search over) before then, it
+/// raises nothing.
+struct Deadline(tokio::task::JoinHandle<()>);
+
+impl Deadline {
+    fn start(stop: &Arc<AtomicBool>, budget: Duration) -> Deadline {
+        let stop = stop.clone();
+        Deadline(tokio::spawn(async move {
+            tokio::time::sleep(budget).await;
+            stop.store(true, Ordering::Relaxed);
+        }))
+    }
+}
+
+impl Drop for Deadline {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
@@ -1246,16 +1273,19 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
         play = back;
         let Some(shown) = shown else { break };
         let (hold, stop, _stop_on_drop) = wait_for_search(app, &slot, shown?).await;
+        let budget = Duration::from_secs_f64(play.time);
+        let _deadline = Deadline::start(&stop, budget);
+        let budget_ms = budget.as_millis() as u64;
         let search = tokio::task::spawn_blocking(move || {
             let before = play.game().history().len();
             let turn = play.engine.think(Instant::now(), stop);
             if let Ok(turn) = &turn {
                 let human = play.game().human_history()[before..].to_vec();
                 let ended = play.game().outcome().is_some();
-                play.thinking = turn
-                    .thought
-                    .as_ref()
-                    .map(|t| ThinkingOut::new(turn.moves.clone(), human, t, "boardbot", "you", ended));
+                play.thinking = turn.thought.as_ref().map(|t| ThinkingOut {
+                    budget_ms,
+                    ..ThinkingOut::new(turn.moves.clone(), human, t, "boardbot", "you", ended)
+                });
             }
             // The slot and the game are free again even if the request went away.
             drop(hold);
@@ -1376,6 +1406,12 @@ pub struct HintOut {
     pub keys: Vec<String>,
     /// The thinking behind it, naming "you" (the person) and "boardbot".
     pub line: String,
+    /// The depth its search reached (0: no search chose it: a book, a solver, an only move).
+    pub depth: u32,
+    /// The deadline the server gave the search ([`Deadline`]: the page's time per move), in
+    /// milliseconds after it started: a hint takes no longer than one of the engine's moves,
+    /// whatever the level, algorithm and depth.
+    pub budget_ms: u64,
 }
 
 /// A hint: the session's engine (its level, algorithm and time) searches the person's move
@@ -1399,6 +1435,9 @@ async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
         })
         .await?;
     let (hold, stop, _stop_on_drop) = wait_for_search(&app, &slot, shown?).await;
+    let budget = Duration::from_secs_f64(play.time);
+    let _deadline = Deadline::start(&stop, budget);
+    let budget_ms = budget.as_millis() as u64;
     let search = tokio::task::spawn_blocking(move || {
         let history = play.game().history();
         let spec = play.game().spec().clone();
@@ -1408,7 +1447,8 @@ async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
             let human = play.game().human_history()[history.len()..].to_vec();
             let keys = view.moves.iter().find(|m| Some(&m.text) == turn.moves.first()).map(|m| m.keys.clone());
             let line = turn.thought.as_ref().map_or_else(String::new, |t| thought_line(t, "you", "boardbot"));
-            HintOut { moves: turn.moves, human, keys: keys.unwrap_or_default(), line }
+            let depth = turn.thought.as_ref().map_or(0, |t| t.depth);
+            HintOut { moves: turn.moves, human, keys: keys.unwrap_or_default(), line, depth, budget_ms }
         });
         // Back as it was: the position, and the engine on its own side (it searched the person's).
         let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
