@@ -1212,3 +1212,78 @@ fn api_hints_and_advanced_searches_keep_the_pages_time() {
     assert_eq!(after["history"].as_array().unwrap().len(), 4, "{after}");
     assert_eq!(after["thinking"]["budget_ms"], 300, "{after}");
 }
+
+/// Issue 59: a hint is given at full strength whatever the level (easy plays from a 1-ply
+/// look; its hints search deeper), and drawn on the board in every game: the stone, mark or
+/// disc it would place, ghosted, on the cell it takes; the path of a checkers move; the pit of
+/// a Kalah sowing.
+#[test]
+fn browser_draws_the_hint_on_every_board_at_full_strength() {
+    let server = Server::start(&[]);
+    let (_, s) = server.post("/api/new", &json!({"game": "mnk 15 15 5", "level": "easy", "time": 0.3}));
+    let id = s["session"].as_str().unwrap().to_string();
+    let (_, s) = server.post("/api/move", &json!({"session": id, "move": "7 7"}));
+    assert_eq!(s["thinking"]["depth"], 1, "easy looks 1 ply ahead: {s}");
+    let (status, hint) = server.post("/api/hint", &json!({"session": id}));
+    assert_eq!(status, 200, "{hint}");
+    assert!(hint["depth"].as_u64().unwrap() > 1, "a hint at full strength: {hint}");
+    assert_eq!(state_of(&server, &id)["level"], "easy", "the session's level is kept");
+    let (_, after) = server.post("/api/move", &json!({"session": id, "move": hint["moves"][0]}));
+    assert_eq!(after["thinking"]["depth"], 1, "the engine still plays at easy: {after}");
+
+    let browser = browser((1100, 900));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+    let ask = |tab: &Tab| {
+        mouse_click(tab, "#hint");
+        wait_until(tab, "window.boardbot.hint !== null && !window.boardbot.pending", "a hint");
+        assert!(text(tab, "hint-text").starts_with("Hint: "), "{}", text(tab, "hint-text"));
+    };
+    for (game, ghost) in [("mnk 3 3 3", ".mark"), ("mnk 15 15 5", ".stone"), ("cx 6 7 4", ".disc")] {
+        let state = new_game(&tab, game);
+        match game {
+            "mnk 15 15 5" => drop(play_keys(&tab, &state, &["7 7"], true)),
+            "cx 6 7 4" => drop(play_keys(&tab, &state, &["3"], true)),
+            _ => {}
+        }
+        ask(&tab);
+        let at = js(
+            &tab,
+            &format!(
+                "[...document.querySelectorAll('#board .cell.hinted')].map((c) => [c.dataset.index, c.dataset.content, !!c.querySelector('{ghost}.hint-ghost')])"
+            ),
+        );
+        let at = at.as_array().unwrap();
+        assert_eq!(at.len(), 1, "{game}: one cell hinted: {at:?}");
+        assert_eq!((&at[0][1], &at[0][2]), (&json!(""), &json!(true)), "{game}: a ghost on an empty cell: {at:?}");
+        let state = js(&tab, "window.boardbot.state");
+        let keys = js(&tab, "window.boardbot.hint.keys");
+        let cell = &state["view"]["cells"][at[0][0].as_str().unwrap().parse::<usize>().unwrap()];
+        assert_eq!(json!([cell["key"]]), keys, "{game}");
+        if game == "cx 6 7 4" {
+            // The disc's landing cell: the one below it is taken or the floor.
+            let i: usize = at[0][0].as_str().unwrap().parse().unwrap();
+            let below = state["view"]["cells"].get(i + 7);
+            assert!(below.is_none_or(|c| c["content"] != ""), "{game}: the lowest free cell: {i}");
+        }
+        screenshot(&tab, &format!("serve-hint-{}.png", game.split_whitespace().next().unwrap()));
+    }
+    // Checkers: the piece and its landing square; Kalah: the pit.
+    let state = new_game(&tab, "checkers english");
+    let _ = state;
+    ask(&tab);
+    let hinted = js(&tab, "[...document.querySelectorAll('#board .cell.hinted')].map((c) => c.dataset.key).sort()");
+    assert_eq!(hinted, js(&tab, "[...window.boardbot.hint.keys].sort()"));
+    assert!(hinted.as_array().unwrap().len() >= 2, "{hinted}");
+    let ring = js(&tab, "getComputedStyle(document.querySelector('#board .cell.hinted')).boxShadow");
+    assert_ne!(ring, "none");
+    new_game(&tab, "kalah 6 4");
+    ask(&tab);
+    let hinted = js(&tab, "[...document.querySelectorAll('#board .pit.hinted')].map((c) => c.dataset.key)");
+    assert_eq!(hinted, js(&tab, "window.boardbot.hint.keys"));
+    let ring = js(&tab, "getComputedStyle(document.querySelector('#board .pit.hinted')).outlineStyle");
+    assert_eq!(ring, "solid");
+    screenshot(&tab, "serve-hint-kalah.png");
+}

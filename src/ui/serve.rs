@@ -1414,8 +1414,9 @@ pub struct HintOut {
     pub budget_ms: u64,
 }
 
-/// A hint: the session's engine (its level, algorithm and time) searches the person's move
-/// through a search slot as for its own moves, and the game is set back as it was.
+/// A hint: the session's engine at full strength (its algorithm and time, the maximum level
+/// whatever the session's) searches the person's move through a search slot as for its own
+/// moves, and the game and the level are set back as they were.
 async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<HintOut>, ApiError> {
     let req: SessionIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
@@ -1442,7 +1443,17 @@ async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
         let history = play.game().history();
         let spec = play.game().spec().clone();
         let view = play.game().view();
-        let turn = play.engine.think(Instant::now(), stop);
+        // At full strength whatever the session's level, as strong sites give hints; the
+        // session's options (its level) are set back below.
+        let kept = play.engine.options().clone();
+        let strongest = option("level").and_then(|o| o.parse("max")).and_then(|max| {
+            let mut options = kept.clone();
+            options.set_value("level", max)?;
+            Ok(options)
+        });
+        let strongest = strongest.and_then(|options| play.engine.set_options(options));
+        let turn = strongest.and_then(|()| play.engine.think(Instant::now(), stop));
+        let kept = play.engine.set_options(kept);
         let hint = turn.map(|turn| {
             let human = play.game().human_history()[history.len()..].to_vec();
             let keys = view.moves.iter().find(|m| Some(&m.text) == turn.moves.first()).map(|m| m.keys.clone());
@@ -1453,8 +1464,9 @@ async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
         // Back as it was: the position, and the engine on its own side (it searched the person's).
         let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
         let (timeout, engine_first) = (Duration::from_secs_f64(play.time), play.you == Side::Second);
-        let restored =
-            play.engine.new_game(&spec, engine_first, timeout).and_then(|()| play.engine.set_position(&words));
+        let restored = kept
+            .and_then(|()| play.engine.new_game(&spec, engine_first, timeout))
+            .and_then(|()| play.engine.set_position(&words));
         drop(hold);
         (play, hint.and_then(|h| restored.map(|()| h)))
     });

@@ -142,7 +142,20 @@ function decorate(b, view, i, c, ctx) {
     if (selected.length > 0) b.classList.add("dest");
   }
   if (c.key !== null && selected.includes(c.key)) b.classList.add("selected");
-  if (c.key !== null && ctx.hintKeys.includes(c.key)) b.classList.add("hinted");
+  if (c.key !== null && ctx.hintKeys.includes(c.key)) {
+    // A move of one click on a board of stones, marks or discs: the stone it would place,
+    // ghosted, on the cell it would take (a Connect-X column's lowest empty cell).
+    const placing = ctx.hintKeys.length === 1 && ["grid", "stones", "columns"].includes(view.style);
+    if (!placing) b.classList.add("hinted");
+    else if (i === ctx.hintCell) {
+      b.classList.add("hinted");
+      const mine = state && state.your_side === "first" ? "X" : "O";
+      const ghost = view.style === "grid" ? el("span", `mark ${mine} hint-ghost`, mine)
+        : el("span", `${view.style === "stones" ? "stone" : "disc"} ${mine} hint-ghost`);
+      ghost.setAttribute("aria-label", "the hint");
+      b.appendChild(ghost);
+    }
+  }
   b.addEventListener("click", () => click(c.key, i));
   if (c.key !== null) {
     b.addEventListener("mouseenter", () => hover(c.key, true));
@@ -264,7 +277,18 @@ function drawMancala(board, view, ctx) {
   }
 }
 
+// The cell a one-click hint would fill: the last empty cell (in reading order) with its key,
+// which is the cell itself on boards of stones and marks and the lowest free cell of a
+// Connect-X column.
+function hintCell(view, keys) {
+  if (keys.length !== 1) return -1;
+  let at = -1;
+  view.cells.forEach((c, i) => { if (c.key === keys[0] && c.content === "") at = i; });
+  return at;
+}
+
 function drawBoard(view, ctx) {
+  ctx.hintCell = hintCell(view, ctx.hintKeys);
   const board = $("board");
   board.replaceChildren();
   board.className = `style-${view.style}${ctx.interactive ? "" : " still"}${ctx.lock ? " locking" : ""}${numbers ? " numbered" : ""}`;
