@@ -1287,3 +1287,36 @@ fn browser_draws_the_hint_on_every_board_at_full_strength() {
     assert_eq!(ring, "solid");
     screenshot(&tab, "serve-hint-kalah.png");
 }
+
+/// Issue 59's motion: a Connect-4 disc falls down its column once when dropped (a CSS
+/// animation the page's redraws do not replay; none under prefers-reduced-motion).
+#[test]
+fn browser_drops_connect4_discs_once() {
+    let server = Server::start(&[]);
+    let browser = browser((1100, 900));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+    let state = new_game(&tab, "cx 6 7 4");
+    play_keys(&tab, &state, &["3"], true);
+    let falling = js(
+        &tab,
+        "[...document.querySelectorAll('#board .disc.falling')].map((d) => [d.parentElement.classList.contains('m-last'), getComputedStyle(d).animationName, d.style.getPropertyValue('--fall'), Math.floor(d.parentElement.dataset.index / 7) + 1])",
+    );
+    let rows = falling[0][3].to_string();
+    assert_eq!(
+        falling,
+        json!([[true, "fall", rows, falling[0][3]]]),
+        "the engine's disc falls through the rows above its cell"
+    );
+    // Redrawn (a hint redraws the board several times): the disc lies still.
+    mouse_click(&tab, "#hint");
+    wait_until(&tab, "window.boardbot.hint !== null && !window.boardbot.pending", "a hint");
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .disc.falling').length"), json!(0));
+    let css = server.call_text("GET", "/style.css", None).1;
+    assert!(
+        css.contains("@media (prefers-reduced-motion: reduce) { .disc.falling { animation: none; } }"),
+        "{css:.200}"
+    );
+}

@@ -24,6 +24,7 @@ let lastBar = null;     // the evaluation bar's last value, from the person's vi
 let numbers = false;    // move numbers on the stones
 let flipped = false;    // the board turned half round from the way it is drawn by default
 let resignAsked = null; // the timer of a first click on Resign, waiting for the second
+let fallen = -1;        // the number of moves when a Connect-X disc last fell (once per move)
 
 async function api(method, path, body) {
   const res = await fetch(path, {
@@ -190,7 +191,15 @@ function drawGrid(board, view, ctx) {
     if (c.content === "#") b.classList.add(view.style === "checkers" ? "light" : "blocked");
     else if (view.style === "checkers") b.classList.add("dark");
     if (ctx.lock && c.content === "") b.classList.add("lockable");
-    if (c.content && c.content !== "#") b.appendChild(pieceOf(view, c.content, c));
+    if (c.content && c.content !== "#") {
+      const piece = pieceOf(view, c.content, c);
+      // The last disc dropped falls from above its column, once (not at every redraw).
+      if (ctx.fall && (c.marks || []).includes("last")) {
+        piece.classList.add("falling");
+        piece.style.setProperty("--fall", String(ctx.turned ? view.rows - row : row + 1));
+      }
+      b.appendChild(piece);
+    }
     if (view.style === "checkers" && c.label) b.appendChild(el("span", "sq", c.label));
     b.setAttribute("aria-label", cellLabel(view, i, c));
     decorate(b, view, i, c, ctx);
@@ -295,6 +304,9 @@ function drawBoard(view, ctx) {
   board.style.setProperty("--cols", view.cols);
   board.style.setProperty("--rows", view.rows);
   board.dataset.turned = ctx.turned ? "yes" : "no";
+  const moves = state ? state.played.length : 0;
+  ctx.fall = view.style === "columns" && !review && !lock && moves > 0 && moves !== fallen;
+  if (ctx.fall) fallen = moves;
   if (view.style === "mancala") drawMancala(board, view, ctx);
   else drawGrid(board, view, ctx);
 }
