@@ -724,7 +724,7 @@ fn browser_draws_each_games_board() {
     wait_until(&tab, "window.boardbot.review !== null && window.boardbot.review.ply === 1", "review");
     assert_eq!(js(&tab, "document.querySelectorAll('#board .stone').length"), 1);
     assert_eq!(js(&tab, "document.body.dataset.reviewing"), "yes");
-    assert!(text(&tab, "review-text").contains("After move 1"), "{}", text(&tab, "review-text"));
+    assert!(text(&tab, "review-text").starts_with("After 1. h8 (you), move 1 of "), "{}", text(&tab, "review-text"));
     // No move is played from a past position.
     click_cell(&tab, cell_of(&state, "0 0"), false);
     std::thread::sleep(Duration::from_millis(300));
@@ -821,4 +821,502 @@ fn browser_plays_through_every_address_and_not_through_another_name() {
     let body = js(&tab, "document.body.innerText");
     assert!(body.as_str().unwrap_or("").contains("does not answer to the host 'rebound.test"), "{body}");
     assert_eq!(js(&tab, "document.querySelectorAll('#board .cell').length"), json!(0));
+}
+
+/// Issue 59's review of the texts: a count's noun agrees with it, the end names the winner's
+/// count first, a move that ends the game is not "a win in 1 move", a move chosen without a
+/// search shows no search's figures; and the page has an icon (no 404 in the console).
+#[test]
+fn api_texts_say_what_is_true() {
+    let server = Server::start(&[]);
+    let new = |body: Value| {
+        let (status, s) = server.post("/api/new", &body);
+        assert_eq!(status, 200, "{s}");
+        s
+    };
+    // Kalah, capture of an empty pit's facing pit (the default rule): pit 1's seed lands in the
+    // empty pit 2, whose facing pit is empty too: 1 seed taken.
+    let s = new(json!({"game": "kalah 6 4 fen 1,0,4,4,4,4,7,4,4,4,4,0,4,4/first", "time": 0.1}));
+    let id = s["session"].as_str().unwrap().to_string();
+    let (status, after) = server.call("GET", &format!("/api/view?session={id}&ply=0"), None);
+    assert_eq!(status, 200, "{after}");
+    let (status, after) = server.post("/api/move", &json!({"session": id, "move": "1"}));
+    assert_eq!(status, 200, "{after}");
+    let (_, first) = server.call("GET", &format!("/api/view?session={id}&ply=1"), None);
+    let notes = first["view"]["notes"].to_string();
+    assert!(notes.contains("took 1 seed.") && !notes.contains("1 seeds"), "{notes}");
+
+    // The person's only pit ends the game; North's 30 + 6 against South's 11: North's first.
+    let s = new(json!({"game": "kalah 6 4 fen 0,0,0,0,0,1,10,1,1,1,1,1,1,30/first", "time": 0.1}));
+    let id = s["session"].as_str().unwrap().to_string();
+    let (status, end) = server.post("/api/move", &json!({"session": id, "move": "6"}));
+    assert_eq!(status, 200, "{end}");
+    assert_eq!(end["status"], "over", "{end}");
+    assert_eq!(end["end_reason"], "North has more seeds: 36 to 11", "{end}");
+
+    // Connect-4 lost by always taking the leftmost column: boardbot's last move ends the game,
+    // and its line says so rather than "wins in 1 move".
+    let mut state = new(json!({"game": "cx 6 7 4", "time": 0.1}));
+    let id = state["session"].as_str().unwrap().to_string();
+    while state["status"] == "your_turn" {
+        let mv = state["view"]["moves"][0]["text"].clone();
+        let (status, next) = server.post("/api/move", &json!({"session": id, "move": mv}));
+        assert_eq!(status, 200, "{next}");
+        state = next;
+    }
+    assert_eq!(state["result"], "boardbot wins", "{state}");
+    let line = state["thinking"]["line"].as_str().unwrap();
+    assert!(!line.contains("in 1 move"), "{line}");
+
+    // At the easy level the engine may look at the moves without a search (tic-tac-toe's late
+    // moves): no "0 nodes" then.
+    for game in ["mnk 3 3 3", "mnk 4 4 3", "cx 6 7 4"] {
+        let mut state = new(json!({"game": game, "you": "second", "level": "easy", "time": 0.1}));
+        let id = state["session"].as_str().unwrap().to_string();
+        loop {
+            let line = state["thinking"]["line"].as_str().unwrap_or("");
+            assert!(!line.contains(" 0 nodes"), "{game}: {line}");
+            if state["status"] != "your_turn" {
+                break;
+            }
+            let mv = state["view"]["moves"][0]["text"].clone();
+            let (status, next) = server.post("/api/move", &json!({"session": id, "move": mv}));
+            assert_eq!(status, 200, "{next}");
+            state = next;
+        }
+    }
+
+    // The icon, and the page naming it.
+    let (status, head, svg) = server.call_whole("GET", "/favicon.svg", None);
+    assert_eq!(status, 200, "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: image/svg+xml"), "{head}");
+    assert!(svg.starts_with("<svg"), "{svg}");
+    let (_, page) = server.call_text("GET", "/", None);
+    assert!(page.contains(r#"<link rel="icon" href="/favicon.svg""#), "{page}");
+}
+
+/// The pairs of an element of `a` and an element of `b` (CSS selectors) whose boxes intersect
+/// on the page, as "A-index/B-index: rect rect"; none when they keep apart.
+fn overlaps(tab: &Tab, a: &str, b: &str) -> Vec<String> {
+    let v = js(
+        tab,
+        &format!(
+            r#"(() => {{ const out = [];
+                const as = [...document.querySelectorAll("{a}")], bs = [...document.querySelectorAll("{b}")];
+                as.forEach((x, i) => bs.forEach((y, j) => {{
+                    const r = x.getBoundingClientRect(), s = y.getBoundingClientRect();
+                    if (r.width === 0 || s.width === 0) return;
+                    const apart = r.right <= s.left || s.right <= r.left || r.bottom <= s.top || s.bottom <= r.top;
+                    if (!apart) out.push(`${{i}}/${{j}}: ${{JSON.stringify(r)}} ${{JSON.stringify(s)}}`);
+                }}));
+                return out; }})()"#
+        ),
+    );
+    v.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
+}
+
+/// The box of the first element of `selector`: [left, top, right, bottom].
+fn rect(tab: &Tab, selector: &str) -> [f64; 4] {
+    let v = js(
+        tab,
+        &format!(
+            r#"(() => {{ const r = document.querySelector("{selector}").getBoundingClientRect();
+                return [r.left, r.top, r.right, r.bottom]; }})()"#
+        ),
+    );
+    let v: Vec<f64> =
+        v.as_array().unwrap_or_else(|| panic!("no {selector}")).iter().map(|x| x.as_f64().unwrap()).collect();
+    [v[0], v[1], v[2], v[3]]
+}
+
+/// Issue 59's fixes of the page: the review names the move as the list does and shows the
+/// position's own captured counts; the controls stay above the fold however long the result;
+/// on a phone (390 px) Kalah's stores keep their counts and names clear of the seeds, and the
+/// moves follow the board, before the form for a new game.
+#[test]
+fn browser_reviews_and_lays_out_for_people() {
+    let server = Server::start(&[]);
+    let browser = browser((1100, 820));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+    assert_eq!(js(&tab, "document.querySelector('link[rel=icon]').getAttribute('href')"), "/favicon.svg");
+
+    // A double jump, then a look back at the start: no piece captured there yet.
+    let state = new_game(&tab, "checkers english fen B:W18,27,30:B1,14");
+    let state = play_keys(&tab, &state, &["14", "23", "32"], true);
+    assert!(text(&tab, "player-bottom").contains("2 captured"), "{}", text(&tab, "player-bottom"));
+    assert!(state["played"].as_array().unwrap().len() >= 2, "{state}");
+    let click_ply = |ply: usize| {
+        js(&tab, &format!("(document.querySelector('#moves .mv[data-ply=\"{ply}\"]').click(), true)"));
+        wait_until(&tab, &format!("window.boardbot.review !== null && window.boardbot.review.ply === {ply}"), "review");
+    };
+    click_ply(1);
+    assert!(text(&tab, "player-bottom").contains("2 captured"), "{}", text(&tab, "player-bottom"));
+    let said = text(&tab, "review-text");
+    assert!(said.starts_with("After 1. 14x23x32 (you), move 1 of "), "{said}");
+    mouse_click(&tab, "#review-back");
+    wait_until(&tab, "window.boardbot.review.ply === 0", "the start");
+    assert!(text(&tab, "player-bottom").contains("0 captured"), "{}", text(&tab, "player-bottom"));
+    mouse_click(&tab, "#review-end");
+
+    // A longer game: single move 4 is the second player's 2nd move ("2… "), not "move 4".
+    let mut state = new_game(&tab, "checkers english");
+    for _ in 0..3 {
+        let keys: Vec<String> = state["view"]["moves"][0]["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap().to_string())
+            .collect();
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        state = play_keys(&tab, &state, &keys, false);
+    }
+    click_ply(4);
+    let said = text(&tab, "review-text");
+    let fourth = state["played"][3]["human"].as_str().unwrap();
+    assert!(said.starts_with(&format!("After 2… {fourth} (boardbot), move 2 of ")), "{said}");
+    mouse_click(&tab, "#review-end");
+
+    // The end of a game with a result that wraps over lines: Hint, Undo and Rematch stay in
+    // the window.
+    let state = new_game(&tab, "mnk 3 3 3");
+    let (end, _) = play_by_clicks(&tab, state, false, true);
+    assert_eq!(end["status"], "over");
+    js(&tab, "(document.getElementById('result').textContent = 'Draw — ' + 'the same position for the third time, '.repeat(6), true)");
+    let height = js(&tab, "window.innerHeight").as_f64().unwrap();
+    for id in ["hint", "undo", "rematch"] {
+        let r = rect(&tab, &format!("#{id}"));
+        assert!(r[3] <= height, "#{id} below the fold: {r:?} in {height}");
+    }
+    screenshot(&tab, "serve-result-wraps.png");
+
+    // ---- a phone ----
+    let phone = self::browser((390, 800));
+    let tab = phone.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+    let state = new_game(&tab, "kalah 6 4");
+    play_keys(&tab, &state, &["3"], true);
+    let state = settled(&tab);
+    play_keys(&tab, &state, &["6"], true);
+    for what in [".store .count", ".store .store-name"] {
+        let hit = overlaps(&tab, &format!("#board {what}"), "#board .store .seed");
+        assert!(hit.is_empty(), "{what} under the seeds: {hit:?}");
+    }
+    let hit = overlaps(&tab, "#board .store .count", "#board .store .store-name");
+    assert!(hit.is_empty(), "a store's count on its name: {hit:?}");
+    for i in 0..2 {
+        let inside = js(
+            &tab,
+            &format!(
+                r##"(() => {{ const s = document.querySelectorAll("#board .store")[{i}];
+                    const r = s.getBoundingClientRect(), n = s.querySelector(".store-name").getBoundingClientRect();
+                    return n.left >= r.left && n.right <= r.right && n.top >= r.top && n.bottom <= r.bottom; }})()"##
+            ),
+        );
+        assert_eq!(inside, json!(true), "store {i}'s name spills out");
+    }
+    assert_eq!(
+        js(&tab, "document.documentElement.scrollWidth <= window.innerWidth"),
+        json!(true),
+        "no sideways scroll"
+    );
+    let (board, moves, form) = (rect(&tab, "#board"), rect(&tab, "#moves-panel"), rect(&tab, "#setup"));
+    assert!(moves[1] >= board[3] && form[1] >= moves[3], "board {board:?}, moves {moves:?}, form {form:?}");
+    let hit = overlaps(&tab, "#moves-panel", "#play, #setup");
+    assert!(hit.is_empty(), "{hit:?}");
+    screenshot(&tab, "serve-phone-kalah.png");
+    js(&tab, "(document.getElementById('moves-panel').scrollIntoView(), true)");
+    let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
+    std::fs::write(target_dir().join("serve-phone-kalah-moves.png"), png).unwrap();
+}
+
+/// Issue 59's names: gomoku's stones are Black (the first player) and White, Connect-4's discs
+/// Red (first) and Yellow, on the page as in the form; the end names the winner so and its line
+/// in the notation of the move list.
+#[test]
+fn browser_names_the_players_as_people_do() {
+    let server = Server::start(&[]);
+    let (_, info) = server.call("GET", "/api/games", None);
+    let sides_of = |board: &str| {
+        let games = info["games"].as_array().unwrap();
+        games.iter().find_map(|g| g["board_sides"].get(board).cloned()).unwrap_or_else(|| panic!("{board}: {info}"))
+    };
+    assert_eq!(sides_of("mnk 15 15 5"), json!(["Black", "White"]));
+    assert_eq!(sides_of("cx 6 7 4"), json!(["Red", "Yellow"]));
+    assert_eq!(sides_of("mnk 3 3 3"), json!(["X", "O"]));
+
+    let browser = browser((1100, 900));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+
+    // Gomoku: Black and White, the person Black; lost to the engine by playing the first free
+    // point each turn.
+    let state = new_game(&tab, "mnk 15 15 5");
+    assert!(js(&tab, "document.getElementById('you').options[0].textContent") == "Black (moves first)");
+    assert_eq!(js(&tab, "document.getElementById('you').options[1].textContent"), "White");
+    assert!(text(&tab, "player-bottom").contains("You · Black"), "{}", text(&tab, "player-bottom"));
+    assert!(text(&tab, "player-top").contains("boardbot · White"), "{}", text(&tab, "player-top"));
+    assert_eq!(text(&tab, "moves-first"), "Black (you)");
+    assert!(text(&tab, "message").contains("you play Black"), "{}", text(&tab, "message"));
+    let (end, _) = play_by_clicks(&tab, state, false, false);
+    assert_eq!(end["result"], "boardbot wins", "{end}");
+    let result = text(&tab, "result");
+    let line = result.split_once("White has 5 in a row: ").unwrap_or_else(|| panic!("{result}")).1;
+    let listed: Vec<String> =
+        end["played"].as_array().unwrap().iter().map(|m| m["human"].as_str().unwrap().to_string()).collect();
+    for cell in line.split_whitespace() {
+        assert!(listed.contains(&cell.to_string()), "{cell} of '{result}' is not a move of the list {listed:?}");
+    }
+
+    // Connect-4: Red and Yellow; the line by its columns, as the moves are written.
+    let state = new_game(&tab, "cx 6 7 4");
+    assert_eq!(js(&tab, "document.getElementById('you').options[0].textContent"), "Red (moves first)");
+    assert!(text(&tab, "player-bottom").contains("You · Red"), "{}", text(&tab, "player-bottom"));
+    assert!(text(&tab, "player-top").contains("boardbot · Yellow"), "{}", text(&tab, "player-top"));
+    let (end, _) = play_by_clicks(&tab, state, false, false);
+    assert_eq!(end["result"], "boardbot wins", "{end}");
+    let result = text(&tab, "result");
+    assert!(result.contains("Yellow has 4 in a row ") && result.contains("column"), "{result}");
+    assert!(!result.contains('/') && !result.contains(" X ") && !result.contains(" O "), "{result}");
+    screenshot(&tab, "serve-connect4-end.png");
+}
+
+/// Resigning ends the game, won by the engine; nothing more is played in it, and a new game
+/// starts in the same session.
+#[test]
+fn api_resign_ends_the_game() {
+    let server = Server::start(&[]);
+    let (_, s) = server.post("/api/new", &json!({"game": "mnk 7 7 5", "time": 0.1}));
+    let id = s["session"].as_str().unwrap().to_string();
+    let (_, s) = server.post("/api/move", &json!({"session": id, "move": "3 3"}));
+    assert_eq!(s["status"], "your_turn", "{s}");
+    assert_error(server.post("/api/resign", &json!({"session": "nope"})), 404, "unknown session");
+    assert_error(server.post("/api/resign", &json!({"sesion": id})), 400, "session");
+    let (status, over) = server.post("/api/resign", &json!({"session": id}));
+    assert_eq!(status, 200, "{over}");
+    assert_eq!(
+        (&over["status"], &over["outcome"], &over["result"], &over["end_reason"], &over["to_move"]),
+        (&json!("over"), &json!("second"), &json!("boardbot wins"), &json!("you resigned"), &Value::Null)
+    );
+    assert_eq!(over["history"], s["history"], "nothing played");
+    assert_error(server.post("/api/move", &json!({"session": id, "move": "4 4"})), 409, "over");
+    assert_error(server.post("/api/hint", &json!({"session": id})), 409, "over");
+    assert_error(server.post("/api/resign", &json!({"session": id})), 409, "over");
+    assert_eq!(state_of(&server, &id), over);
+    // Undo takes the move and the resignation back.
+    let (status, undone) = server.post("/api/undo", &json!({"session": id}));
+    assert_eq!(status, 200, "{undone}");
+    assert_eq!((&undone["status"], &undone["result"]), (&json!("your_turn"), &Value::Null));
+    let (status, fresh) = server.post("/api/new", &json!({"game": "mnk 7 7 5", "session": id, "time": 0.1}));
+    assert_eq!(status, 200, "{fresh}");
+    assert_eq!((&fresh["status"], &fresh["result"]), (&json!("your_turn"), &Value::Null));
+}
+
+/// The controls players expect: Resign (two clicks: the second confirms) ends the game with
+/// the result shown and a new game possible; Flip board turns the board and the players round.
+#[test]
+fn browser_resigns_and_flips_the_board() {
+    let server = Server::start(&[]);
+    let browser = browser((1100, 900));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+
+    // Flip: checkers, Black (the person) at the bottom, then White, then back.
+    let state = new_game(&tab, "checkers english");
+    assert_eq!(js(&tab, "document.getElementById('flip').hidden"), json!(false));
+    assert_eq!(js(&tab, "document.getElementById('board').dataset.turned"), "yes");
+    mouse_click(&tab, "#flip");
+    assert_eq!(js(&tab, "document.getElementById('board').dataset.turned"), "no");
+    let rows = drawn(&tab);
+    assert!(rows[56..].iter().all(|c| c == "O" || c == "#"), "White's men at the bottom: {rows:?}");
+    assert!(text(&tab, "player-bottom").contains("boardbot · White"), "{}", text(&tab, "player-bottom"));
+    assert!(text(&tab, "player-top").contains("You · Black"), "{}", text(&tab, "player-top"));
+    // Still played by clicks, flipped.
+    let state = play_keys(&tab, &state, &["11", "15"], true);
+    assert_eq!(state["played"][0]["human"], "11-15");
+    screenshot(&tab, "serve-flipped.png");
+    mouse_click(&tab, "#flip");
+    assert_eq!(js(&tab, "document.getElementById('board').dataset.turned"), "yes");
+    assert!(text(&tab, "player-bottom").contains("You · Black"), "{}", text(&tab, "player-bottom"));
+    // Gomoku turned: its column letters too.
+    new_game(&tab, "mnk 15 15 5");
+    mouse_click(&tab, "#flip");
+    let cols = js(&tab, "[...document.querySelectorAll('#board .coord.col')].map((c) => c.textContent).join('')");
+    assert_eq!(cols, "onmlkjihgfedcba");
+    // Connect-4's discs fall down: no flip.
+    new_game(&tab, "cx 6 7 4");
+    assert_eq!(js(&tab, "document.getElementById('flip').hidden"), json!(true));
+
+    // Resign: a first click asks, the second resigns.
+    let state = new_game(&tab, "mnk 7 7 5");
+    let state = play_keys(&tab, &state, &["3 3"], true);
+    mouse_click(&tab, "#resign");
+    assert_eq!(text(&tab, "resign"), "Really resign?");
+    assert_eq!(js(&tab, "window.boardbot.state.status"), "your_turn", "one click resigns nothing");
+    mouse_click(&tab, "#resign");
+    wait_until(&tab, "document.body.dataset.status === 'over'", "the resignation");
+    assert_eq!(text(&tab, "result"), "boardbot wins — you resigned");
+    assert_eq!(text(&tab, "message"), "Game over: boardbot wins.");
+    assert_eq!(js(&tab, "document.getElementById('resign').disabled"), json!(true));
+    assert_eq!(js(&tab, "document.getElementById('hint').disabled"), json!(true));
+    // The board takes no move now.
+    click_cell(&tab, cell_of(&state, "0 0"), true);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(js(&tab, "window.boardbot.state.history.length"), json!(state["history"].as_array().unwrap().len()));
+    screenshot(&tab, "serve-resigned.png");
+    // A new game: Rematch.
+    mouse_click(&tab, "#rematch");
+    wait_until(
+        &tab,
+        "window.boardbot.state.status === 'your_turn' && window.boardbot.state.your_side === 'second' && !window.boardbot.pending",
+        "a rematch",
+    );
+    assert_eq!(js(&tab, "document.getElementById('result').hidden"), json!(true));
+}
+
+/// The page's time per move holds for the Advanced settings and for hints: an alphabeta
+/// search to depth 64 on Connect-4 (issue 59: a hint took 1.25 s with 1 s a move) is given the
+/// page's time as a deadline by the server, and stops below the depth asked for. No clock of
+/// this machine is read: the replies say the deadline the server set and the depth reached.
+#[test]
+fn api_hints_and_advanced_searches_keep_the_pages_time() {
+    let server = Server::start(&[]);
+    let body = json!({"game": "cx 6 7 4", "algorithm": "alphabeta", "depth": 64, "time": 0.3});
+    let (status, s) = server.post("/api/new", &body);
+    assert_eq!(status, 200, "{s}");
+    let id = s["session"].as_str().unwrap().to_string();
+    let (status, s) = server.post("/api/move", &json!({"session": id, "move": "3"}));
+    assert_eq!(status, 200, "{s}");
+    let t = &s["thinking"];
+    assert_eq!(t["budget_ms"], 300, "{t}");
+    assert!(t["depth"].as_u64().unwrap() < 64, "{t}");
+    assert!(t["line"].as_str().unwrap().contains("alphabeta to depth "), "{t}");
+    let (status, hint) = server.post("/api/hint", &json!({"session": id}));
+    assert_eq!(status, 200, "{hint}");
+    assert_eq!(hint["budget_ms"], 300, "{hint}");
+    let depth = hint["depth"].as_u64().unwrap();
+    assert!((1..64).contains(&depth), "{hint}");
+    assert!(hint["line"].as_str().unwrap().contains(&format!("alphabeta to depth {depth},")), "{hint}");
+    // The hint changed nothing: the person is still to move, and the engine answers a move.
+    let mv = hint["moves"][0].clone();
+    let (status, after) = server.post("/api/move", &json!({"session": id, "move": mv}));
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["history"].as_array().unwrap().len(), 4, "{after}");
+    assert_eq!(after["thinking"]["budget_ms"], 300, "{after}");
+}
+
+/// Issue 59: a hint is given at full strength whatever the level (easy plays from a 1-ply
+/// look; its hints search deeper), and drawn on the board in every game: the stone, mark or
+/// disc it would place, ghosted, on the cell it takes; the path of a checkers move; the pit of
+/// a Kalah sowing.
+#[test]
+fn browser_draws_the_hint_on_every_board_at_full_strength() {
+    let server = Server::start(&[]);
+    let (_, s) = server.post("/api/new", &json!({"game": "mnk 15 15 5", "level": "easy", "time": 0.3}));
+    let id = s["session"].as_str().unwrap().to_string();
+    let (_, s) = server.post("/api/move", &json!({"session": id, "move": "7 7"}));
+    assert_eq!(s["thinking"]["depth"], 1, "easy looks 1 ply ahead: {s}");
+    let (status, hint) = server.post("/api/hint", &json!({"session": id}));
+    assert_eq!(status, 200, "{hint}");
+    assert!(hint["depth"].as_u64().unwrap() > 1, "a hint at full strength: {hint}");
+    assert_eq!(state_of(&server, &id)["level"], "easy", "the session's level is kept");
+    let (_, after) = server.post("/api/move", &json!({"session": id, "move": hint["moves"][0]}));
+    assert_eq!(after["thinking"]["depth"], 1, "the engine still plays at easy: {after}");
+
+    let browser = browser((1100, 900));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+    let ask = |tab: &Tab| {
+        mouse_click(tab, "#hint");
+        wait_until(tab, "window.boardbot.hint !== null && !window.boardbot.pending", "a hint");
+        assert!(text(tab, "hint-text").starts_with("Hint: "), "{}", text(tab, "hint-text"));
+    };
+    for (game, ghost) in [("mnk 3 3 3", ".mark"), ("mnk 15 15 5", ".stone"), ("cx 6 7 4", ".disc")] {
+        let state = new_game(&tab, game);
+        match game {
+            "mnk 15 15 5" => drop(play_keys(&tab, &state, &["7 7"], true)),
+            "cx 6 7 4" => drop(play_keys(&tab, &state, &["3"], true)),
+            _ => {}
+        }
+        ask(&tab);
+        let at = js(
+            &tab,
+            &format!(
+                "[...document.querySelectorAll('#board .cell.hinted')].map((c) => [c.dataset.index, c.dataset.content, !!c.querySelector('{ghost}.hint-ghost')])"
+            ),
+        );
+        let at = at.as_array().unwrap();
+        assert_eq!(at.len(), 1, "{game}: one cell hinted: {at:?}");
+        assert_eq!((&at[0][1], &at[0][2]), (&json!(""), &json!(true)), "{game}: a ghost on an empty cell: {at:?}");
+        let state = js(&tab, "window.boardbot.state");
+        let keys = js(&tab, "window.boardbot.hint.keys");
+        let cell = &state["view"]["cells"][at[0][0].as_str().unwrap().parse::<usize>().unwrap()];
+        assert_eq!(json!([cell["key"]]), keys, "{game}");
+        if game == "cx 6 7 4" {
+            // The disc's landing cell: the one below it is taken or the floor.
+            let i: usize = at[0][0].as_str().unwrap().parse().unwrap();
+            let below = state["view"]["cells"].get(i + 7);
+            assert!(below.is_none_or(|c| c["content"] != ""), "{game}: the lowest free cell: {i}");
+        }
+        screenshot(&tab, &format!("serve-hint-{}.png", game.split_whitespace().next().unwrap()));
+    }
+    // Checkers: the piece and its landing square; Kalah: the pit.
+    let state = new_game(&tab, "checkers english");
+    let _ = state;
+    ask(&tab);
+    let hinted = js(&tab, "[...document.querySelectorAll('#board .cell.hinted')].map((c) => c.dataset.key).sort()");
+    assert_eq!(hinted, js(&tab, "[...window.boardbot.hint.keys].sort()"));
+    assert!(hinted.as_array().unwrap().len() >= 2, "{hinted}");
+    let ring = js(&tab, "getComputedStyle(document.querySelector('#board .cell.hinted')).boxShadow");
+    assert_ne!(ring, "none");
+    new_game(&tab, "kalah 6 4");
+    ask(&tab);
+    let hinted = js(&tab, "[...document.querySelectorAll('#board .pit.hinted')].map((c) => c.dataset.key)");
+    assert_eq!(hinted, js(&tab, "window.boardbot.hint.keys"));
+    let ring = js(&tab, "getComputedStyle(document.querySelector('#board .pit.hinted')).outlineStyle");
+    assert_eq!(ring, "solid");
+    screenshot(&tab, "serve-hint-kalah.png");
+}
+
+/// Issue 59's motion: a Connect-4 disc falls down its column once when dropped (a CSS
+/// animation the page's redraws do not replay; none under prefers-reduced-motion).
+#[test]
+fn browser_drops_connect4_discs_once() {
+    let server = Server::start(&[]);
+    let browser = browser((1100, 900));
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+    let state = new_game(&tab, "cx 6 7 4");
+    play_keys(&tab, &state, &["3"], true);
+    let falling = js(
+        &tab,
+        "[...document.querySelectorAll('#board .disc.falling')].map((d) => [d.parentElement.classList.contains('m-last'), getComputedStyle(d).animationName, d.style.getPropertyValue('--fall'), Math.floor(d.parentElement.dataset.index / 7) + 1])",
+    );
+    let rows = falling[0][3].to_string();
+    assert_eq!(
+        falling,
+        json!([[true, "fall", rows, falling[0][3]]]),
+        "the engine's disc falls through the rows above its cell"
+    );
+    // Redrawn (a hint redraws the board several times): the disc lies still.
+    mouse_click(&tab, "#hint");
+    wait_until(&tab, "window.boardbot.hint !== null && !window.boardbot.pending", "a hint");
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .disc.falling').length"), json!(0));
+    let css = server.call_text("GET", "/style.css", None).1;
+    assert!(
+        css.contains("@media (prefers-reduced-motion: reduce) { .disc.falling { animation: none; } }"),
+        "{css:.200}"
+    );
 }

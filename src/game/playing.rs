@@ -450,7 +450,10 @@ mod tests {
             g.play(mv).unwrap();
         }
         assert_eq!(g.human_history().join(" "), "1 7 2 7 3 7 4");
-        assert_eq!(g.human_end_reason().as_deref(), Some("X has 4 in a row: 1/1 2/1 3/1 4/1"));
+        assert_eq!(
+            g.human_end_reason().as_deref(),
+            Some("X has 4 in a row across columns 1 to 4 (row 1 from the bottom)")
+        );
     }
 
     #[test]

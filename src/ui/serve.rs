@@ -92,6 +92,7 @@ pub const TIME_RANGE: (f64, f64) = (0.05, 60.0);
 const INDEX_HTML: &str = include_str!("web/index.html");
 const APP_JS: &str = include_str!("web/app.js");
 const STYLE_CSS: &str = include_str!("web/style.css");
+const FAVICON_SVG: &str = include_str!("web/favicon.svg");
 
 /// `boardbot serve`: the options.
 #[derive(Args, Clone, Debug)]
@@ -198,7 +199,7 @@ async fn serve_connections(listener: tokio::net::TcpListener, app: Router, reque
     }
 }
 
-/// The routes: the page's three files and the API.
+/// The routes: the page's files (its HTML, script, style sheet and icon) and the API.
 pub fn router(app: Arc<App>) -> Router {
     let file = |kind: &'static str, text: &'static str| {
         get(move || async move { ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text) })
@@ -207,11 +208,13 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", file("text/html; charset=utf-8", INDEX_HTML))
         .route("/app.js", file("text/javascript; charset=utf-8", APP_JS))
         .route("/style.css", file("text/css; charset=utf-8", STYLE_CSS))
+        .route("/favicon.svg", file("image/svg+xml", FAVICON_SVG))
         .route("/api/games", get(games))
         .route("/api/new", post(new_game))
         .route("/api/state", get(state))
         .route("/api/move", post(play_move))
         .route("/api/undo", post(undo))
+        .route("/api/resign", post(resign))
         .route("/api/go", post(go))
         .route("/api/hint", post(hint))
         .route("/api/view", get(view))
@@ -704,6 +707,9 @@ struct Play {
     time: f64,
     /// What the engine thought of its last move.
     thinking: Option<ThinkingOut>,
+    /// The person resigned (POST /api/resign): the game is over, won by the engine, whatever
+    /// the position; undo or a new game takes it back.
+    resigned: bool,
 }
 
 impl Play {
@@ -713,13 +719,21 @@ impl Play {
 
     fn engine_to_move(&self) -> bool {
         let game = self.game();
-        game.outcome().is_none() && game.to_move() != self.you
+        self.outcome().is_none() && game.to_move() != self.you
+    }
+
+    /// The game's outcome, a resignation's included.
+    fn outcome(&self) -> Option<Outcome> {
+        if self.resigned {
+            return Some(Outcome::Win(self.you.other()));
+        }
+        self.game().outcome()
     }
 
     fn state(&self, id: &str, status: &'static str) -> StateOut {
         let game = self.game();
         let side = |s: Side| if s == Side::First { "first" } else { "second" };
-        let outcome = game.outcome();
+        let outcome = self.outcome();
         let result = outcome.map(|o| match o {
             Outcome::Draw => "Draw".to_string(),
             Outcome::Win(s) if s == self.you => "You win".to_string(),
@@ -732,10 +746,16 @@ impl Play {
             .zip(game.movers())
             .map(|((text, human), s)| PlayedOut { text, human, side: side(s) })
             .collect();
+        let view = game.view();
+        let end_reason = if self.resigned {
+            Some("you resigned".to_string())
+        } else {
+            game.human_end_reason().map(|r| in_view_names(&r, game.side_names(), &view))
+        };
         StateOut {
             session: id.to_string(),
             game: game.spec().to_string(),
-            view: game.view(),
+            view,
             history: game.history(),
             played,
             to_move: outcome.is_none().then(|| side(game.to_move())),
@@ -747,7 +767,7 @@ impl Play {
                 Outcome::Win(s) => side(s),
             }),
             result,
-            end_reason: game.human_end_reason(),
+            end_reason,
             thinking: self.thinking.clone(),
             status,
             algorithm: self.engine.options().algorithm.name(),
@@ -758,7 +778,7 @@ impl Play {
 
     /// The status with no request at work.
     fn resting_status(&self) -> &'static str {
-        if self.game().outcome().is_some() {
+        if self.outcome().is_some() {
             "over"
         } else if self.engine_to_move() {
             "engine_to_move"
@@ -766,6 +786,18 @@ impl Play {
             "your_turn"
         }
     }
+}
+
+/// `text` (a game's words, starting with a player's name as the game's texts give it:
+/// `names`) with the player called as the page's view calls it ("Black has 5 in a row" where the
+/// terminal says "X has 5 in a row"): the page names players as its board draws them.
+fn in_view_names(text: &str, names: [&str; 2], view: &View) -> String {
+    for (name, player) in names.iter().zip(&view.players) {
+        if let Some(rest) = text.strip_prefix(name).filter(|rest| rest.starts_with(' ')) {
+            return format!("{}{rest}", player.name);
+        }
+    }
+    text.to_string()
 }
 
 /// A game's state as the API shows it (docs/api.md).
@@ -830,12 +862,15 @@ pub struct ThinkingOut {
     /// For an evaluation bar, from the person's view: -1 (boardbot wins) to 1 (the person wins);
     /// null if the move says nothing of the position.
     pub bar: Option<f64>,
+    /// The deadline the server gave the search ([`Deadline`]: the page's time per move), in
+    /// milliseconds after it started.
+    pub budget_ms: u64,
 }
 
 impl ThinkingOut {
     /// The engine's thought `t` of its moves `moves` (as people write them: `human`), `me`
-    /// ("boardbot") against `other` ("you").
-    fn new(moves: Vec<String>, human: Vec<String>, t: &Thought, me: &str, other: &str) -> ThinkingOut {
+    /// ("boardbot") against `other` ("you"); `ended`: whether those moves ended the game.
+    fn new(moves: Vec<String>, human: Vec<String>, t: &Thought, me: &str, other: &str, ended: bool) -> ThinkingOut {
         ThinkingOut {
             moves,
             human,
@@ -846,11 +881,51 @@ impl ThinkingOut {
             nodes: t.nodes,
             time_ms: t.elapsed.as_millis() as u64,
             source: t.source,
-            line: thought_line(t, me, other),
+            line: line_for_people(t, me, other, ended),
             opinion: t.opinion.as_ref().map(|op| opinion_words(op, me, other)),
             bar: t.opinion.as_ref().map(|op| -op.bar()),
+            budget_ms: 0,
         }
     }
+}
+
+/// The page's time per move as a deadline the server keeps itself, whatever the engine's
+/// options ask (a textbook algorithm to depth 64, a hint at full strength): the search's stop
+/// flag is raised `budget` after the search starts, so that no reply waits longer than the
+/// person chose plus the search's check of the flag. Dropped (the search over) before then, it
+/// raises nothing.
+struct Deadline(tokio::task::JoinHandle<()>);
+
+impl Deadline {
+    fn start(stop: &Arc<AtomicBool>, budget: Duration) -> Deadline {
+        let stop = stop.clone();
+        Deadline(tokio::spawn(async move {
+            tokio::time::sleep(budget).await;
+            stop.store(true, Ordering::Relaxed);
+        }))
+    }
+}
+
+impl Drop for Deadline {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// [`thought_line`], saying only what is true for a person: a move that ended the game is not
+/// "a win in 1 move" but the winning (or drawing) move, and a move chosen with no node
+/// searched (the lowest levels look at the moves at a glance) shows no depth, nodes or time.
+fn line_for_people(t: &Thought, me: &str, other: &str, ended: bool) -> String {
+    use crate::game::render::Opinion;
+    match &t.opinion {
+        Some(Opinion::Win { moves: Some(_), .. }) if ended => return "the winning move".to_string(),
+        Some(Opinion::Draw) if ended => return "the game ends in a draw".to_string(),
+        _ => {}
+    }
+    if t.source == Source::Search && t.nodes == 0 && t.algorithm.is_none() {
+        return "a quick move, chosen at a glance without a search".to_string();
+    }
+    thought_line(t, me, other)
 }
 
 /// An API error: a 4xx (or 5xx) with `{"error": "..."}`.
@@ -898,6 +973,9 @@ struct GameOut {
     names: Vec<serde_json::Value>,
     /// The players' names (the first player's first), from the first example.
     sides: [&'static str; 2],
+    /// The players' names on each board of `names` and `examples` (by its description), as its
+    /// page draws them: {"mnk 15 15 5": ["Black", "White"], "mnk 3 3 3": ["X", "O"]}.
+    board_sides: serde_json::Map<String, serde_json::Value>,
     /// The evaluations of the textbook algorithms: {"name", "about"}, the engine's first.
     evaluations: Vec<serde_json::Value>,
     /// Whether the description takes cells out of play (`blocked ROW,COL ...`).
@@ -933,7 +1011,17 @@ async fn games() -> Result<Json<serde_json::Value>, ApiError> {
                         .iter()
                         .map(|(name, game)| serde_json::json!({ "name": name, "game": game }))
                         .collect(),
-                    sides: game.as_ref().map_or(["first", "second"], |g| g.side_names()),
+                    sides: game.as_ref().map_or(["first", "second"], |g| g.view().players.map(|p| p.name)),
+                    board_sides: k
+                        .names
+                        .iter()
+                        .map(|(_, d)| d.to_string())
+                        .chain(examples(k))
+                        .filter_map(|d| {
+                            let g = GameSpec::parse(&d).ok()?.new_game(&Resources::none()).ok()?;
+                            Some((d, serde_json::json!(g.view().players.map(|p| p.name))))
+                        })
+                        .collect(),
                     evaluations: game
                         .as_ref()
                         .map(|g| g.evaluations())
@@ -1073,6 +1161,7 @@ async fn new_game(
         play.level = level_name;
         play.time = req.time;
         play.thinking = None;
+        play.resigned = false;
         Ok(())
     };
     let text = req.game;
@@ -1102,7 +1191,8 @@ async fn new_game(
                 .off(large, move || {
                     let spec = prepare(&text)?;
                     let engine = Engine::new(options);
-                    let mut play = Play { engine, you, level: String::new(), time: 0.0, thinking: None };
+                    let mut play =
+                        Play { engine, you, level: String::new(), time: 0.0, thinking: None, resigned: false };
                     setup(&mut play, &spec)?;
                     Ok::<_, ApiError>(play)
                 })
@@ -1180,13 +1270,19 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
         play = back;
         let Some(shown) = shown else { break };
         let (hold, stop, _stop_on_drop) = wait_for_search(app, &slot, shown?).await;
+        let budget = Duration::from_secs_f64(play.time);
+        let _deadline = Deadline::start(&stop, budget);
+        let budget_ms = budget.as_millis() as u64;
         let search = tokio::task::spawn_blocking(move || {
             let before = play.game().history().len();
             let turn = play.engine.think(Instant::now(), stop);
             if let Ok(turn) = &turn {
                 let human = play.game().human_history()[before..].to_vec();
-                play.thinking =
-                    turn.thought.as_ref().map(|t| ThinkingOut::new(turn.moves.clone(), human, t, "boardbot", "you"));
+                let ended = play.game().outcome().is_some();
+                play.thinking = turn.thought.as_ref().map(|t| ThinkingOut {
+                    budget_ms,
+                    ..ThinkingOut::new(turn.moves.clone(), human, t, "boardbot", "you", ended)
+                });
             }
             // The slot and the game are free again even if the request went away.
             drop(hold);
@@ -1229,7 +1325,7 @@ async fn play_move(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
     let req: MoveIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
     let mut play = slot.take().await?;
-    if play.game().outcome().is_some() {
+    if play.outcome().is_some() {
         return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
     }
     if play.engine_to_move() {
@@ -1276,9 +1372,24 @@ async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
         let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
         play.engine.set_position(&words).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
         play.thinking = None;
+        play.resigned = false;
         JsonBytes::of(&play.state(&id, play.resting_status()))
     })
     .await?
+}
+
+/// The person resigns: the game is over, won by the engine (409 if it is over already or the
+/// engine is playing in it).
+async fn resign(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<JsonBytes, ApiError> {
+    let req: SessionIn = read_body(body)?;
+    let slot = app.slot(&req.session)?;
+    let mut play = slot.take().await?;
+    if play.outcome().is_some() {
+        return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
+    }
+    play.resigned = true;
+    let id = slot.id.clone();
+    app.off(slot.large(), move || JsonBytes::of(&play.state(&id, play.resting_status()))).await?
 }
 
 /// The engine's suggestion for the person's move, not played.
@@ -1292,15 +1403,22 @@ pub struct HintOut {
     pub keys: Vec<String>,
     /// The thinking behind it, naming "you" (the person) and "boardbot".
     pub line: String,
+    /// The depth its search reached (0: no search chose it: a book, a solver, an only move).
+    pub depth: u32,
+    /// The deadline the server gave the search ([`Deadline`]: the page's time per move), in
+    /// milliseconds after it started: a hint takes no longer than one of the engine's moves,
+    /// whatever the level, algorithm and depth.
+    pub budget_ms: u64,
 }
 
-/// A hint: the session's engine (its level, algorithm and time) searches the person's move
-/// through a search slot as for its own moves, and the game is set back as it was.
+/// A hint: the session's engine at full strength (its algorithm and time, the maximum level
+/// whatever the session's) searches the person's move through a search slot as for its own
+/// moves, and the game and the level are set back as they were.
 async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<HintOut>, ApiError> {
     let req: SessionIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
     let play = slot.take().await?;
-    if play.game().outcome().is_some() {
+    if play.outcome().is_some() {
         return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
     }
     if play.engine_to_move() {
@@ -1315,22 +1433,37 @@ async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
         })
         .await?;
     let (hold, stop, _stop_on_drop) = wait_for_search(&app, &slot, shown?).await;
+    let budget = Duration::from_secs_f64(play.time);
+    let _deadline = Deadline::start(&stop, budget);
+    let budget_ms = budget.as_millis() as u64;
     let search = tokio::task::spawn_blocking(move || {
         let history = play.game().history();
         let spec = play.game().spec().clone();
         let view = play.game().view();
-        let turn = play.engine.think(Instant::now(), stop);
+        // At full strength whatever the session's level, as strong sites give hints; the
+        // session's options (its level) are set back below.
+        let kept = play.engine.options().clone();
+        let strongest = option("level").and_then(|o| o.parse("max")).and_then(|max| {
+            let mut options = kept.clone();
+            options.set_value("level", max)?;
+            Ok(options)
+        });
+        let strongest = strongest.and_then(|options| play.engine.set_options(options));
+        let turn = strongest.and_then(|()| play.engine.think(Instant::now(), stop));
+        let kept = play.engine.set_options(kept);
         let hint = turn.map(|turn| {
             let human = play.game().human_history()[history.len()..].to_vec();
             let keys = view.moves.iter().find(|m| Some(&m.text) == turn.moves.first()).map(|m| m.keys.clone());
             let line = turn.thought.as_ref().map_or_else(String::new, |t| thought_line(t, "you", "boardbot"));
-            HintOut { moves: turn.moves, human, keys: keys.unwrap_or_default(), line }
+            let depth = turn.thought.as_ref().map_or(0, |t| t.depth);
+            HintOut { moves: turn.moves, human, keys: keys.unwrap_or_default(), line, depth, budget_ms }
         });
         // Back as it was: the position, and the engine on its own side (it searched the person's).
         let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
         let (timeout, engine_first) = (Duration::from_secs_f64(play.time), play.you == Side::Second);
-        let restored =
-            play.engine.new_game(&spec, engine_first, timeout).and_then(|()| play.engine.set_position(&words));
+        let restored = kept
+            .and_then(|()| play.engine.new_game(&spec, engine_first, timeout))
+            .and_then(|()| play.engine.set_position(&words));
         drop(hold);
         (play, hint.and_then(|h| restored.map(|()| h)))
     });
@@ -1442,7 +1575,7 @@ mod tests {
         let mut engine = Engine::new(app.options.clone());
         let spec = GameSpec::parse(&examples(GAMES[0])[0]).unwrap();
         engine.new_game(&spec, false, Duration::from_millis(100)).unwrap();
-        let play = Play { engine, you: Side::First, level: "max".into(), time: 0.1, thinking: None };
+        let play = Play { engine, you: Side::First, level: "max".into(), time: 0.1, thinking: None, resigned: false };
         let slot = Arc::new(Slot {
             id: id.into(),
             client: Client::of([127, 0, 0, 1].into()),

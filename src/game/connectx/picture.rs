@@ -65,12 +65,26 @@ impl Render for ConnectX {
         kinarow::human_picture(&self.lines, last, |c| (c + 1).to_string(), None, colour)
     }
 
-    /// The winning line's cells as column and row from the bottom (`4/1`: column 4, the lowest
-    /// row).
+    /// The winning line by the columns its discs were dropped in, as the moves are written:
+    /// "X has 4 in a row in column 4", "... across columns 1 to 4 (row 1 from the bottom)",
+    /// "... diagonally across columns 2 to 5".
     fn human_end_reason(&self) -> Option<String> {
-        let cols = self.cols();
-        let rows = self.rows();
-        kinarow::end_reason_in(&self.lines, self.side_names(), |c| format!("{}/{}", c % cols + 1, rows - c / cols))
+        let (cols, rows) = (self.cols(), self.rows());
+        let Some(line) = self.lines.winning_line().filter(|l| !l.is_empty()) else {
+            return kinarow::end_reason_in(&self.lines, self.side_names(), |c| (c % cols + 1).to_string());
+        };
+        let winner = self.lines.winner().expect("a winning line has a winner");
+        let columns: Vec<usize> = line.iter().map(|&c| c % cols + 1).collect();
+        let (low, high) = (*columns.iter().min().unwrap(), *columns.iter().max().unwrap());
+        let row = |c: usize| rows - c / cols;
+        let place = if low == high {
+            format!("in column {low}")
+        } else if line.iter().all(|&c| row(c) == row(line[0])) {
+            format!("across columns {low} to {high} (row {} from the bottom)", row(line[0]))
+        } else {
+            format!("diagonally across columns {low} to {high}")
+        };
+        Some(format!("{} has {} in a row {place}", self.side_names()[winner.index()], self.lines.k()))
     }
 
     fn evaluations(&self) -> &'static [(&'static str, &'static str)] {

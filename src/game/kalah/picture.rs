@@ -115,7 +115,8 @@ impl Render for Kalah {
                 for slot in [last, facing] {
                     cells[self.view_cell(slot)].marks.push("jumped");
                 }
-                notes.push(format!("Capture: {who} took {} seeds.", effect.captured));
+                let seeds = if effect.captured == 1 { "seed" } else { "seeds" };
+                notes.push(format!("Capture: {who} took {} {seeds}.", effect.captured));
             }
             if effect.extra_turn && !effect.ends_game && !over && me == mover {
                 notes.push(format!("Extra turn: {who} moves again."));
@@ -262,12 +263,13 @@ impl Render for Kalah {
     fn human_end_reason(&self) -> Option<String> {
         let names = self.side_names();
         let (first, second) = (self.store(Side::First), self.store(Side::Second));
+        // The winner's count first: "North has more seeds: 33 to 15".
         let words = match first.cmp(&second) {
-            std::cmp::Ordering::Greater => format!("{} has more seeds", names[0]),
-            std::cmp::Ordering::Less => format!("{} has more seeds", names[1]),
-            std::cmp::Ordering::Equal => "the stores are equal".to_string(),
+            std::cmp::Ordering::Greater => format!("{} has more seeds: {first} to {second}", names[0]),
+            std::cmp::Ordering::Less => format!("{} has more seeds: {second} to {first}", names[1]),
+            std::cmp::Ordering::Equal => format!("the stores are equal: {first} to {second}"),
         };
-        self.is_over().then(|| format!("{words}: {first} to {second}"))
+        self.is_over().then_some(words)
     }
 }
 

@@ -31,6 +31,17 @@ pub struct GridLook {
     pub row_labels: Vec<String>,
 }
 
+/// The players as people call them on a board drawn in `style`: Black and White stones (the
+/// first player Black, as in gomoku and renju), Red and Yellow discs (Connect-4's first player
+/// Red), X and O marks.
+pub fn piece_names(style: &str) -> [&'static str; 2] {
+    match style {
+        "stones" => ["Black", "White"],
+        "columns" => ["Red", "Yellow"],
+        _ => ["X", "O"],
+    }
+}
+
 /// The board as a web page's view: each cell's stone and the number of the move that put it
 /// there (`placed`: the cell of each move, in order), the key a click on it sends (`key_of`: the
 /// move it stands for, if that move is legal now), the last move and the winning line marked.
@@ -85,7 +96,7 @@ pub fn grid_view(
         col_labels: look.col_labels,
         row_labels: look.row_labels,
         bottom: None,
-        players: ViewPlayer::named(["X", "O"]),
+        players: ViewPlayer::named(piece_names(look.style)),
         notes: Vec::new(),
     }
 }

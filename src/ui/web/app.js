@@ -22,6 +22,9 @@ let lockedCells = null; // {game, cells: [...]} chosen for the next new game
 let hint = null;        // {keys, text}: the engine's suggestion, shown until the game changes
 let lastBar = null;     // the evaluation bar's last value, from the person's view
 let numbers = false;    // move numbers on the stones
+let flipped = false;    // the board turned half round from the way it is drawn by default
+let resignAsked = null; // the timer of a first click on Resign, waiting for the second
+let fallen = -1;        // the number of moves when a Connect-X disc last fell (once per move)
 
 async function api(method, path, body) {
   const res = await fetch(path, {
@@ -44,15 +47,10 @@ function say(text) { $("message").textContent = text; }
 const sideIndex = (side) => (side === "first" ? 0 : 1);
 const otherSide = (side) => (side === "first" ? "second" : "first");
 
-// A player's name as the board draws it: the game's name for the side, with the colour where
-// the pieces' colour is not in the name.
+// A player's name as the board draws it (the view's: Black and White stones, Red and Yellow
+// discs, South and North).
 function sideName(view, side) {
-  const name = view.players[sideIndex(side)].name;
-  switch (view.style) {
-    case "stones": return `${name} (${side === "first" ? "black" : "white"})`;
-    case "columns": return `${name} (${side === "first" ? "red" : "yellow"})`;
-    default: return name;
-  }
+  return view.players[sideIndex(side)].name;
 }
 
 function who(side) {
@@ -79,10 +77,14 @@ function stopMove() {
   return done && longer ? done : null;
 }
 
-// Whether the board is drawn turned half round: the person's side at the bottom.
+// Whether the board is drawn turned half round: the person's side at the bottom, unless the
+// person flipped it.
 function turned(view) {
-  return !!(view.bottom && state && view.bottom !== state.your_side);
+  return !!(view.bottom && state && view.bottom !== state.your_side) !== flipped;
 }
+
+// Boards that may be flipped: not Connect-X's columns (the discs fall down).
+const flippable = (view) => view.style !== "columns";
 
 // ---- the pieces ----
 
@@ -141,7 +143,20 @@ function decorate(b, view, i, c, ctx) {
     if (selected.length > 0) b.classList.add("dest");
   }
   if (c.key !== null && selected.includes(c.key)) b.classList.add("selected");
-  if (c.key !== null && ctx.hintKeys.includes(c.key)) b.classList.add("hinted");
+  if (c.key !== null && ctx.hintKeys.includes(c.key)) {
+    // A move of one click on a board of stones, marks or discs: the stone it would place,
+    // ghosted, on the cell it would take (a Connect-X column's lowest empty cell).
+    const placing = ctx.hintKeys.length === 1 && ["grid", "stones", "columns"].includes(view.style);
+    if (!placing) b.classList.add("hinted");
+    else if (i === ctx.hintCell) {
+      b.classList.add("hinted");
+      const mine = state && state.your_side === "first" ? "X" : "O";
+      const ghost = view.style === "grid" ? el("span", `mark ${mine} hint-ghost`, mine)
+        : el("span", `${view.style === "stones" ? "stone" : "disc"} ${mine} hint-ghost`);
+      ghost.setAttribute("aria-label", "the hint");
+      b.appendChild(ghost);
+    }
+  }
   b.addEventListener("click", () => click(c.key, i));
   if (c.key !== null) {
     b.addEventListener("mouseenter", () => hover(c.key, true));
@@ -156,7 +171,9 @@ function drawGrid(board, view, ctx) {
   if (ctx.turned) order.reverse();
   if (colLabels) {
     if (rowLabels) board.appendChild(el("span", "coord corner"));
-    for (let col = 0; col < view.cols; col++) board.appendChild(el("span", "coord col", view.col_labels[col]));
+    for (let col = 0; col < view.cols; col++) {
+      board.appendChild(el("span", "coord col", view.col_labels[ctx.turned ? view.cols - 1 - col : col]));
+    }
   }
   order.forEach((i, d) => {
     if (rowLabels && d % view.cols === 0) board.appendChild(el("span", "coord row", view.row_labels[Math.floor(i / view.cols)]));
@@ -174,7 +191,15 @@ function drawGrid(board, view, ctx) {
     if (c.content === "#") b.classList.add(view.style === "checkers" ? "light" : "blocked");
     else if (view.style === "checkers") b.classList.add("dark");
     if (ctx.lock && c.content === "") b.classList.add("lockable");
-    if (c.content && c.content !== "#") b.appendChild(pieceOf(view, c.content, c));
+    if (c.content && c.content !== "#") {
+      const piece = pieceOf(view, c.content, c);
+      // The last disc dropped falls from above its column, once (not at every redraw).
+      if (ctx.fall && (c.marks || []).includes("last")) {
+        piece.classList.add("falling");
+        piece.style.setProperty("--fall", String(ctx.turned ? view.rows - row : row + 1));
+      }
+      b.appendChild(piece);
+    }
     if (view.style === "checkers" && c.label) b.appendChild(el("span", "sq", c.label));
     b.setAttribute("aria-label", cellLabel(view, i, c));
     decorate(b, view, i, c, ctx);
@@ -248,9 +273,9 @@ function drawMancala(board, view, ctx) {
   for (const [r, c, side, col] of [[0, 0, topSide, 1], [1, view.cols - 1, bottomSide, p + 2]]) {
     const i = at(r, c), cell = view.cells[i];
     const b = el("div", `cell store side-${side}`);
+    b.appendChild(el("span", "store-name", `${who(side) === "you" ? "your" : "boardbot's"} store`));
     b.appendChild(seeds(Number(cell.content) || 0));
     b.appendChild(el("span", "count", cell.content));
-    b.appendChild(el("span", "store-name", `${who(side) === "you" ? "your" : "boardbot's"} store`));
     b.setAttribute("aria-label", `${sideName(view, side)}'s store (${who(side)}): ${cell.content} seeds`);
     b.dataset.index = i;
     b.dataset.content = cell.content;
@@ -261,19 +286,34 @@ function drawMancala(board, view, ctx) {
   }
 }
 
+// The cell a one-click hint would fill: the last empty cell (in reading order) with its key,
+// which is the cell itself on boards of stones and marks and the lowest free cell of a
+// Connect-X column.
+function hintCell(view, keys) {
+  if (keys.length !== 1) return -1;
+  let at = -1;
+  view.cells.forEach((c, i) => { if (c.key === keys[0] && c.content === "") at = i; });
+  return at;
+}
+
 function drawBoard(view, ctx) {
+  ctx.hintCell = hintCell(view, ctx.hintKeys);
   const board = $("board");
   board.replaceChildren();
   board.className = `style-${view.style}${ctx.interactive ? "" : " still"}${ctx.lock ? " locking" : ""}${numbers ? " numbered" : ""}`;
   board.style.setProperty("--cols", view.cols);
   board.style.setProperty("--rows", view.rows);
   board.dataset.turned = ctx.turned ? "yes" : "no";
+  const moves = state ? state.played.length : 0;
+  ctx.fall = view.style === "columns" && !review && !lock && moves > 0 && moves !== fallen;
+  if (ctx.fall) fallen = moves;
   if (view.style === "mancala") drawMancala(board, view, ctx);
   else drawGrid(board, view, ctx);
 }
 
 function drawPlayers(view) {
-  const bottomSide = state ? state.your_side : "first";
+  const mine = state ? state.your_side : "first";
+  const bottomSide = flipped ? otherSide(mine) : mine;
   for (const [id, side] of [["player-bottom", bottomSide], ["player-top", otherSide(bottomSide)]]) {
     const box = $(id);
     box.replaceChildren();
@@ -289,25 +329,42 @@ function drawPlayers(view) {
   }
 }
 
+// The moves played as the list numbers them: turns (a side's moves in a row, as Kalah's extra
+// turns), a row for each number, the number going up at each turn of the first player (or at
+// the first turn). [{number, side, moves: [[move, ply], ...]}], ply counting single moves from 1.
+function numberedTurns(played) {
+  const turns = [];
+  let number = 0;
+  played.forEach((m, i) => {
+    const last = turns[turns.length - 1];
+    if (last && last.side === m.side) { last.moves.push([m, i + 1]); return; }
+    if (!last || m.side === "first") number++;
+    turns.push({ number, side: m.side, moves: [[m, i + 1]] });
+  });
+  return turns;
+}
+
+// The move after single move `ply` as the list writes it: "3. 7-11" (the first player's) or
+// "3… 11-15" (the second's), with the list's last number.
+function moveName(played, ply) {
+  const turns = numberedTurns(played);
+  const t = turns.find((t) => t.moves.some(([, p]) => p === ply));
+  const m = played[ply - 1];
+  return { text: `${t.number}${t.side === "first" ? "." : "…"} ${m.human}`, number: t.number, of: turns.length ? turns[turns.length - 1].number : 0 };
+}
+
 function drawMoves() {
   const body = $("moves").tBodies[0];
   body.replaceChildren();
   if (!state) return;
   const v = state.view;
-  $("moves-first").textContent = `${v.players[0].name} (${who("first")})`;
-  $("moves-second").textContent = `${v.players[1].name} (${who("second")})`;
-  // Turns: a side's moves in a row (Kalah's extra turns), numbered by the first player's.
-  const turns = [];
-  state.played.forEach((m, i) => {
-    const last = turns[turns.length - 1];
-    if (last && last.side === m.side) last.moves.push([m, i + 1]);
-    else turns.push({ side: m.side, moves: [[m, i + 1]] });
-  });
-  let row = null, number = 0;
+  $("moves-first").textContent = `${sideName(v, "first")} (${who("first")})`;
+  $("moves-second").textContent = `${sideName(v, "second")} (${who("second")})`;
+  let row = null;
   const current = review ? review.ply : state.played.length;
-  for (const t of turns) {
+  for (const t of numberedTurns(state.played)) {
     if (!row || t.side === "first") {
-      number++;
+      const number = t.number;
       row = el("tr");
       row.appendChild(el("td", "no", `${number}.`));
       row.appendChild(el("td", "first"));
@@ -335,6 +392,7 @@ function drawEval() {
   if (!state || state.played.length === 0) lastBar = null;
   const bar = $("eval");
   bar.hidden = lastBar === null;
+  bar.classList.toggle("flipped", flipped); // the person's share at the person's side
   if (lastBar === null) return;
   const share = (lastBar + 1) / 2;
   $("eval-fill").style.height = `${(share * 100).toFixed(1)}%`;
@@ -362,7 +420,8 @@ function render() {
     hintKeys: hint && !review && !lock ? hint.keys : [],
     lock: !!lock,
   });
-  drawPlayers(s.view);
+  // The players' notes (pieces captured, seeds in store) are those of the position shown.
+  drawPlayers(view);
   drawEval();
 
   $("notes").textContent = review || lock ? "" : (s.view.notes || []).join(" ");
@@ -396,9 +455,10 @@ function render() {
   $("review").hidden = !review;
   if (review) {
     const m = s.played[review.ply - 1];
+    const name = review.ply > 0 ? moveName(s.played, review.ply) : null;
     $("review-text").textContent = review.ply === 0
       ? "The start, before any move."
-      : `After move ${review.ply} of ${s.played.length}: ${m.human} (${who(m.side)}).`;
+      : `After ${name.text} (${who(m.side)}), move ${name.number} of ${name.of}.`;
     $("review-back").disabled = review.ply === 0;
   }
   $("lock-bar").hidden = !lock;
@@ -426,6 +486,11 @@ function render() {
   $("undo").disabled = pending || s.played.length === 0 || busy || !!lock;
   $("hint").disabled = pending || s.status !== "your_turn" || !!review || !!lock;
   $("rematch").disabled = pending || !!lock;
+  $("resign").disabled = pending || s.status !== "your_turn" || !!lock;
+  $("resign").textContent = resignAsked ? "Really resign?" : "Resign";
+  $("resign").classList.toggle("on", !!resignAsked);
+  $("flip").hidden = !flippable(s.view);
+  $("flip").classList.toggle("on", flipped);
   $("new").disabled = pending;
 }
 
@@ -612,8 +677,9 @@ function gameChanged() {
   }
   $("about").textContent = g.about;
   const you = $("you");
-  you.options[0].textContent = `${g.sides[0]} (moves first)`;
-  you.options[1].textContent = g.sides[1];
+  const sides = (g.board_sides && g.board_sides[value]) || g.sides;
+  you.options[0].textContent = `${sides[0]} (moves first)`;
+  you.options[1].textContent = sides[1];
   const ev = $("evaluation");
   ev.replaceChildren();
   g.evaluations.forEach((e, i) => { const o = new Option(e.name, i === 0 ? "" : e.name); o.title = e.about; ev.add(o); });
@@ -645,6 +711,7 @@ function settings() {
 async function newGame(body) {
   selected = [];
   lastBar = null;
+  flipped = false;
   const old = sessionStorage.getItem("boardbot-session");
   try {
     await change("/api/new", old ? { ...body, session: old } : body);
@@ -695,6 +762,20 @@ async function start() {
       algorithm: state.algorithm, evaluation: state.evaluation, depth: state.depth });
   });
   $("numbers").addEventListener("click", () => { numbers = !numbers; render(); });
+  $("flip").addEventListener("click", () => { flipped = !flipped; render(); });
+  // Resign takes two clicks: the first asks, the second (within 4 s) resigns.
+  $("resign").addEventListener("click", () => {
+    if (!state || state.status !== "your_turn") return;
+    if (!resignAsked) {
+      resignAsked = setTimeout(() => { resignAsked = null; render(); }, 4000);
+      render();
+      return;
+    }
+    clearTimeout(resignAsked);
+    resignAsked = null;
+    selected = [];
+    change("/api/resign", { session: state.session }).catch(() => {});
+  });
   $("review-back").addEventListener("click", () => review && showPly(Math.max(0, review.ply - 1)));
   $("review-next").addEventListener("click", () => review && showPly(review.ply + 1));
   $("review-end").addEventListener("click", () => { review = null; render(); });
