@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The state of `session`, which must exist.
@@ -462,6 +463,23 @@ fn wait_for_board(tab: &Tab) {
     wait_until(tab, "document.querySelectorAll('#board .cell').length > 0", "a board on the page");
 }
 
+/// A server started with `args`, and a tab of `browser` on its page with the board drawn; the
+/// three live together (the browser closes with its value).
+fn open_page(args: &[&str], browser: Browser) -> (Server, Browser, Arc<Tab>) {
+    let server = Server::start(args);
+    let tab = open_tab(&browser, &server.url());
+    (server, browser, tab)
+}
+
+/// A new tab of `browser` on the page at `url`, the board drawn.
+fn open_tab(browser: &Browser, url: &str) -> Arc<Tab> {
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(30));
+    tab.navigate_to(url).unwrap().wait_until_navigated().unwrap();
+    wait_for_board(&tab);
+    tab
+}
+
 /// Saves a screenshot of the page as target/NAME.
 fn screenshot(tab: &Tab, name: &str) {
     js(tab, "(window.scrollTo(0, 0), true)");
@@ -495,12 +513,7 @@ fn drawn(tab: &Tab) -> Vec<String> {
 
 #[test]
 fn browser_plays_whole_games_by_clicks() {
-    let server = Server::start(&[]);
-    let browser = browser((1100, 820));
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(30));
-    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
-    wait_for_board(&tab);
+    let (server, _browser, tab) = open_page(&[], browser((1100, 820)));
 
     // Tic-tac-toe: the engine never loses it.
     let state = new_game(&tab, "mnk 3 3 3");
@@ -566,9 +579,7 @@ fn browser_plays_whole_games_by_clicks() {
 
     // A phone-sized window: the board fits its width.
     let phone = self::browser((390, 800));
-    let tab = phone.new_tab().unwrap();
-    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
-    wait_for_board(&tab);
+    let tab = open_tab(&phone, &server.url());
     let mut state = new_game(&tab, "cx 6 7 4");
     let width = js(&tab, "document.getElementById('board').getBoundingClientRect().right <= window.innerWidth");
     assert_eq!(width, json!(true));
@@ -584,12 +595,7 @@ fn browser_plays_whole_games_by_clicks() {
 /// under target/ (docs/ shows them).
 #[test]
 fn browser_draws_each_games_board() {
-    let server = Server::start(&[]);
-    let browser = browser((1100, 900));
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(30));
-    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
-    wait_for_board(&tab);
+    let (_server, _browser, tab) = open_page(&[], browser((1100, 900)));
 
     // ---- checkers ----
     // Black (the person) at the bottom: the board turned half round from the diagram, the pieces
@@ -804,10 +810,7 @@ fn browser_plays_through_every_address_and_not_through_another_name() {
     let rule = "--host-resolver-rules=MAP rebound.test 127.0.0.1";
     let browser = browser_with((1100, 820), &[rule]);
     for (i, host) in hosts.iter().enumerate() {
-        let tab = browser.new_tab().unwrap();
-        tab.set_default_timeout(Duration::from_secs(30));
-        tab.navigate_to(&format!("http://{host}:{}/", server.port)).unwrap().wait_until_navigated().unwrap();
-        wait_for_board(&tab);
+        let tab = open_tab(&browser, &format!("http://{host}:{}/", server.port));
         let state = new_game(&tab, "mnk 3 3 3");
         let (end, _) = play_by_clicks(&tab, state, false, true);
         assert_ne!(end["result"], "You win", "{end}");
@@ -935,12 +938,7 @@ fn rect(tab: &Tab, selector: &str) -> [f64; 4] {
 /// moves follow the board, before the form for a new game.
 #[test]
 fn browser_reviews_and_lays_out_for_people() {
-    let server = Server::start(&[]);
-    let browser = browser((1100, 820));
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(30));
-    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
-    wait_for_board(&tab);
+    let (server, _browser, tab) = open_page(&[], browser((1100, 820)));
     assert_eq!(js(&tab, "document.querySelector('link[rel=icon]').getAttribute('href')"), "/favicon.svg");
 
     // A double jump, then a look back at the start: no piece captured there yet.
@@ -994,10 +992,7 @@ fn browser_reviews_and_lays_out_for_people() {
 
     // ---- a phone ----
     let phone = self::browser((390, 800));
-    let tab = phone.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(30));
-    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
-    wait_for_board(&tab);
+    let tab = open_tab(&phone, &server.url());
     let state = new_game(&tab, "kalah 6 4");
     play_keys(&tab, &state, &["3"], true);
     let state = settled(&tab);
@@ -1050,10 +1045,7 @@ fn browser_names_the_players_as_people_do() {
     assert_eq!(sides_of("mnk 3 3 3"), json!(["X", "O"]));
 
     let browser = browser((1100, 900));
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(30));
-    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
-    wait_for_board(&tab);
+    let tab = open_tab(&browser, &server.url());
 
     // Gomoku: Black and White, the person Black; lost to the engine by playing the first free
     // point each turn.
@@ -1122,12 +1114,7 @@ fn api_resign_ends_the_game() {
 /// the result shown and a new game possible; Flip board turns the board and the players round.
 #[test]
 fn browser_resigns_and_flips_the_board() {
-    let server = Server::start(&[]);
-    let browser = browser((1100, 900));
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(30));
-    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
-    wait_for_board(&tab);
+    let (_server, _browser, tab) = open_page(&[], browser((1100, 900)));
 
     // Flip: checkers, Black (the person) at the bottom, then White, then back.
     let state = new_game(&tab, "checkers english");
@@ -1232,10 +1219,7 @@ fn browser_draws_the_hint_on_every_board_at_full_strength() {
     assert_eq!(after["thinking"]["depth"], 1, "the engine still plays at easy: {after}");
 
     let browser = browser((1100, 900));
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(30));
-    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
-    wait_for_board(&tab);
+    let tab = open_tab(&browser, &server.url());
     let ask = |tab: &Tab| {
         mouse_click(tab, "#hint");
         wait_until(tab, "window.boardbot.hint !== null && !window.boardbot.pending", "a hint");
@@ -1292,12 +1276,7 @@ fn browser_draws_the_hint_on_every_board_at_full_strength() {
 /// animation the page's redraws do not replay; none under prefers-reduced-motion).
 #[test]
 fn browser_drops_connect4_discs_once() {
-    let server = Server::start(&[]);
-    let browser = browser((1100, 900));
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(30));
-    tab.navigate_to(&server.url()).unwrap().wait_until_navigated().unwrap();
-    wait_for_board(&tab);
+    let (server, _browser, tab) = open_page(&[], browser((1100, 900)));
     let state = new_game(&tab, "cx 6 7 4");
     play_keys(&tab, &state, &["3"], true);
     let falling = js(
