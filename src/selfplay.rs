@@ -234,19 +234,19 @@ impl Record {
     pub fn parse(line: &str) -> Result<Record> {
         let fields: Vec<&str> = line.splitn(5, '\t').collect();
         let [game, kn, result, score, position] = fields[..] else {
-            return Err(anyhow!("expected 5 tab-separated fields"));
+            bail!("expected 5 tab-separated fields");
         };
         let number = |t: &str| t.parse::<usize>().map_err(|_| anyhow!("'{t}' is not a number"));
         let (k, n) = kn.split_once('/').ok_or_else(|| anyhow!("'{kn}' is not K/N"))?;
         let (index, count) = (number(k)?, number(n)?);
         if index == 0 || index > count {
-            return Err(anyhow!("position {kn}"));
+            bail!("position {kn}");
         }
         let result = match result {
             "1-0" => 1.0,
             "0-1" => 0.0,
             "1/2-1/2" => 0.5,
-            r => return Err(anyhow!("'{r}' is not a result")),
+            r => bail!("'{r}' is not a result"),
         };
         let score = match score {
             "-" => None,
@@ -442,7 +442,7 @@ fn prepare_file(path: &Path, header: &str) -> Result<usize> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(anyhow!("reading {}: {e}", path.display())),
+        Err(e) => bail!("reading {}: {e}", path.display()),
     };
     if text.is_empty() {
         std::fs::write(path, header).with_context(|| format!("writing {}", path.display()))?;
@@ -492,7 +492,7 @@ pub fn merge_selfplay(files: &[(String, String)]) -> Result<MergedSelfplay> {
         match &header {
             None => header = Some(whole_header),
             Some(first) if *first != whole_header => {
-                return Err(anyhow!("{name}: another run than {}'s (the headers differ)", files[0].0))
+                bail!("{name}: another run than {}'s (the headers differ)", files[0].0)
             }
             Some(_) => {}
         }
@@ -510,7 +510,7 @@ pub fn merge_selfplay(files: &[(String, String)]) -> Result<MergedSelfplay> {
             at += r.count;
             match games.get(&r.game) {
                 Some((seen, _)) if *seen == game => duplicates += 1,
-                Some((_, other)) => return Err(anyhow!("game {} differs between {other} and {name}", r.game)),
+                Some((_, other)) => bail!("game {} differs between {other} and {name}", r.game),
                 None => {
                     games.insert(r.game, (game, name));
                 }

@@ -80,10 +80,10 @@ fn parse_cell(text: &str) -> Result<(usize, usize)> {
     let (r, c) = text.split_once(',').ok_or_else(|| anyhow!("expected a cell ROW,COL, got '{text}'"))?;
     let (r, c) = match (r.parse::<usize>(), c.parse::<usize>()) {
         (Ok(r), Ok(c)) => (r, c),
-        _ => return Err(anyhow!("expected a cell ROW,COL, got '{text}'")),
+        _ => bail!("expected a cell ROW,COL, got '{text}'"),
     };
     if r >= SIZE || c >= SIZE {
-        return Err(anyhow!("cell {r},{c} is off the {SIZE}x{SIZE} board"));
+        bail!("cell {r},{c} is off the {SIZE}x{SIZE} board");
     }
     Ok((r, c))
 }
@@ -99,12 +99,12 @@ fn board(moves: &[(usize, usize)]) -> Result<Mnk> {
     for (i, &(r, c)) in moves.iter().enumerate() {
         let mv = (r * SIZE + c) as u32;
         if !g.is_legal(mv) {
-            return Err(anyhow!("move {} ({r},{c}) is not legal there", i + 1));
+            bail!("move {} ({r},{c}) is not legal there", i + 1);
         }
         g.play(mv);
     }
     if g.outcome().is_some() {
-        return Err(anyhow!("the game is over"));
+        bail!("the game is over");
     }
     Ok(g)
 }
@@ -305,7 +305,7 @@ pub fn solve_one(p: &Position, nodes: Option<u64>, ms: u64, hash_mb: usize) -> R
             played.split(|c: char| c == ',' || c.is_whitespace()).filter_map(|w| w.parse().ok()).collect();
         match nums[..] {
             [r, c] => (r, c),
-            _ => return Err(anyhow!("unreadable move '{played}'")),
+            _ => bail!("unreadable move '{played}'"),
         }
     };
     let (score, depth, nodes) = turn.thought.as_ref().map_or((0, 0, 0), |t| (t.score, t.depth, t.nodes));

@@ -7,7 +7,7 @@ use crate::game::players::{Request, Turn};
 use crate::game::registry::{GameSpec, Resources};
 use crate::search::clock::ReplyClock;
 use crate::search::{Limits, Outcome, Searcher, Side, WeightFile};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::AtomicBool;
@@ -24,7 +24,7 @@ pub use options::{
 pub fn read_weights(path: &std::path::Path) -> Result<WeightFile> {
     let file = WeightFile::read(path)?;
     if crate::game::registry::game_type(&file.game).is_none() {
-        return Err(anyhow!("{}: unknown game '{}' ({})", path.display(), file.game, crate::game::registry::names()));
+        bail!("{}: unknown game '{}' ({})", path.display(), file.game, crate::game::registry::names());
     }
     Ok(file)
 }
@@ -40,7 +40,7 @@ pub fn check_net(path: &std::path::Path) -> Result<Vec<u8>> {
             match game.set_net(Some(&bytes)) {
                 Ok(true) => return Ok(bytes),
                 Ok(false) => {}
-                Err(e) => return Err(anyhow!("net {}: {e}", path.display())),
+                Err(e) => bail!("net {}: {e}", path.display()),
             }
         }
     }
@@ -277,7 +277,7 @@ impl Engine {
         let side = self.side;
         let game = self.game_mut()?;
         if game.outcome().is_none() && game.to_move() == side {
-            return Err(anyhow!("it is the engine's turn (send go)"));
+            bail!("it is the engine's turn (send go)");
         }
         Ok(game.play(text)?)
     }
@@ -341,13 +341,13 @@ impl Engine {
         self.memory();
         let game = self.game.as_mut().ok_or_else(|| anyhow!("no game: send init first"))?;
         if game.outcome().is_some() {
-            return Err(anyhow!("the game is over"));
+            bail!("the game is over");
         }
         if let Some(name) = &request.evaluation {
             let known = game.evaluations();
             if !known.iter().any(|(n, _)| n == name) {
                 let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
-                return Err(anyhow!("this game has no evaluation '{name}' ({})", names.join(", ")));
+                bail!("this game has no evaluation '{name}' ({})", names.join(", "));
             }
         }
         self.side = game.to_move();

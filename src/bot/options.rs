@@ -5,7 +5,7 @@
 
 use crate::game::players::{Algorithm, Player, MAX_LEVEL};
 use crate::search::WeightFile;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -303,7 +303,7 @@ pub fn names() -> String {
 /// A whole number written with ASCII digits only (no sign, no blanks).
 pub fn whole_number(v: &str) -> Result<u64> {
     if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(anyhow!("'{v}' is not a whole number"));
+        bail!("'{v}' is not a whole number");
     }
     v.parse::<u64>().map_err(|_| anyhow!("'{v}' is too large"))
 }

@@ -13,7 +13,7 @@
 //!   reached in the same playouts with one hash have the same board text and side to move.
 
 use super::render::Render;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -90,35 +90,35 @@ fn check_position<G: Render>(game: &G, moves: &mut Vec<G::Move>) -> Result<()> {
     moves.clear();
     game.legal_moves(moves);
     match (game.outcome(), moves.is_empty()) {
-        (Some(outcome), false) => return Err(anyhow!("over ({outcome:?}) but {} legal moves", moves.len())),
-        (None, true) => return Err(anyhow!("not over but no legal move")),
+        (Some(outcome), false) => bail!("over ({outcome:?}) but {} legal moves", moves.len()),
+        (None, true) => bail!("not over but no legal move"),
         _ => {}
     }
     let space = game.move_key_space();
     let mut keys = HashMap::new();
     for &mv in moves.iter() {
         if !game.is_legal(mv) {
-            return Err(anyhow!("{mv:?} is listed but is_legal says no"));
+            bail!("{mv:?} is listed but is_legal says no");
         }
         let key = game.move_key(mv);
         if key as usize >= space {
-            return Err(anyhow!("{mv:?}'s key {key} is not below the key space {space}"));
+            bail!("{mv:?}'s key {key} is not below the key space {space}");
         }
         if let Some(other) = keys.insert(key, mv) {
-            return Err(anyhow!("{other:?} and {mv:?} share the key {key}"));
+            bail!("{other:?} and {mv:?} share the key {key}");
         }
         if game.move_for_key(key) != Some(mv) {
-            return Err(anyhow!("move_for_key({key}) is {:?}, not {mv:?}", game.move_for_key(key)));
+            bail!("move_for_key({key}) is {:?}, not {mv:?}", game.move_for_key(key));
         }
         let text = game.format_move(mv);
         match game.parse_move(&text) {
             Ok(back) if back == mv => {}
-            other => return Err(anyhow!("{mv:?} is written '{text}', which reads back as {other:?}")),
+            other => bail!("{mv:?} is written '{text}', which reads back as {other:?}"),
         }
         let human = game.human_move(mv);
         match game.parse_human(&human) {
             Ok(back) if back == mv => {}
-            other => return Err(anyhow!("{mv:?} is written '{human}' for people, which reads back as {other:?}")),
+            other => bail!("{mv:?} is written '{human}' for people, which reads back as {other:?}"),
         }
     }
     Ok(())
@@ -158,13 +158,13 @@ fn check_play_undo<G: Render>(game: &mut G, mv: G::Move) -> Result<()> {
     game.undo();
     let back = snapshot(game);
     if back != before {
-        return Err(anyhow!("playing {mv:?} then undoing it changed the position: {before:?} became {back:?}"));
+        bail!("playing {mv:?} then undoing it changed the position: {before:?} became {back:?}");
     }
     if after_hash == before.hash {
-        return Err(anyhow!("playing {mv:?} left the hash unchanged"));
+        bail!("playing {mv:?} left the hash unchanged");
     }
     if after_played != before.played + 1 {
-        return Err(anyhow!("playing {mv:?} counted {after_played} moves played after {}", before.played));
+        bail!("playing {mv:?} counted {after_played} moves played after {}", before.played);
     }
     Ok(())
 }

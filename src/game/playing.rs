@@ -10,7 +10,7 @@ use super::players::{Algorithm, Analysis, Chooser, Request, Turn};
 use super::render::{with_human_moves, Render, View};
 use super::tuned::{quiet_leaf, Leaf, Tuned, TunedPosition, LEAF_PLIES};
 use crate::search::{Game, Limits, Outcome, RootKnowledge, Searcher, Side, WeightFile, Weights};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -155,7 +155,7 @@ where
                 out.push(pair);
                 i += 2;
             } else {
-                return Err(anyhow!("cannot read a move at '{}'", words[i..].join(" ")));
+                bail!("cannot read a move at '{}'", words[i..].join(" "));
             }
         }
         Ok(out)
@@ -357,7 +357,7 @@ where
 
     fn set_weights(&mut self, file: &WeightFile) -> Result<()> {
         if file.game != self.spec.name() {
-            return Err(anyhow!("the weights are for {}, not {}", file.game, self.spec.name()));
+            bail!("the weights are for {}, not {}", file.game, self.spec.name());
         }
         let mut weights =
             self.know.weights().cloned().ok_or_else(|| anyhow!("{}'s evaluation has no weights", file.game))?;

@@ -10,7 +10,7 @@
 //! interface they build (src/game/any.rs), below the games; this file lists the games and reads
 //! names, so that the arrows run one way: registry -> games' entries -> any.
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 
 pub use super::any::{
     BookMaker, Builder, GameRecordText, GameSpec, GameType, Perft, RecordWriter, Resources, SolveRequest,
@@ -79,12 +79,12 @@ impl GameSpec {
                 words.extend_from_slice(rest);
                 match (build(&words), first) {
                     (Ok(game), _) => game,
-                    (Err(_), Some(Err(own_error))) => return Err(anyhow!("{own_error} (usage: {})", kind.usage)),
-                    (Err(e), _) => return Err(anyhow!("{e} ('{name}' is {description}; usage: {})", kind.usage)),
+                    (Err(_), Some(Err(own_error))) => bail!("{own_error} (usage: {})", kind.usage),
+                    (Err(e), _) => bail!("{e} ('{name}' is {description}; usage: {})", kind.usage),
                 }
             }
-            (Some(Err(e)), None) => return Err(anyhow!("{e} (usage: {})", kind.usage)),
-            (None, None) => return Err(anyhow!("unknown game '{name}' ({})", names())),
+            (Some(Err(e)), None) => bail!("{e} (usage: {})", kind.usage),
+            (None, None) => bail!("unknown game '{name}' ({})", names()),
         };
         Ok(game.spec().clone())
     }

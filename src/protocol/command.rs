@@ -1,7 +1,7 @@
 //! Parsing protocol lines into commands. See protocol.md for the grammar.
 
 use crate::game::registry::{self, GameSpec};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use std::time::Duration;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -68,7 +68,7 @@ fn parse_init(args: &[&str], board_limit_mib: usize) -> Result<Command> {
     let (kind, rest) = match args.first().and_then(|name| registry::game_type(name)) {
         Some(kind) => (kind, &args[1..]),
         None if args.first().is_some_and(|w| w.bytes().all(|b| b.is_ascii_alphabetic())) => {
-            return Err(anyhow!("unknown game '{}' ({})", args[0], registry::names()))
+            bail!("unknown game '{}' ({})", args[0], registry::names())
         }
         None => (registry::GAMES[0], args),
     };
@@ -79,7 +79,7 @@ fn parse_init(args: &[&str], board_limit_mib: usize) -> Result<Command> {
     let first = match rest[n].to_ascii_lowercase().as_str() {
         "true" | "1" | "first" => true,
         "false" | "0" | "second" => false,
-        other => return Err(anyhow!("FIRST must be true/false, 1/0 or first/second, got '{other}'")),
+        other => bail!("FIRST must be true/false, 1/0 or first/second, got '{other}'"),
     };
     let t = rest[n + 1];
     let timeout = Some(t)

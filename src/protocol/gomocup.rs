@@ -8,7 +8,7 @@ use crate::bot::{Engine, NAME, VERSION};
 use crate::game::registry::GameSpec;
 use crate::game::registry::Resources;
 use crate::game::Outcome;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -166,7 +166,7 @@ impl Session {
 
     fn new_game(&mut self, width: usize, height: usize) -> Result<()> {
         if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
-            return Err(anyhow!("unsupported board {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE}"));
+            bail!("unsupported board {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE}");
         }
         let spec = spec(width, height, Vec::new(), self.engine.board_limit_mib())?;
         self.engine.new_game(&spec, false, self.move_timeout())?;
@@ -192,7 +192,7 @@ impl Session {
     fn begin(&mut self, start: Instant, stop: &Arc<AtomicBool>) -> Result<String> {
         self.playable()?;
         if !self.moves.is_empty() {
-            return Err(anyhow!("BEGIN opens a game, but the board has {} stones (send BOARD)", self.moves.len()));
+            bail!("BEGIN opens a game, but the board has {} stones (send BOARD)", self.moves.len());
         }
         self.our_move(start, stop)
     }
@@ -201,10 +201,10 @@ impl Session {
         let (w, h) = self.playable()?;
         let (x, y) = parse_xy(arg)?;
         if x >= w || y >= h {
-            return Err(anyhow!("{x},{y} is off the {w}x{h} board"));
+            bail!("{x},{y} is off the {w}x{h} board");
         }
         if self.engine.outcome().is_none() && self.engine.is_engine_turn() {
-            return Err(anyhow!("it is our turn, not the opponent's"));
+            bail!("it is our turn, not the opponent's");
         }
         self.engine.opponent_move(&cell_text((x, y)))?;
         self.moves.push((x, y));
@@ -223,10 +223,10 @@ impl Session {
         let (mut own, mut theirs, mut blocked) = (Vec::new(), Vec::new(), Vec::new());
         for &(x, y, field) in stones {
             if x >= w || y >= h {
-                return Err(anyhow!("BOARD: {x},{y} is off the {w}x{h} board"));
+                bail!("BOARD: {x},{y} is off the {w}x{h} board");
             }
             if !seen.insert((x, y)) {
-                return Err(anyhow!("BOARD: {x},{y} is given twice"));
+                bail!("BOARD: {x},{y} is given twice");
             }
             match field {
                 1 => own.push((x, y)),
@@ -239,11 +239,11 @@ impl Session {
             Some(0) => true,
             Some(1) => false,
             _ => {
-                return Err(anyhow!(
+                bail!(
                     "BOARD: {} own and {} opponent stones is not a position with us to move (equal counts, or one more of the opponent's)",
                     own.len(),
                     theirs.len()
-                ))
+                )
             }
         };
         let order = if first { interleave(own, theirs) } else { interleave(theirs, own) };
@@ -252,11 +252,11 @@ impl Session {
         let mut game = spec.new_game(&Resources::none())?;
         for &(x, y) in &order {
             if game.play(&cell_text((x, y))).is_err() {
-                return Err(anyhow!("BOARD: the game is already over (five in a row)"));
+                bail!("BOARD: the game is already over (five in a row)");
             }
         }
         if game.outcome().is_some() {
-            return Err(anyhow!("BOARD: the game is already over (five in a row, or a full board)"));
+            bail!("BOARD: the game is already over (five in a row, or a full board)");
         }
         // The copy goes before the engine's game is made: two boards at most at once.
         drop(game);
@@ -272,8 +272,8 @@ impl Session {
         let (x, y) = parse_xy(arg)?;
         match self.moves.last() {
             Some(&last) if last == (x, y) => {}
-            Some(&(lx, ly)) => return Err(anyhow!("TAKEBACK {x},{y}: the last stone is {lx},{ly}")),
-            None => return Err(anyhow!("TAKEBACK: the board is empty")),
+            Some(&(lx, ly)) => bail!("TAKEBACK {x},{y}: the last stone is {lx},{ly}"),
+            None => bail!("TAKEBACK: the board is empty"),
         }
         let words: Vec<String> = self.moves[..self.moves.len() - 1].iter().map(|&c| cell_text(c)).collect();
         self.engine.set_position(&words.iter().map(String::as_str).collect::<Vec<_>>())?;
@@ -308,7 +308,7 @@ impl Session {
             "rule" => {
                 self.rule = u32::try_from(number(value)?).map_err(|_| anyhow!("INFO rule: '{value}' is too large"))?;
                 if let Some(e) = rule_error(self.rule) {
-                    return Err(anyhow!(e));
+                    bail!(e);
                 }
             }
             // game_type, folder, evaluate, and keys not known: ignored.
@@ -346,7 +346,7 @@ impl Session {
         let text = self.engine.think(start, stop.clone())?.moves.join(" ");
         let (x, y) = match text.split_whitespace().map(str::parse::<usize>).collect::<Vec<_>>()[..] {
             [Ok(row), Ok(col)] => (col, row),
-            _ => return Err(anyhow!("internal error: the engine's move '{text}' is not a cell")),
+            _ => bail!("internal error: the engine's move '{text}' is not a cell"),
         };
         self.moves.push((x, y));
         Ok(format!("{x},{y}"))

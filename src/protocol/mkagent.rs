@@ -30,7 +30,7 @@ use super::session::{Input, Reader};
 use crate::bot::Engine;
 use crate::game::any::AnyGame;
 use crate::game::registry::{GameSpec, Resources};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -153,7 +153,7 @@ impl Change {
             h if digits(h) && (1..=HOLES).contains(&h.parse::<usize>().unwrap_or(0)) => {
                 Reported::Hole(h.parse().expect("digits"))
             }
-            _ => return Err(anyhow!("not a hole 1..{HOLES} or SWAP: '{mv}'")),
+            _ => bail!("not a hole 1..{HOLES} or SWAP: '{mv}'"),
         };
         let counts: Vec<u32> = state.split(',').filter(|c| digits(c)).map(|c| c.parse().expect("digits")).collect();
         let state: [u32; 16] = counts
@@ -165,12 +165,12 @@ impl Change {
             "YOU" => Next::You,
             "OPP" => Next::Opp,
             "END" => Next::End,
-            _ => return Err(anyhow!("not YOU, OPP or END: '{next}'")),
+            _ => bail!("not YOU, OPP or END: '{next}'"),
         };
         let rows_empty = [&state[..HOLES], &state[8..8 + HOLES]].map(|row| row.iter().all(|&c| c == 0));
         let over = rows_empty[0] && rows_empty[1];
         if (next == Next::End) != over || (!over && (rows_empty[0] || rows_empty[1])) {
-            return Err(anyhow!("the rows and the turn do not agree (a row is empty only when the game ends)"));
+            bail!("the rows and the turn do not agree (a row is empty only when the game ends)");
         }
         Ok(Change { mv, state, next })
     }
@@ -229,15 +229,12 @@ impl Agent {
                 let south = match *seat {
                     "South" => true,
                     "North" => false,
-                    _ => return Err(anyhow!("unknown seat '{seat}'")),
+                    _ => bail!("unknown seat '{seat}'"),
                 };
                 // The referee plays one game an agent and never sends START again: one in the
                 // middle of a game is not the referee's, and the game goes on.
                 if self.first.is_some() && self.engine.outcome().is_none() {
-                    return Err(anyhow!(
-                        "START in the middle of a game ({} moves played): ignored, the game goes on",
-                        self.plies
-                    ));
+                    bail!("START in the middle of a game ({} moves played): ignored, the game goes on", self.plies);
                 }
                 log::info!("START: a game as {seat}");
                 self.engine.new_game(&self.spec, south, MIN_MOVE)?;
@@ -347,14 +344,14 @@ impl Agent {
     /// the clock.
     fn our_move(&mut self, start: Instant, stop: &Arc<AtomicBool>) -> Result<String> {
         if self.awaiting.is_some() {
-            return Err(anyhow!("the referee asks for a move before confirming ours"));
+            bail!("the referee asks for a move before confirming ours");
         }
         let mv = match self.planned.pop_front() {
             Some(mv) if self.engine.game().is_some_and(|g| g.legal_moves().contains(&mv)) => mv,
             _ => {
                 self.planned.clear();
                 if self.engine.game().is_none_or(|g| g.outcome().is_some()) {
-                    return Err(anyhow!("the referee says we move; the game is over"));
+                    bail!("the referee says we move; the game is over");
                 }
                 let left = self.clock.saturating_sub(self.used);
                 self.engine.set_clock_budget(move_budget(self.clock, left, self.seeds));

@@ -6,7 +6,7 @@ use super::adapter::{EngineAdapter, Fault, FaultKind, GameSetup};
 use crate::game::any::{AnyGame, MoveError};
 use crate::game::registry::{GameSpec, Resources};
 use crate::game::{Outcome, Side};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -143,7 +143,7 @@ fn play_given(game: &mut dyn AnyGame, texts: &[String]) -> Result<()> {
             MoveError::Illegal(_) => anyhow!("move {} '{text}' is not legal there", i + 1),
         })?;
         if game.outcome().is_some() {
-            return Err(anyhow!("move {} '{text}' ends the game", i + 1));
+            bail!("move {} '{text}' ends the game", i + 1);
         }
     }
     Ok(())
@@ -214,7 +214,7 @@ pub fn play_game(
             break GameEnd::DeadDraw;
         }
         if abort.as_ref().is_some_and(|a| a.load(Ordering::Relaxed)) {
-            return Err(anyhow!(ABANDONED));
+            bail!(ABANDONED);
         }
         let side = game.to_move();
         let e = record.engine_of(side);

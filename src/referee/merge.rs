@@ -17,7 +17,7 @@ use super::score::Tally;
 use super::spec::parse_board;
 use super::sprt::{Pentanomial, Verdict};
 use super::MatchResult;
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -54,7 +54,7 @@ pub fn merge_results(files: &[(String, String)]) -> Result<MergedMatch> {
         match &header {
             None => header = Some(h),
             Some(first) if *first != h => {
-                return Err(anyhow!("{name}: another match than {}'s (the headers differ)", files[0].0))
+                bail!("{name}: another match than {}'s (the headers differ)", files[0].0)
             }
             Some(_) => {}
         }
@@ -63,16 +63,11 @@ pub fn merge_results(files: &[(String, String)]) -> Result<MergedMatch> {
         for g in file_games {
             let board = (g.game >= 1).then(|| h.boards.get((g.game - 1) / per_board)).flatten();
             if board.map(|b| b.as_str()) != Some(g.board.as_str()) || g.round != (g.game - 1) % per_board / 2 + 1 {
-                return Err(anyhow!(
-                    "{name}: game {} (board '{}', round {}) is not in the match",
-                    g.game,
-                    g.board,
-                    g.round
-                ));
+                bail!("{name}: game {} (board '{}', round {}) is not in the match", g.game, g.board, g.round);
             }
             match games.get(&g.game) {
                 Some((seen, _)) if *seen == g => duplicates += 1,
-                Some((_, other)) => return Err(anyhow!("game {} differs between {other} and {name}", g.game)),
+                Some((_, other)) => bail!("game {} differs between {other} and {name}", g.game),
                 None => {
                     games.insert(g.game, (g, name));
                 }

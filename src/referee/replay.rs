@@ -65,11 +65,11 @@ pub struct LoggedGame {
 pub fn parse_log_line(line: &str) -> Result<LoggedGame> {
     let fields: Vec<&str> = line.split('\t').collect();
     let [number, board, first, second, result, reason, moves] = fields[..] else {
-        return Err(anyhow!("expected 7 tab-separated fields ({FIELDS}), got {}", fields.len()));
+        bail!("expected 7 tab-separated fields ({FIELDS}), got {}", fields.len());
     };
     let number = match number.trim().parse::<usize>() {
         Ok(n) if n >= 1 => n,
-        _ => return Err(anyhow!("game number '{number}' is not a whole number from 1")),
+        _ => bail!("game number '{number}' is not a whole number from 1"),
     };
     let words: Vec<&str> = board.split_whitespace().collect();
     let spec = parse_board(&words)?;
@@ -97,9 +97,9 @@ fn logged_end(result: &str, reason: &str) -> Result<LoggedEnd> {
         ["forfeit", "by", "second"] if result == "1-0" => LoggedEnd::Forfeit(Side::Second),
         ["both", "forfeit:" | "forfeit", ..] if result == "0-0" => LoggedEnd::BothForfeit,
         _ if !matches!(result, "1-0" | "0-1" | "1/2-1/2" | "0-0") => {
-            return Err(anyhow!("result '{result}' is none of 1-0, 0-1, 1/2-1/2, 0-0"))
+            bail!("result '{result}' is none of 1-0, 0-1, 1/2-1/2, 0-0")
         }
-        _ => return Err(anyhow!("result '{result}' does not agree with the reason '{reason}'")),
+        _ => bail!("result '{result}' does not agree with the reason '{reason}'"),
     };
     Ok(end)
 }
@@ -141,7 +141,7 @@ fn replay_on(mut rules: Box<dyn AnyGame>, game: &LoggedGame, each_move: bool) ->
 fn play_logged(rules: &mut dyn AnyGame, i: usize, text: &str) -> Result<()> {
     let side = side_name(rules.to_move());
     if let Some(outcome) = rules.outcome() {
-        return Err(anyhow!("move {} '{text}' was played after the game was over ({})", i + 1, outcome_text(outcome)));
+        bail!("move {} '{text}' was played after the game was over ({})", i + 1, outcome_text(outcome));
     }
     rules.play(text).map_err(|e| anyhow!("move {} '{text}' by {side} is illegal: {e}", i + 1))
 }

@@ -16,7 +16,7 @@ use super::score::game_score;
 use super::sprt::{Pentanomial, Sprt, Verdict};
 use crate::game::registry::GameSpec;
 use crate::game::{Outcome, Side};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -166,7 +166,7 @@ pub fn read(text: &str) -> Result<(MatchHeader, Vec<GameResult>)> {
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         match Line::parse(line).map_err(|e| anyhow!("line {}: {e}", i + 1))? {
             Line::Match(h) if header.is_none() && games.is_empty() => header = Some(h),
-            Line::Match(_) => return Err(anyhow!("line {}: a second match header", i + 1)),
+            Line::Match(_) => bail!("line {}: a second match header", i + 1),
             Line::Game(g) => games.push(g),
         }
     }

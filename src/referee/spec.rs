@@ -5,7 +5,7 @@ use super::pbrain;
 use super::process::{ProcessConfig, Protocol};
 use crate::game::any::Player;
 use crate::game::registry::GameSpec;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use std::path::Path;
 use std::time::Duration;
 
@@ -112,7 +112,7 @@ pub fn split_command(text: &str) -> Result<Vec<String>> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(c) => w.push(c),
-                        None => return Err(anyhow!("unclosed ' in '{text}'")),
+                        None => bail!("unclosed ' in '{text}'"),
                     }
                 }
             }
@@ -127,10 +127,10 @@ pub fn split_command(text: &str) -> Result<Vec<String>> {
                                 w.push('\\');
                                 w.push(c);
                             }
-                            None => return Err(anyhow!("unclosed \" in '{text}'")),
+                            None => bail!("unclosed \" in '{text}'"),
                         },
                         Some(c) => w.push(c),
-                        None => return Err(anyhow!("unclosed \" in '{text}'")),
+                        None => bail!("unclosed \" in '{text}'"),
                     }
                 }
             }
@@ -180,9 +180,9 @@ pub fn engine_config(
     };
     let (argv, seeded) = match builtin {
         Some(_) if rest.iter().any(|w| w == "--seed" || w.starts_with("--seed=")) => {
-            return Err(anyhow!(
+            bail!(
                 "engine '{text}': --seed is the match's (it seeds every game of a built-in engine: `match --seed`); leave it out of the engine"
-            ))
+            )
         }
         Some(flags) => {
             let mut argv = vec![exe];

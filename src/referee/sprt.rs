@@ -27,7 +27,7 @@
 //! fixed-point iteration of "normalized_elo_practical.pdf", section 4.1. As fishtest does, an
 //! outcome never seen is counted 0.001 times, so that every p_i > 0.
 
-use anyhow::{anyhow, Result};
+use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -155,14 +155,14 @@ impl Sprt {
     /// within +-1000.
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: EloModel) -> Result<Sprt> {
         if !(elo0.is_finite() && elo1.is_finite() && elo0.abs() <= 1000.0 && elo1.abs() <= 1000.0) {
-            return Err(anyhow!("ELO0 and ELO1 must be numbers within +-1000, got {elo0} and {elo1}"));
+            bail!("ELO0 and ELO1 must be numbers within +-1000, got {elo0} and {elo1}");
         }
         if elo0 >= elo1 {
-            return Err(anyhow!("ELO0 must be below ELO1, got {elo0} and {elo1}"));
+            bail!("ELO0 must be below ELO1, got {elo0} and {elo1}");
         }
         for (name, v) in [("alpha", alpha), ("beta", beta)] {
             if !(v > 0.0 && v <= 0.5) {
-                return Err(anyhow!("{name} must be in (0, 0.5], got {v}"));
+                bail!("{name} must be in (0, 0.5], got {v}");
             }
         }
         Ok(Sprt { elo0, elo1, alpha, beta, model })

@@ -6,7 +6,7 @@
 //! `WEIGHT VALUE` line a weight (a whole number), `#` starting a comment. Weights it does not
 //! name keep their values; a name the evaluation does not have is an error.
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use std::fmt::Write;
 
 /// The largest weight, in absolute value (fifty checkers men): an evaluation must not overflow
@@ -61,7 +61,7 @@ impl Weights {
     /// Sets weight `name`.
     pub fn set(&mut self, name: &str, value: i32) -> Result<()> {
         if value.abs() > MAX_WEIGHT {
-            return Err(anyhow!("weight '{name}' {value} is beyond +-{MAX_WEIGHT}"));
+            bail!("weight '{name}' {value} is beyond +-{MAX_WEIGHT}");
         }
         let i =
             self.index(name).ok_or_else(|| anyhow!("unknown weight '{name}' (weights: {})", self.names.join(", ")))?;

@@ -1,11 +1,11 @@
 //! The checkers description: `checkers english|house [fen FEN]`, read.
 
 use super::{fen, Checkers, Rules};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 
 /// Reads `english|house [fen FEN]` into the position it starts from.
 pub(super) fn read(words: &[&str]) -> Result<Checkers> {
-    let [rules, rest @ ..] = words else { return Err(anyhow!("expected the rules: english or house")) };
+    let [rules, rest @ ..] = words else { bail!("expected the rules: english or house") };
     let rules = Rules::parse(rules)?;
     let mut game = Checkers::new(rules);
     let mut rest = rest.iter();
@@ -17,7 +17,7 @@ pub(super) fn read(words: &[&str]) -> Result<Checkers> {
                 game = fen::parse(rules, text)?;
                 fen_seen = true;
             }
-            _ => return Err(anyhow!("unexpected '{word}' (option: fen FEN)")),
+            _ => bail!("unexpected '{word}' (option: fen FEN)"),
         }
     }
     Ok(game)

@@ -14,7 +14,7 @@ use super::{reference, Checkers, Move, Rules};
 use crate::game::any::Resources;
 use crate::game::{Game, Side};
 use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, Selectivity, Weights, EVAL_LIMIT, WIN_BOUND};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -359,7 +359,7 @@ impl RootKnowledge<Checkers> for CheckersKnowledge {
     fn set_weights(&mut self, weights: &Weights) -> Result<()> {
         let values: EvalWeights = weights.values().try_into().map_err(|_| anyhow!("not checkers' weights"))?;
         if weights.names() != eval::NAMES {
-            return Err(anyhow!("not checkers' weights"));
+            bail!("not checkers' weights");
         }
         (self.weights, self.eval_weights) = (weights.clone(), values);
         Ok(())

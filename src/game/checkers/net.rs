@@ -32,7 +32,7 @@
 use super::movegen::Board;
 use super::Checkers;
 use crate::game::Game;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -182,23 +182,23 @@ impl FloatNet {
     /// Reads a file's bytes; errors say what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<FloatNet> {
         if bytes.len() < 20 || &bytes[..8] != MAGIC {
-            return Err(anyhow!("not a boardbot checkers net (bad header)"));
+            bail!("not a boardbot checkers net (bad header)");
         }
         let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
         let (version, hidden, dense) = (word(8), word(12), word(16));
         if version != VERSION {
-            return Err(anyhow!("net file version {version}, this build reads version {VERSION}"));
+            bail!("net file version {version}, this build reads version {VERSION}");
         }
         if (hidden as usize, dense as usize) != (HIDDEN, DENSE) {
-            return Err(anyhow!("net of {hidden} x {dense} units, this build's is {HIDDEN} x {DENSE}"));
+            bail!("net of {hidden} x {dense} units, this build's is {HIDDEN} x {DENSE}");
         }
         if bytes.len() != FILE_BYTES {
-            return Err(anyhow!("net file of {} bytes, expected {FILE_BYTES} (truncated?)", bytes.len()));
+            bail!("net file of {} bytes, expected {FILE_BYTES} (truncated?)", bytes.len());
         }
         let body = &bytes[..FILE_BYTES - 8];
         let sum = u64::from_le_bytes(bytes[FILE_BYTES - 8..].try_into().expect("8 bytes"));
         if fnv1a(body) != sum {
-            return Err(anyhow!("net file checksum mismatch (damaged file)"));
+            bail!("net file checksum mismatch (damaged file)");
         }
         let mut vals = body[20..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
         let mut take = |n: usize| -> Vec<f32> { vals.by_ref().take(n).collect() };
@@ -218,7 +218,7 @@ impl FloatNet {
             && ok(&net.w3, OTHER_LIMIT)
             && ok(&[net.b3], OTHER_LIMIT))
         {
-            return Err(anyhow!("net file has a value out of range"));
+            bail!("net file has a value out of range");
         }
         Ok(net)
     }

@@ -4,7 +4,7 @@
 //! Squares are numbered 1..=32 (see [`super::movegen`]).
 
 use super::{Checkers, Move};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 
 /// The text of a move: squares 1..=32 joined by `-` (a step) or `x` (every landing of a path).
 pub fn format(mv: Move) -> String {
@@ -27,7 +27,7 @@ fn squares(text: &str) -> Result<(Vec<u8>, bool)> {
     let capture = text.contains(['x', 'X', ':']);
     let parts: Vec<&str> = text.split(['-', 'x', 'X', ':']).collect();
     if parts.len() < 2 || (!capture && parts.len() != 2) || (capture && text.contains('-')) {
-        return Err(anyhow!("cannot read move '{text}' (a step 11-15, a capture 22x15 or 22x15x6)"));
+        bail!("cannot read move '{text}' (a step 11-15, a capture 22x15 or 22x15x6)");
     }
     let mut out = Vec::with_capacity(parts.len());
     for p in parts {
@@ -59,7 +59,7 @@ pub fn parse(g: &Checkers, text: &str) -> Result<Move> {
             1 => return Ok(*ends[0]),
             _ => {
                 let paths: Vec<String> = ends.iter().map(|&&m| format(m)).collect();
-                return Err(anyhow!("'{}' is ambiguous: write the whole path ({})", text.trim(), paths.join(" or ")));
+                bail!("'{}' is ambiguous: write the whole path ({})", text.trim(), paths.join(" or "));
             }
         }
     }

@@ -11,7 +11,7 @@
 
 use super::solver::{BoundTable, Geometry, Position, Shape, Solver};
 use ahash::AHashSet;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -87,27 +87,27 @@ impl Book {
         let header = std::str::from_utf8(&bytes[..newline]).map_err(|_| anyhow!("the header is not text"))?;
         let words: Vec<&str> = header.split_whitespace().collect();
         let [magic, "cx", rows, cols, x, plies, count] = words[..] else {
-            return Err(anyhow!("bad header '{header}'"));
+            bail!("bad header '{header}'");
         };
         if magic != "boardbot-book" {
-            return Err(anyhow!("bad header '{header}'"));
+            bail!("bad header '{header}'");
         }
         let num = |s: &str| s.parse::<usize>().map_err(|_| anyhow!("bad number '{s}' in the header"));
         let shape = Shape::new(num(rows)?, num(cols)?, num(x)?)?;
         let (plies, count) = (num(plies)? as u32, num(count)?);
         let body = &bytes[newline + 1..];
         if body.len() != count * RECORD {
-            return Err(anyhow!("{count} records announced, {} bytes found", body.len()));
+            bail!("{count} records announced, {} bytes found", body.len());
         }
         let mut keys = Vec::with_capacity(count);
         let mut moves = Vec::with_capacity(count);
         for r in body.chunks_exact(RECORD) {
             let key = u64::from_le_bytes(r[..8].try_into().expect("8 bytes"));
             if keys.last().is_some_and(|&k| k >= key) {
-                return Err(anyhow!("the records are not sorted by key"));
+                bail!("the records are not sorted by key");
             }
             if r[8] as usize >= shape.cols() {
-                return Err(anyhow!("column {} is off the board", r[8]));
+                bail!("column {} is off the board", r[8]);
             }
             keys.push(key);
             moves.push((r[8], r[9] as i8));

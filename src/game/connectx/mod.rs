@@ -17,7 +17,7 @@ pub mod solver;
 
 use super::kinarow::{check_size, parse_index, Lines};
 use super::{Alternating, Game, Outcome, Side};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 
 /// Salt of this game's hashes (see [`Lines::new`]; one table for every game:
 /// [`crate::game::salt`]).
@@ -143,7 +143,7 @@ impl Game for ConnectX {
         let t = text.trim();
         let col = parse_index(t).ok_or_else(|| anyhow!("expected a column number, got '{t}'"))?;
         if col >= self.cols() {
-            return Err(anyhow!("column {col} is off the board (columns 0..{})", self.cols() - 1));
+            bail!("column {col} is off the board (columns 0..{})", self.cols() - 1);
         }
         Ok(col as Column)
     }

@@ -1,7 +1,7 @@
 //! Kalah's description: `kalah P S [capture empty|standard] [pie] [fen COUNTS/SIDE[/PIE]]`, read.
 
 use super::{Capture, Kalah};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 
 /// A description read: the board size, the rules and the position given by `fen`, if any.
 pub(super) struct Description {
@@ -22,7 +22,7 @@ pub(super) fn read(words: &[&str]) -> Result<Description> {
             .filter(|&v| v >= 1)
             .ok_or_else(|| anyhow!("{what} must be a whole number >= 1, got '{s}'"))
     };
-    let [p, s, rest @ ..] = words else { return Err(anyhow!("expected P S (pits a side, seeds a pit)")) };
+    let [p, s, rest @ ..] = words else { bail!("expected P S (pits a side, seeds a pit)") };
     let (pits, seeds) = (number(p, "P")?, number(s, "S")?);
     let (mut capture, mut pie, mut fen) = (Capture::Empty, false, None);
     let mut rest = rest.iter();
@@ -35,7 +35,7 @@ pub(super) fn read(words: &[&str]) -> Result<Description> {
             "fen" if fen.is_none() => {
                 fen = Some(rest.next().ok_or_else(|| anyhow!("fen needs a position (COUNTS/SIDE[/PIE])"))?.to_string())
             }
-            _ => return Err(anyhow!("unexpected '{word}' (options: capture empty|standard, pie, fen FEN)")),
+            _ => bail!("unexpected '{word}' (options: capture empty|standard, pie, fen FEN)"),
         }
     }
     Ok(Description { pits, seeds, capture, pie, fen })

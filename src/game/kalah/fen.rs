@@ -12,7 +12,7 @@
 //!   pie rule no longer matters in the position.
 
 use super::{Game, Kalah, Side};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 
 /// The position `text` describes, with the rules (pits, capture rule, pie rule, seeds of the
 /// description) of `rules`.
@@ -23,19 +23,19 @@ pub fn parse(rules: &Kalah, text: &str) -> Result<Kalah> {
     let side = parts.next().ok_or_else(|| anyhow!("a Kalah fen is COUNTS/SIDE[/PIE], e.g. 3,3,0,3,3,0/first"))?;
     let pie = parts.next();
     if parts.next().is_some() {
-        return Err(anyhow!("a Kalah fen has at most 3 parts: '{text}'"));
+        bail!("a Kalah fen has at most 3 parts: '{text}'");
     }
     let counts: Vec<u16> = counts
         .split(',')
         .map(|c| c.parse::<u16>().map_err(|_| anyhow!("not a seed count: '{c}'")))
         .collect::<Result<_, _>>()?;
     if counts.len() != 2 * p + 2 {
-        return Err(anyhow!("a fen of {p} pits a side has {} counts, not {}", 2 * p + 2, counts.len()));
+        bail!("a fen of {p} pits a side has {} counts, not {}", 2 * p + 2, counts.len());
     }
     let to_move = match side {
         "first" => Side::First,
         "second" => Side::Second,
-        s => return Err(anyhow!("the side to move is first or second, not '{s}'")),
+        s => bail!("the side to move is first or second, not '{s}'"),
     };
     let mut k = Kalah::from_rows(
         rules.capture(),
@@ -52,9 +52,7 @@ pub fn parse(rules: &Kalah, text: &str) -> Result<Kalah> {
         (Some("start"), Side::First) if k.pie => 0,
         (Some("swap"), Side::Second) if k.pie && !k.is_over() => 1,
         (Some(s), _) => {
-            return Err(anyhow!(
-                "'{s}' does not fit: start (the first player to move) or swap (the second) under the pie rule"
-            ))
+            bail!("'{s}' does not fit: start (the first player to move) or swap (the second) under the pie rule")
         }
     };
     k.hash = k.compute_hash();

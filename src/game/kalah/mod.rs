@@ -97,7 +97,7 @@ pub use solver_in_play::KalahKnowledge;
 
 use super::zobrist::SplitMix64;
 use super::{Game, Outcome, Side};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 
 /// The most pits a row may have.
 pub const MAX_PITS: usize = 16;
@@ -197,10 +197,10 @@ impl Kalah {
 
     pub fn with_rules(pits: usize, seeds: usize, capture: Capture, pie: bool) -> Result<Kalah> {
         if !(1..=MAX_PITS).contains(&pits) {
-            return Err(anyhow!("Kalah needs 1..={MAX_PITS} pits a row, not {pits}"));
+            bail!("Kalah needs 1..={MAX_PITS} pits a row, not {pits}");
         }
         if !(1..=MAX_START_SEEDS).contains(&seeds) {
-            return Err(anyhow!("Kalah needs 1..={MAX_START_SEEDS} seeds a pit, not {seeds}"));
+            bail!("Kalah needs 1..={MAX_START_SEEDS} seeds a pit, not {seeds}");
         }
         let row = vec![seeds as u16; pits];
         let mut k = Kalah::from_rows(capture, &row, 0, &row, 0, Side::First)?;
@@ -224,16 +224,16 @@ impl Kalah {
     ) -> Result<Kalah> {
         let pits = first.len();
         if !(1..=MAX_PITS).contains(&pits) || second.len() != pits {
-            return Err(anyhow!("rows of 1..={MAX_PITS} pits and the same length, not {} and {}", pits, second.len()));
+            bail!("rows of 1..={MAX_PITS} pits and the same length, not {} and {}", pits, second.len());
         }
         let (a, b): (usize, usize) =
             (first.iter().map(|&s| s as usize).sum(), second.iter().map(|&s| s as usize).sum());
         if (a == 0) != (b == 0) {
-            return Err(anyhow!("a row is empty but the game is not over"));
+            bail!("a row is empty but the game is not over");
         }
         let total = a + b + first_store as usize + second_store as usize;
         if total > u16::MAX as usize {
-            return Err(anyhow!("{total} seeds is too many"));
+            bail!("{total} seeds is too many");
         }
         let mut board = [0u16; SLOTS];
         board[..pits].copy_from_slice(first);

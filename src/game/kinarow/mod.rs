@@ -22,7 +22,7 @@ pub use picture::{
 use super::zobrist;
 use super::{Outcome, Side};
 use crate::search::{Score, EVAL_LIMIT};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 
 /// Cell contents.
 pub const EMPTY: u8 = 0;
@@ -811,13 +811,13 @@ mod tests;
 /// Board limits: cells are u32 and window counts are u8.
 pub(crate) fn check_size(rows: usize, cols: usize, k: usize) -> Result<()> {
     if rows == 0 || cols == 0 || k == 0 {
-        return Err(anyhow!("M, N and K must be at least 1"));
+        bail!("M, N and K must be at least 1");
     }
     if rows > 1000 || cols > 1000 {
-        return Err(anyhow!("boards are limited to 1000 rows and 1000 columns"));
+        bail!("boards are limited to 1000 rows and 1000 columns");
     }
     if k > 255 {
-        return Err(anyhow!("K is limited to 255"));
+        bail!("K is limited to 255");
     }
     Ok(())
 }

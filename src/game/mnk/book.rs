@@ -11,7 +11,7 @@
 use super::{Cell, Mnk};
 use crate::game::kinarow::{BLOCKED, EMPTY};
 use ahash::AHashMap;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use std::sync::OnceLock;
 
 /// The book's text.
@@ -84,7 +84,7 @@ pub(super) fn parse(text: &str) -> Result<BookMap> {
                 c.parse().map_err(|_| anyhow!("line {}: bad column", i + 1))?,
             );
             if r >= SIZE || c >= SIZE {
-                return Err(anyhow!("line {}: cell {t} is off the board", i + 1));
+                bail!("line {}: cell {t} is off the board", i + 1);
             }
             Ok(r * SIZE + c)
         };
@@ -92,13 +92,13 @@ pub(super) fn parse(text: &str) -> Result<BookMap> {
         for (ply, t) in moves.split_whitespace().enumerate() {
             let c = cell(t)?;
             if stones.iter().any(|&(s, _)| s == c) {
-                return Err(anyhow!("line {}: cell {t} played twice", i + 1));
+                bail!("line {}: cell {t} played twice", i + 1);
             }
             stones.push((c, 1 + (ply % 2) as u8));
         }
         let reply = cell(reply.trim())?;
         if stones.iter().any(|&(s, _)| s == reply) {
-            return Err(anyhow!("line {}: the move is on a stone", i + 1));
+            bail!("line {}: the move is on a stone", i + 1);
         }
         insert(&mut map, &stones, reply);
     }

@@ -17,7 +17,7 @@ mod vct;
 
 use super::kinarow::{check_size, parse_index, CellSet, Lines};
 use super::{Alternating, Game, Outcome, Side};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 
 pub use entry::GAME_TYPE;
 pub use knowledge::MnkKnowledge;
@@ -61,7 +61,7 @@ impl Mnk {
         let mut idx = Vec::with_capacity(blocked.len());
         for &(r, c) in blocked {
             if r >= rows || c >= cols {
-                return Err(anyhow!("blocked cell {r},{c} is off the {rows}x{cols} board"));
+                bail!("blocked cell {r},{c} is off the {rows}x{cols} board");
             }
             idx.push(r * cols + c);
         }
@@ -144,12 +144,12 @@ pub(crate) fn parse_cell(text: &str, rows: usize, cols: usize) -> Result<(usize,
         None => vec![t],
     };
     if parts.len() != 2 {
-        return Err(anyhow!("expected a cell as 'ROW COL', got '{text}'"));
+        bail!("expected a cell as 'ROW COL', got '{text}'");
     }
     let num = |s: &str| parse_index(s).ok_or_else(|| anyhow!("'{s}' is not a row or column number"));
     let (r, c) = (num(parts[0])?, num(parts[1])?);
     if r >= rows || c >= cols {
-        return Err(anyhow!("cell {r},{c} is off the {rows}x{cols} board"));
+        bail!("cell {r},{c} is off the {rows}x{cols} board");
     }
     Ok((r, c))
 }

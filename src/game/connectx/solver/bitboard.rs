@@ -23,7 +23,7 @@
 //! and rows + 2 (8) along the two diagonals.
 
 use crate::game::solver::lines::{completions_along, completions_long, has_line, shl};
-use anyhow::{anyhow, Result};
+use anyhow::{bail, Result};
 
 /// The geometry of a board known at run time: its size, X, and the masks derived from them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,10 +43,10 @@ impl Shape {
     /// A board of `rows` x `cols` with `x` in a row to win; it must fit in 64 bits.
     pub fn new(rows: usize, cols: usize, x: usize) -> Result<Shape> {
         if rows == 0 || cols == 0 || x == 0 {
-            return Err(anyhow!("rows, columns and X must be at least 1"));
+            bail!("rows, columns and X must be at least 1");
         }
         if (rows + 1) * cols > 64 {
-            return Err(anyhow!("a {rows}x{cols} board does not fit the solver's bitboard ((rows + 1) x cols <= 64)"));
+            bail!("a {rows}x{cols} board does not fit the solver's bitboard ((rows + 1) x cols <= 64)");
         }
         let (rows, cols, x) = (rows as u32, cols as u32, x as u32);
         let h1 = rows + 1;
@@ -280,13 +280,13 @@ impl<G: Geometry> Position<G> {
         let mut p = Position::new(shape);
         for (i, &c) in cols.iter().enumerate() {
             if c >= shape.cols() {
-                return Err(anyhow!("move {}: column {c} is off the board", i + 1));
+                bail!("move {}: column {c} is off the board", i + 1);
             }
             if !p.can_play(c) {
-                return Err(anyhow!("move {}: column {c} is full", i + 1));
+                bail!("move {}: column {c} is full", i + 1);
             }
             if p.is_winning_move(c) && i + 1 < cols.len() {
-                return Err(anyhow!("move {}: the game was already won", i + 2));
+                bail!("move {}: the game was already won", i + 2);
             }
             p.play_col(c);
         }

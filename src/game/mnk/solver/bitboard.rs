@@ -27,7 +27,7 @@
 //! played, so that the position and its images share one table key.
 
 use crate::game::solver::lines::{completions_along, completions_long, has_line};
-use anyhow::{anyhow, Result};
+use anyhow::{bail, Result};
 
 /// The geometry of a board: its size, K, its K-cell windows and its symmetries.
 #[derive(Clone, Debug)]
@@ -55,10 +55,10 @@ impl Board {
     /// An M x N board with K in a row; it must fit in 64 bits with its padding column.
     pub fn new(rows: usize, cols: usize, k: usize) -> Result<Board> {
         if rows == 0 || cols == 0 || k == 0 {
-            return Err(anyhow!("M, N and K must be at least 1"));
+            bail!("M, N and K must be at least 1");
         }
         if rows * (cols + 1) > 64 {
-            return Err(anyhow!("a {rows}x{cols} board does not fit the solver's bitboard (M x (N + 1) <= 64 bits)"));
+            bail!("a {rows}x{cols} board does not fit the solver's bitboard (M x (N + 1) <= 64 bits)");
         }
         let (rows, cols, k) = (rows as u32, cols as u32, k as u32);
         let w = cols + 1;
@@ -221,14 +221,14 @@ impl Stones {
         let mut p = Stones::new();
         for (i, &(r, c)) in cells.iter().enumerate() {
             if r >= board.rows() || c >= board.cols() {
-                return Err(anyhow!("move {}: cell {r},{c} is off the {}x{} board", i + 1, board.rows(), board.cols()));
+                bail!("move {}: cell {r},{c} is off the {}x{} board", i + 1, board.rows(), board.cols());
             }
             let idx = board.index(r, c);
             if p.occupied() & (1 << idx) != 0 {
-                return Err(anyhow!("move {}: cell {r},{c} is taken", i + 1));
+                bail!("move {}: cell {r},{c} is taken", i + 1);
             }
             if p.is_over(board) {
-                return Err(anyhow!("move {}: the game was already won", i + 1));
+                bail!("move {}: the game was already won", i + 1);
             }
             p.play(board, idx);
         }
