@@ -90,3 +90,44 @@ fn selfplay_then_tune_then_the_weights_in_the_protocol_and_a_match() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// The same for gomoku's pattern evaluation (a board that keeps patterns: K = 5 beyond 64
+/// cells): self-play, a fit of the named pattern weights, the file in a game; a file naming a
+/// weight the evaluation does not have is refused.
+#[test]
+fn gomoku_pattern_weights_are_tuned_and_loaded() {
+    let (data, tuned) = (temp("mnk-data.txt"), temp("mnk-tuned.txt"));
+    let _ = std::fs::remove_file(&data);
+    let (d, t) = (data.to_str().unwrap(), tuned.to_str().unwrap());
+    let (ok, _, err) = run(&[
+        "selfplay", "mnk", "9", "9", "5", "--games", "8", "--nodes", "200", "--seed", "5", "--hash", "16", "--out", d,
+        "--quiet",
+    ]);
+    assert!(ok, "selfplay failed: {err}");
+
+    let (ok, out, err) = run(&["tune", "mnk", "9", "9", "5", "--data", d, "--out", t, "--validation", "25"]);
+    assert!(ok, "tune failed: {err}\n{out}");
+    assert!(out.contains("validation:") && out.contains(" -> "), "{out}");
+    let weights = std::fs::read_to_string(&tuned).unwrap();
+    assert!(weights.lines().any(|l| l == "game mnk"), "{weights}");
+    for name in ["value.move.F3", "class.wait.FLEX3X2", "threat.mine.BLOCK4_FLEX3"] {
+        assert!(weights.lines().any(|l| l.split_whitespace().next() == Some(name)), "{name} in {weights}");
+    }
+
+    let mut e = Engine::spawn_with(&["--nodes", "300"], &[]);
+    e.expect_ok("init mnk 15 15 5 first 1");
+    e.expect_ok(&format!("set weights {t}"));
+    let reply = e.ask("go");
+    assert!(reply.split_whitespace().count() == 2, "a move: {reply}\n{}", e.transcript());
+    let bad = temp("mnk-bad.txt");
+    std::fs::write(&bad, "game mnk\nvalue.move.F3 7\nqueen 3\n").unwrap();
+    let error = e.expect_error(&format!("set weights {}", bad.to_str().unwrap()));
+    assert!(error.contains("unknown weight 'queen'"), "{error}");
+    let reply = e.ask("go");
+    assert!(reply.split_whitespace().count() == 2, "a move: {reply}\n{}", e.transcript());
+    e.send("quit");
+
+    for f in [data, tuned, bad] {
+        let _ = std::fs::remove_file(f);
+    }
+}

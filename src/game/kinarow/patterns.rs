@@ -284,14 +284,12 @@ fn class_index(p: Pattern, d: usize) -> u16 {
     p as u16 * POWERS[d]
 }
 
-/// Weights read from the patterns: for each side, `value[w][p]` is what an empty cell scores
-/// for it by its pattern `p` in one direction, `class_value[w][c]` by its class `c`, under the
-/// weighting `w` (0: the side is to move, 1: it is not), kept summed incrementally; and the
-/// ordering score `score` / `class_score` of a stone there, read when asked.
+/// The ordering weights read from the patterns: the score `score` / `class_score` of a stone on
+/// an empty cell by its pattern in each direction and by its class, read when asked (the move
+/// gains, [`super::Lines::move_gain`]). The evaluation's weights are the game knowledge's: the
+/// patterns only count (see [`Patterns::pattern_counts`]).
 #[derive(Clone, Debug)]
 pub struct Weights {
-    pub value: [[i32; PATTERNS]; 2],
-    pub class_value: [[i32; CLASSES]; 2],
     pub score: [i32; PATTERNS],
     pub class_score: [i32; CLASSES],
 }
@@ -327,8 +325,8 @@ pub struct Patterns {
     /// By side: the empty cells where its stone makes an open three or better short of a four
     /// (FLEX3 ..= FLEX3X2).
     threes: [CellSet; 2],
-    /// By side, by weighting (0: the side to move, 1: not): the summed values of the empty cells.
-    value: [[i64; 2]; 2],
+    /// By side and pattern: how many (empty cell, direction) pairs have it.
+    pattern_count: [[i32; PATTERNS]; 2],
     /// One frame per stone placed and not yet taken back, newest last: what taking it back
     /// restores (see [`Patterns::removed`]).
     frames: Vec<Frame>,
@@ -343,7 +341,7 @@ struct Frame {
     cell: u32,
     start: usize,
     count: [[u32; CLASSES]; 2],
-    value: [[i64; 2]; 2],
+    pattern_count: [[i32; PATTERNS]; 2],
 }
 
 /// Which of a side's cell sets a class puts a cell in: none, the threes, the fours.
@@ -354,7 +352,7 @@ fn group(c: Class) -> u8 {
 
 impl Patterns {
     /// The patterns of the board `cells` (contents as in [`super::Lines`]), rows x cols, K in a
-    /// row, summed with `weights`.
+    /// row, scored for ordering with `weights`.
     pub fn new(cells: &[u8], rows: usize, cols: usize, k: usize, weights: &'static Weights) -> Patterns {
         let n = rows * cols;
         let table = (k <= TABLE_K).then(|| pattern_table(k));
@@ -370,7 +368,7 @@ impl Patterns {
             count: [[0; CLASSES]; 2],
             fours: [CellSet::new(n), CellSet::new(n)],
             threes: [CellSet::new(n), CellSet::new(n)],
-            value: [[0; 2]; 2],
+            pattern_count: [[0; PATTERNS]; 2],
             frames: Vec::new(),
             saved: Vec::new(),
         };
@@ -439,7 +437,7 @@ impl Patterns {
         both
     }
 
-    /// The empty `cell` joins the sums: its patterns recomputed, its class and value.
+    /// The empty `cell` joins the counts: its patterns recomputed, its class.
     fn enter(&mut self, cells: &[u8], cell: usize) {
         let pat: [u8; 4] = std::array::from_fn(|d| self.pattern_now(cells, cell, d));
         self.lines[cell].pat = pat;
@@ -449,36 +447,29 @@ impl Patterns {
             let class = self.classes[index as usize];
             self.lines[cell].index[side] = index;
             self.lines[cell].class[side] = class;
-            let w = self.weights;
-            for (weighting, v) in self.value[side].iter_mut().enumerate() {
-                *v += pats.iter().map(|&p| w.value[weighting][p as usize] as i64).sum::<i64>();
+            for &p in &pats {
+                self.pattern_count[side][p as usize] += 1;
             }
             self.add_class(side, cell, class, 1);
         }
     }
 
-    /// The `cell`, now occupied, leaves the sums.
+    /// The `cell`, now occupied, leaves the counts.
     fn leave(&mut self, cell: usize) {
         for side in 0..2 {
-            let pats = self.side_patterns(cell, side);
-            let w = self.weights;
-            for (weighting, v) in self.value[side].iter_mut().enumerate() {
-                *v -= pats.iter().map(|&p| w.value[weighting][p as usize] as i64).sum::<i64>();
+            for p in self.side_patterns(cell, side) {
+                self.pattern_count[side][p as usize] -= 1;
             }
             let class = self.lines[cell].class[side];
             self.add_class(side, cell, class, -1);
         }
     }
 
-    /// Counts `cell` (empty) in or out (`sign` 1 or -1) of `side`'s class `class`: its count,
-    /// the cell sets and the class's value.
+    /// Counts `cell` (empty) in or out (`sign` 1 or -1) of `side`'s class `class`: its count and
+    /// the cell sets.
     #[inline]
     fn add_class(&mut self, side: usize, cell: usize, class: Class, sign: i32) {
-        let w = self.weights;
         self.count[side][class as usize] = (self.count[side][class as usize] as i32 + sign) as u32;
-        for (weighting, v) in self.value[side].iter_mut().enumerate() {
-            *v += (sign * w.class_value[weighting][class as usize]) as i64;
-        }
         let set = if class >= BLOCK4 {
             &mut self.fours[side]
         } else if class >= FLEX3 {
@@ -502,7 +493,7 @@ impl Patterns {
     /// they were is saved for [`Patterns::removed`].
     pub fn placed(&mut self, cells: &[u8], cell: usize) {
         let start = self.saved.len();
-        self.frames.push(Frame { cell: cell as u32, start, count: self.count, value: self.value });
+        self.frames.push(Frame { cell: cell as u32, start, count: self.count, pattern_count: self.pattern_count });
         self.changed::<true>(cells, cell);
     }
 
@@ -536,7 +527,7 @@ impl Patterns {
             self.regroup(side, cell, 0, group(self.lines[cell].class[side]));
         }
         self.count = frame.count;
-        self.value = frame.value;
+        self.pattern_count = frame.pattern_count;
     }
 
     /// Moves the empty cell `x` from `side`'s cell set of group `from` to that of group `to`
@@ -595,8 +586,6 @@ impl Patterns {
             self.leave(cell);
         }
         let c = cells[cell] as u32;
-        // The values' changes, summed here and added once.
-        let mut delta = [[0i64; 2]; 2];
         self.each_neighbour(cell, |p, x, d, o| {
             if SAVE {
                 p.saved.push((x as u32, p.lines[x]));
@@ -616,49 +605,40 @@ impl Patterns {
                 }
                 p.pattern_now(cells, x, d)
             };
-            p.repattern(x, d, new, &mut delta);
+            p.repattern(x, d, new);
         });
-        for (v, dv) in self.value.iter_mut().zip(delta) {
-            v[0] += dv[0];
-            v[1] += dv[1];
-        }
         if cells[cell] == EMPTY {
             self.enter(cells, cell);
         }
     }
 
-    /// The empty cell `x`'s patterns in direction `d` are now `new`: its class and value follow.
+    /// The empty cell `x`'s patterns in direction `d` are now `new`: its class and the counts
+    /// follow.
     #[inline]
-    fn repattern(&mut self, x: usize, d: usize, new: u8, delta: &mut [[i64; 2]; 2]) {
+    fn repattern(&mut self, x: usize, d: usize, new: u8) {
         let old = self.lines[x].pat[d];
         if old == new {
             return;
         }
         self.lines[x].pat[d] = new;
-        let w = self.weights;
-        for (side, v) in delta.iter_mut().enumerate() {
+        for side in 0..2 {
             let (po, pn) = ((old >> (4 * side)) & 15, (new >> (4 * side)) & 15);
             if po == pn {
                 continue;
             }
-            v[0] += (w.value[0][pn as usize] - w.value[0][po as usize]) as i64;
-            v[1] += (w.value[1][pn as usize] - w.value[1][po as usize]) as i64;
+            self.pattern_count[side][po as usize] -= 1;
+            self.pattern_count[side][pn as usize] += 1;
             let index = self.lines[x].index[side] + class_index(pn, d) - class_index(po, d);
             self.lines[x].index[side] = index;
             let class = self.classes[index as usize];
             let before = self.lines[x].class[side];
             if class != before {
                 self.reclass(side, x, before, class);
-                for (weighting, dv) in v.iter_mut().enumerate() {
-                    *dv +=
-                        (w.class_value[weighting][class as usize] - w.class_value[weighting][before as usize]) as i64;
-                }
             }
         }
     }
 
-    /// The empty cell `x`'s class for `side` goes from `before` to `class` (the caller moves
-    /// the class values).
+    /// The empty cell `x`'s class for `side` goes from `before` to `class`.
     #[inline]
     fn reclass(&mut self, side: usize, x: usize, before: Class, class: Class) {
         self.lines[x].class[side] = class;
@@ -702,10 +682,15 @@ impl Patterns {
     pub fn threes(&self, side: usize) -> &[u32] {
         self.threes[side].as_slice()
     }
-    /// The summed values of `side`'s empty cells under weighting `w` (0: `side` to move).
+    /// By pattern: how many (empty cell, direction) pairs have it for `side`.
     #[inline]
-    pub fn value(&self, side: usize, w: usize) -> i64 {
-        self.value[side][w]
+    pub fn pattern_counts(&self, side: usize) -> &[i32; PATTERNS] {
+        &self.pattern_count[side]
+    }
+    /// By class: how many empty cells have it for `side`.
+    #[inline]
+    pub fn class_counts(&self, side: usize) -> &[u32; CLASSES] {
+        &self.count[side]
     }
     pub fn k(&self) -> usize {
         self.k

@@ -7,7 +7,8 @@ use super::{eval, solver, Cell, Mnk};
 use crate::game::kinarow::patterns::{Patterns, BLOCK4, BLOCK4_FLEX3, BLOCK4_PLUS, F3, FLEX3X2, FLEX4};
 use crate::game::kinarow::BLOCKED;
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, Selectivity, WIN};
+use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, Selectivity, Weights, WIN};
+use anyhow::{bail, Result};
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -67,6 +68,10 @@ pub struct MnkKnowledge {
     /// The opening book play asks (the built-in one; none to make one, see
     /// [`super::book_maker`]).
     book: Option<&'static BookMap>,
+    /// The evaluation's weights, by name (see [`eval::names`]) and as the evaluation reads them
+    /// (on the boards that keep patterns; the window sums have none).
+    weights: Weights,
+    eval: eval::EvalWeights,
 }
 
 /// The exact solver as play uses it (see [`MnkKnowledge::with_solver`]).
@@ -91,7 +96,13 @@ impl Default for MnkKnowledge {
 impl MnkKnowledge {
     /// The evaluation, tactics and threat searches, without the exact solver.
     pub fn new() -> MnkKnowledge {
-        MnkKnowledge { solver: None, threats: ThreatMemo::default(), book: Some(book::built_in()) }
+        MnkKnowledge {
+            solver: None,
+            threats: ThreatMemo::default(),
+            book: Some(book::built_in()),
+            weights: default_weights(),
+            eval: eval::DEFAULT,
+        }
     }
 
     /// With the exact solver on `table` (kept across moves and games) at the root of each move,
@@ -105,7 +116,7 @@ impl MnkKnowledge {
             let pn = solver::pn::PnTable::reserved(table.megabytes().min(PN_MAX_MIB));
             InPlay { board, table, failed_at: AtomicUsize::new(usize::MAX), pn_table: Mutex::new(Some(pn)) }
         });
-        MnkKnowledge { solver, threats: ThreatMemo::default(), book: Some(book::built_in()) }
+        MnkKnowledge { solver, ..MnkKnowledge::new() }
     }
 
     /// This knowledge without its opening book (to make one).
@@ -123,6 +134,11 @@ impl MnkKnowledge {
     pub fn solver_fits(game: &Mnk) -> bool {
         solver_board(game).is_some()
     }
+}
+
+/// The evaluation's weights compiled in, by name.
+fn default_weights() -> Weights {
+    Weights::new(eval::names(), &eval::DEFAULT.to_values(), eval::fixed())
 }
 
 /// The exact solver's board, if it covers this game: no blocked cell, and M x (N + 1) <= 64.
@@ -215,7 +231,7 @@ fn pattern_candidates(g: &Mnk, p: &Patterns, out: &mut Vec<Candidate<Cell>>) -> 
 impl Knowledge<Mnk> for MnkKnowledge {
     fn evaluate(&self, g: &Mnk) -> Score {
         match g.lines.patterns() {
-            Some(p) => eval::evaluate(p, g.to_move().index()),
+            Some(p) => eval::evaluate(p, g.to_move().index(), &self.eval),
             None => g.lines.evaluation(g.to_move()),
         }
     }
@@ -379,6 +395,25 @@ impl RootKnowledge<Mnk> for MnkKnowledge {
     /// Free-style gomoku's opening book (see [`super::book`]).
     fn book_move(&self, g: &Mnk) -> Option<Cell> {
         book::lookup(g, self.book?)
+    }
+
+    /// The pattern evaluation's weights (read on the boards that keep patterns).
+    fn weights(&self) -> Option<&Weights> {
+        Some(&self.weights)
+    }
+
+    fn set_weights(&mut self, weights: &Weights) -> Result<()> {
+        let eval = eval::EvalWeights::from_values(weights.values()).filter(|_| weights.names() == eval::names());
+        let Some(eval) = eval else { bail!("not the m,n,k evaluation's weights") };
+        (self.weights, self.eval) = (weights.clone(), eval);
+        Ok(())
+    }
+
+    fn evaluate_with(&self, g: &Mnk, weights: &Weights) -> Score {
+        match (g.lines.patterns(), eval::EvalWeights::from_values(weights.values())) {
+            (Some(p), Some(w)) => eval::evaluate(p, g.to_move().index(), &w),
+            _ => self.evaluate(g),
+        }
     }
 
     fn refuted_moves(&self, g: &Mnk, moves: &[Cell]) -> Vec<Cell> {

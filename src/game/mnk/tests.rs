@@ -128,3 +128,37 @@ fn threat_stages_put_our_threats_first_and_leave_quiet_moves_alone() {
     assert_eq!(at(0, 14), None, "far from every stone");
     assert_eq!(at(2, 7), None, "an open three is quiet");
 }
+
+/// The pattern evaluation's weights by name: the defaults evaluate as the compiled-in
+/// evaluation, another set changes the evaluation where its patterns occur, a file's names
+/// that are not these weights are refused and leave the set as it was.
+#[test]
+fn the_pattern_weights_are_named_settable_and_read_by_the_evaluation() {
+    use crate::search::RootKnowledge;
+    let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
+    play_all(&mut g, &[(7, 7), (7, 8), (8, 8), (6, 6), (8, 7), (8, 6), (9, 7), (6, 7)]);
+    let mut know = knowledge::MnkKnowledge::new();
+    let defaults = know.weights().unwrap().clone();
+    assert_eq!(defaults.names().len(), 2 * 13 + 4 * 13);
+    assert_eq!(defaults.get("value.move.F3"), Some(eval::DEFAULT.value[0][8]));
+    assert_eq!(defaults.get("threat.theirs.FLEX4"), Some(eval::DEFAULT.threat[1][11]));
+    assert!(defaults.is_fixed(defaults.index("class.wait.NONE").unwrap()));
+    let before = know.evaluate(&g);
+    assert_eq!(know.evaluate_with(&g, &defaults), before);
+
+    // Every weight that a pattern or class of this position reads moves the evaluation.
+    let p = g.lines.patterns().unwrap();
+    let me = g.to_move().index();
+    let f2 = p.pattern_counts(me)[crate::game::kinarow::patterns::F2 as usize];
+    assert!(f2 > 0, "the side to move has open twos");
+    let mut changed = defaults.clone();
+    changed.set("value.move.F2", defaults.get("value.move.F2").unwrap() + 10).unwrap();
+    assert_eq!(know.evaluate_with(&g, &changed), before + 10 * f2);
+    know.set_weights(&changed).unwrap();
+    assert_eq!(know.evaluate(&g), before + 10 * f2);
+
+    // A set of another game's names is refused, and the knowledge keeps its weights.
+    let other = crate::search::Weights::new(&["man", "king"], &[100, 130], &[]);
+    assert!(know.set_weights(&other).is_err());
+    assert_eq!(know.evaluate(&g), before + 10 * f2);
+}

@@ -182,7 +182,7 @@ fn assert_matches_recomputation(l: &Lines) {
     }
     for side in 0..2 {
         assert_eq!(p.count[side], fresh.count[side]);
-        assert_eq!(p.value[side], fresh.value[side]);
+        assert_eq!(p.pattern_count[side], fresh.pattern_count[side]);
         for (kept, new) in [(&p.fours[side], &fresh.fours[side]), (&p.threes[side], &fresh.threes[side])] {
             let (mut a, mut b) = (kept.as_slice().to_vec(), new.as_slice().to_vec());
             a.sort();
@@ -194,11 +194,6 @@ fn assert_matches_recomputation(l: &Lines) {
 
 /// Weights with every entry distinct, so that a wrong sum shows.
 pub(crate) static TEST_WEIGHTS: Weights = Weights {
-    value: [[0, 1, 3, 7, 13, 21, 31, 43, 57, 73, 91, 111, 133], [0, 2, 5, 11, 19, 29, 41, 55, 71, 89, 109, 131, 155]],
-    class_value: [
-        [0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000, 12000],
-        [0, 1001, 2003, 3005, 4007, 5009, 6011, 7013, 8015, 9017, 10019, 11021, 12023],
-    ],
     score: [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048],
     class_score: [0, 5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10240],
 };
