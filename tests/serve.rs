@@ -513,7 +513,9 @@ fn drawn(tab: &Tab) -> Vec<String> {
 
 #[test]
 fn browser_plays_whole_games_by_clicks() {
-    let (server, _browser, tab) = open_page(&[], browser((1100, 820)));
+    // People who ask for less motion (prefers-reduced-motion): no move is shown moving.
+    let (server, _browser, tab) = open_page(&[], browser_with((1100, 820), &["--force-prefers-reduced-motion"]));
+    assert_eq!(js(&tab, "matchMedia('(prefers-reduced-motion: reduce)').matches"), json!(true));
 
     // Tic-tac-toe: the engine never loses it.
     let state = new_game(&tab, "mnk 3 3 3");
@@ -550,6 +552,7 @@ fn browser_plays_whole_games_by_clicks() {
         assert!(!line.contains("wins in") && !line.contains("loses in") && !line.contains(" moves"), "{line}");
     }
     assert!(lines.iter().any(|l| l.contains("boardbot played ")), "{lines:?}");
+    assert_eq!(js(&tab, "window.boardbot.frames.length"), json!(0), "a sowing shown moving under reduced motion");
     screenshot(&tab, "serve-kalah.png");
 
     // Under the pie rule, the second player's first move may be the swap: a button, no cell.
@@ -566,6 +569,7 @@ fn browser_plays_whole_games_by_clicks() {
     let (end, _) = play_by_clicks(&tab, state, true, false);
     eprintln!("checkers game by clicks: {:?}, {} moves", t0.elapsed(), end["history"].as_array().unwrap().len());
     assert_eq!(end["result"], "boardbot wins", "{end}");
+    assert_eq!(js(&tab, "window.boardbot.frames.length"), json!(0), "a move shown moving under reduced motion");
     check_result(&tab, &end, 0);
 
     // Undo takes back the person's last move and the reply.
@@ -1298,4 +1302,142 @@ fn browser_drops_connect4_discs_once() {
         css.contains("@media (prefers-reduced-motion: reduce) { .disc.falling { animation: none; } }"),
         "{css:.200}"
     );
+}
+
+/// The centre of the box of the first element of `selector`.
+fn centre(tab: &Tab, selector: &str) -> (f64, f64) {
+    let r = rect(tab, selector);
+    ((r[0] + r[2]) / 2.0, (r[1] + r[3]) / 2.0)
+}
+
+/// Issue 59's motion: the engine's double jump slides its piece hop by hop to the squares of
+/// its path, the pieces it takes fade as it passes them, and the board ends as the server's;
+/// while the person clicks a jump path the piece follows it and the pieces it takes are marked
+/// at once; a Kalah sowing is shown seed by seed (the person's and the engine's), each ending
+/// on the counts the server's position after it has; a click shows the end at once.
+#[test]
+fn browser_moves_move() {
+    let (server, _browser, tab) = open_page(&[], browser((1100, 900)));
+    // White to move: its only move is the double jump 19x10x1 (over 15 and 6), crowned.
+    let fen = "checkers english fen W:W19,31:B4,6,15";
+    let (status, s) = server.post("/api/new", &json!({"game": fen, "time": 0.2}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["played"][0]["human"], "19x10x1", "{s}");
+
+    // Slowed (a hop 1.1 s) to be watched.
+    js(&tab, "(window.boardbot.slow = 5, true)");
+    js(
+        &tab,
+        &format!(
+            r#"(() => {{ const set = (id, v) => {{ const el = document.getElementById(id); el.value = v; el.dispatchEvent(new Event("change")); }};
+                set("game", "other:checkers"); set("custom", "{fen}"); set("you", "first"); set("time", "0.2"); return true; }})()"#
+        ),
+    );
+    mouse_click(&tab, "#new");
+    wait_until(&tab, "document.body.dataset.status === 'animating'", "the engine's jump shown moving");
+    let mut seen_taken_15 = false;
+    let start = Instant::now();
+    loop {
+        let at = js(&tab, "(document.querySelector('#board .piece.sliding') || {dataset: {}}).dataset.at || null");
+        if at == "10" && !seen_taken_15 {
+            let taken = js(&tab, "[...document.querySelectorAll('#board .cell.taken')].map((c) => c.dataset.key)");
+            assert_eq!(taken, json!(["15"]), "the piece jumped on the first hop fades");
+            seen_taken_15 = true;
+            screenshot(&tab, "serve-motion-checkers.png");
+        }
+        if at == "1" {
+            // Landed: the sliding piece stands on square 1.
+            let (px, py) = centre(&tab, "#board .piece.sliding");
+            let (cx, cy) = centre(&tab, "#board .cell[data-key='1']");
+            assert!((px - cx).abs() < 2.0 && (py - cy).abs() < 2.0, "piece at ({px}, {py}), square 1 at ({cx}, {cy})");
+            let taken =
+                js(&tab, "[...document.querySelectorAll('#board .cell.taken')].map((c) => c.dataset.key).sort()");
+            assert_eq!(taken, json!(["15", "6"]));
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "the piece never reached square 1 ({at})");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(seen_taken_15, "the first hop was not seen");
+    wait_until(&tab, "document.body.dataset.status === 'your_turn'", "the end of the motion");
+    let state = js(&tab, "window.boardbot.state");
+    let server_cells: Vec<String> = state["view"]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["content"].as_str().unwrap().to_string())
+        .rev() // the board is turned for Black
+        .collect();
+    assert_eq!(drawn(&tab), server_cells, "the board ends as the server's position");
+    assert_eq!(
+        js(&tab, "window.boardbot.frames[window.boardbot.frames.length - 1].hops"),
+        json!([{"to": "10", "taken": ["15"]}, {"to": "1", "taken": ["6"]}])
+    );
+    assert_eq!(js(&tab, "document.querySelector('#board .cell[data-key=\"1\"]').dataset.content"), "OK");
+    js(&tab, "(window.boardbot.slow = 1, true)");
+
+    // The person's jump path: the piece follows the clicks, the pieces it takes marked at once.
+    let state = new_game(&tab, "checkers english fen B:W18,27,30:B1,14");
+    click_cell(&tab, cell_of(&state, "14"), true);
+    click_cell(&tab, cell_of(&state, "23"), true);
+    let content =
+        |key: &str| js(&tab, &format!("document.querySelector('#board .cell[data-key=\"{key}\"]').dataset.content"));
+    assert_eq!((content("14"), content("23")), (json!(""), json!("X")), "the piece on the square clicked");
+    let taking = js(&tab, "[...document.querySelectorAll('#board .cell.taking')].map((c) => c.dataset.key)");
+    assert_eq!(taking, json!(["18"]));
+    screenshot(&tab, "serve-motion-path.png");
+    let state = play_keys(&tab, &state, &["32"], true);
+    assert_eq!(state["played"][0]["human"], "14x23x32");
+
+    // Kalah: every sowing seed by seed, ending on the server's counts.
+    let kalah_frames = "window.boardbot.frames.filter((f) => f.counts)";
+    let state = new_game(&tab, "kalah 6 4");
+    let id = state["session"].as_str().unwrap().to_string();
+    click_cell(&tab, cell_of(&state, "3"), true);
+    wait_until(&tab, "document.body.dataset.status === 'animating'", "the sowing shown");
+    let state = settled(&tab);
+    let state = play_keys(&tab, &state, &["6"], true);
+    let mut state = state;
+    for _ in 0..2 {
+        let pit = state["view"]["moves"][0]["keys"][0].as_str().unwrap().to_string();
+        state = play_keys(&tab, &state, &[&pit], true);
+    }
+    let frames = js(&tab, kalah_frames);
+    let mut compared = (0, 0);
+    for f in frames.as_array().unwrap() {
+        let ply = f["ply"].as_u64().unwrap();
+        let (status, v) = server.call("GET", &format!("/api/view?session={id}&ply={ply}"), None);
+        assert_eq!(status, 200, "{v}");
+        let view = &v["view"];
+        let cells = view["cells"].as_array().unwrap();
+        // A capture or the game's end moves seeds after the last one is sown: not a sowing's end.
+        if cells.iter().any(|c| c["marks"].as_array().is_some_and(|m| m.contains(&json!("jumped"))))
+            || view["moves"].as_array().unwrap().is_empty()
+        {
+            continue;
+        }
+        let contents: Vec<&Value> = cells.iter().map(|c| &c["content"]).collect();
+        assert_eq!(f["counts"].as_array().unwrap().iter().collect::<Vec<_>>(), contents, "ply {ply}");
+        if state["played"][ply as usize - 1]["side"] == "first" {
+            compared.0 += 1;
+        } else {
+            compared.1 += 1;
+        }
+    }
+    assert!(compared.0 >= 2 && compared.1 >= 1, "sowings compared (yours, boardbot's): {compared:?} of {frames}");
+    // A click shows the end at once: slowed to seconds a seed, no sowing is seen to its end,
+    // and the board shows the server's position.
+    js(&tab, "(window.boardbot.slow = 40, true)");
+    let before = js(&tab, &format!("{kalah_frames}.length"));
+    let pit = state["view"]["moves"][0]["keys"][0].as_str().unwrap().to_string();
+    click_cell(&tab, cell_of(&state, &pit), true);
+    wait_until(&tab, "document.body.dataset.status === 'animating'", "the sowing shown");
+    screenshot(&tab, "serve-motion-kalah.png");
+    mouse_click(&tab, "#board");
+    let state = settled(&tab);
+    assert_eq!(js(&tab, &format!("{kalah_frames}.length")), before, "a sowing was shown to its end");
+    let counts = js(&tab, "[...document.querySelectorAll('#board .pit, #board .store')].map((p) => [Number(p.dataset.index), p.querySelector('.count').textContent]).sort((a, b) => a[0] - b[0]).map((p) => p[1])");
+    let expected: Vec<Value> =
+        state["view"]["cells"].as_array().unwrap().iter().map(|c| c["content"].clone()).filter(|c| c != "").collect();
+    assert_eq!(counts, json!(expected));
 }
