@@ -31,6 +31,7 @@ let anim = null;        // {skip}: a move being shown moving (the board is the a
 let sentPath = null;    // the squares of a jump path the person clicked, shown while it is sent
 const frames = [];      // what the animations showed, for tests: {ply, hops | counts}
 let slow = 1;           // the animations' speed divisor (tests slow them to watch them)
+let analysis = null;    // the analysis board: {key, ply, pending | error | moves, player}
 
 async function api(method, path, body) {
   const res = await fetch(path, {
@@ -66,6 +67,7 @@ function who(side) {
 
 function legalMoves() {
   if (!state || state.status !== "your_turn" || pending || review || lock || anim) return [];
+  if (analysis && analysis.pending) return [];
   return state.view.moves;
 }
 
@@ -569,6 +571,37 @@ function drawMoves() {
   if (!review) box.scrollTop = box.scrollHeight;
 }
 
+// The evaluation graph: the engine's opinion after each of its turns (up: better for you),
+// a point a turn; a click on a point shows the position then.
+function drawGraph() {
+  const svg = $("graph");
+  svg.replaceChildren();
+  const evals = state ? state.evals || [] : [];
+  // An SVG element has no `hidden` property: the attribute itself.
+  svg.toggleAttribute("hidden", evals.length < 2);
+  if (evals.length < 2) return;
+  const last = Math.max(state.played.length, 1);
+  const x = (ply) => 6 + (286 * ply) / last;
+  const y = (bar) => 40 - 36 * bar;
+  const node = (tag, attrs) => {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    svg.appendChild(e);
+    return e;
+  };
+  node("line", { x1: 0, x2: 300, y1: 40, y2: 40, class: "axis" });
+  node("polyline", { points: evals.map((e) => `${x(e.ply)},${y(e.bar)}`).join(" "), class: "curve" });
+  const current = review ? review.ply : state.played.length;
+  for (const e of evals) {
+    const c = node("circle", { cx: x(e.ply), cy: y(e.bar), r: 4, class: e.ply === current ? "point current" : "point" });
+    c.dataset.ply = e.ply;
+    const t = document.createElementNS(SVG, "title");
+    t.textContent = `After move ${e.ply}: ${e.words}`;
+    c.appendChild(t);
+    c.addEventListener("click", () => showPly(e.ply));
+  }
+}
+
 function drawEval() {
   const t = state && state.thinking;
   if (t && t.bar !== null && t.bar !== undefined) lastBar = t.bar;
@@ -631,6 +664,9 @@ function render() {
   const t = s.thinking;
   $("thinking").textContent = t ? `boardbot played ${t.human.join(", ")} · ${t.line}` : "";
   $("hint-text").textContent = hint && !review ? hint.text : "";
+  // The engine's answer to the person's offer of a draw, until the game changes.
+  $("offer-text").textContent = s.draw_offer && !review ? s.draw_offer.words + "." : "";
+  $("offer-text").className = s.draw_offer && s.draw_offer.accepted ? "accepted" : "";
 
   // Moves no cell stands for (Kalah's swap under the pie rule): a button each.
   const free = $("no-cell-moves");
@@ -644,6 +680,7 @@ function render() {
   }
 
   drawMoves();
+  drawGraph();
   $("review").hidden = !review;
   if (review) {
     const m = s.played[review.ply - 1];
@@ -664,27 +701,134 @@ function render() {
   if (lock) say("Choosing the cells out of play.");
   else if (review) say("Reviewing the game: the board as it was.");
   else switch (s.status) {
-    case "your_turn": say(pending ? "Sending your move…" : `Your move (you play ${mine}): click ${clickWhat}.`); break;
+    case "your_turn": say(pending ? "Sending your move…" : s.analysis
+      ? `Analysis mode: ${sideName(s.view, s.to_move)} to move; you move for both sides (click ${clickWhat.replace("your row (at the bottom)", "the row of the side to move")}).`
+      : `Your move (you play ${mine}): click ${clickWhat}.`); break;
     case "queued": say("Waiting for the engine: other games are being played…"); break;
     case "thinking": say("boardbot is thinking…"); break;
     case "engine_to_move": say("boardbot to move…"); break;
     case "over": say(`Game over: ${s.result}.`); break;
     default: say(s.status);
   }
-  const stop = stopMove();
-  $("stop").hidden = !stop;
-  $("stop").title = stop ? `Play ${stop.human || stop.text}` : "";
+  placeStop(stopMove());
   const busy = s.status === "queued" || s.status === "thinking";
   $("undo").disabled = pending || s.played.length === 0 || busy || !!lock;
   $("hint").disabled = pending || s.status !== "your_turn" || !!review || !!lock;
   $("rematch").disabled = pending || !!lock;
   $("resign").disabled = pending || s.status !== "your_turn" || !!lock;
+  $("draw").disabled = pending || s.status !== "your_turn" || !!lock;
   $("resign").textContent = resignAsked ? "Really resign?" : "Resign";
   $("resign").classList.toggle("on", !!resignAsked);
   $("flip").hidden = !flippable(s.view);
   $("flip").classList.toggle("on", flipped);
   $("new").disabled = pending;
+  $("analysis-mode").classList.toggle("on", !!s.analysis);
+  $("analysis-mode").disabled = pending || busy || !!lock;
+  $("analyze").disabled = pending || busy || !!lock || (analysis && analysis.pending)
+    || !(s.analysis || s.status === "over" || review);
+  drawAnalysis();
   if (moving) animate(s);
+}
+
+// "Stop here" beside the square where a multiple jump may stop (the last one clicked): under
+// it, or above it when there is no room below the board.
+function placeStop(stop) {
+  const b = $("stop");
+  b.hidden = !stop || !!anim;
+  b.title = stop ? `Play ${stop.human || stop.text}` : "";
+  if (b.hidden) return;
+  const key = selected[selected.length - 1];
+  const cell = document.querySelector(`#board .cell[data-key="${CSS.escape(key)}"]`);
+  if (!cell) return;
+  const area = $("board-area").getBoundingClientRect(), r = cell.getBoundingClientRect();
+  b.style.left = `${r.left - area.left + r.width / 2}px`;
+  const below = r.bottom - area.top + 4;
+  b.style.top = below + b.offsetHeight > area.height ? `${r.top - area.top - b.offsetHeight - 4}px` : `${below}px`;
+}
+
+// ---- a position shared by a link ----
+
+// The position as a link: the game, its moves (move text, comma-separated), the side the person
+// plays, and analysis mode, in the URL's fragment. Opened, it starts that game at that position.
+function shareLink() {
+  const p = new URLSearchParams({ game: state.game, moves: state.history.join(","), you: state.your_side });
+  if (state.analysis) p.set("analysis", "1");
+  return `${location.origin}${location.pathname}#${p.toString()}`;
+}
+
+// The game a link's fragment asks for, as a new game's request; null for none.
+function fromLink() {
+  if (!location.hash || location.hash.length < 2) return null;
+  const p = new URLSearchParams(location.hash.slice(1));
+  const game = p.get("game");
+  if (!game) return null;
+  const moves = (p.get("moves") || "").split(",").filter((m) => m.trim() !== "");
+  return {
+    game,
+    moves,
+    you: p.get("you") === "second" ? "second" : "first",
+    analysis: p.get("analysis") === "1",
+    level: $("level").value,
+    time: parseFloat($("time").value),
+  };
+}
+
+// ---- the analysis board ----
+
+// The position shown: its game and moves, as the analysis board keys its answers.
+function shownKey() {
+  const ply = review ? review.ply : state.played.length;
+  return { ply, key: `${state.session} ${state.game} ${state.history.slice(0, ply).join(",")}` };
+}
+
+// Every legal move of the position shown with the engine's value (POST /api/analyze).
+async function analyzeShown() {
+  if (!state || pending) return;
+  const { ply, key } = shownKey();
+  analysis = { key, ply, pending: true };
+  render();
+  try {
+    const a = await api("POST", "/api/analyze", { session: state.session, ply });
+    analysis = { key, ply, moves: a.moves, player: a.player };
+  } catch (e) {
+    analysis = { key, ply, error: e.message };
+  }
+  render();
+}
+
+function drawAnalysis() {
+  const box = $("analysis");
+  const shown = state && !lock ? shownKey() : null;
+  if (!analysis || !shown || analysis.key !== shown.key) {
+    box.hidden = true;
+    // In analysis mode each position is analysed as it is reached.
+    if (state && state.analysis && !review && !lock && !pending && state.status === "your_turn" && !anim) analyzeShown();
+    return;
+  }
+  box.hidden = false;
+  const body = $("analysis-moves").tBodies[0];
+  body.replaceChildren();
+  $("analysis-title").textContent = analysis.pending ? "Analysis: the engine is looking at every move…"
+    : analysis.error ? `Analysis: ${analysis.error}` : `Analysis: ${analysis.player} to move`;
+  box.dataset.state = analysis.pending ? "pending" : analysis.error ? "error" : "done";
+  for (const m of analysis.moves || []) {
+    const row = el("tr", m.proved ? "proven" : "estimate");
+    row.dataset.move = m.text;
+    row.dataset.source = m.source;
+    if (m.solver_value !== null && m.solver_value !== undefined) row.dataset.solver = String(m.solver_value);
+    row.appendChild(el("td", "mv-name", m.human));
+    const value = el("td", "value", m.words);
+    if (m.proved) value.appendChild(el("span", "badge", "proven"));
+    row.appendChild(value);
+    row.appendChild(el("td", "how", m.how));
+    // In analysis mode a row plays its move.
+    if (state.analysis && !review) {
+      row.classList.add("playable");
+      row.title = `Play ${m.human}`;
+      row.addEventListener("click", () => { if (!pending) change("/api/move", { session: state.session, move: m.text }).catch(() => {}); });
+    }
+    body.appendChild(row);
+  }
 }
 
 function hover(key, on) {
@@ -918,17 +1062,19 @@ async function newGame(body) {
   lastBar = null;
   flipped = false;
   const old = sessionStorage.getItem("boardbot-session");
+  // A new game's own moves (the engine's first) are shown moving; a shared position's are not.
+  const fresh = !(body.moves && body.moves.length);
   try {
-    await change("/api/new", old ? { ...body, session: old } : body, true);
+    await change("/api/new", old ? { ...body, session: old } : body, fresh);
   } catch (e) {
     if (old && e.status === 404) {
       sessionStorage.removeItem("boardbot-session");
-      await change("/api/new", body, true).catch(() => {});
+      await change("/api/new", body, fresh).catch(() => {});
     }
   }
 }
 
-function fromForm() {
+async function fromForm() {
   if (lock) endLock();
   let game = description();
   let blocked = parseInt($("blocked").value, 10) || 0;
@@ -938,7 +1084,7 @@ function fromForm() {
   }
   const body = { game, you: $("you").value, level: $("level").value, time: parseFloat($("time").value), ...settings() };
   if (blocked > 0) body.blocked = blocked;
-  newGame(body);
+  return newGame(body);
 }
 
 async function start() {
@@ -981,6 +1127,30 @@ async function start() {
     selected = [];
     change("/api/resign", { session: state.session }).catch(() => {});
   });
+  $("draw").addEventListener("click", async () => {
+    if (!state || state.status !== "your_turn") return;
+    selected = [];
+    try {
+      await change("/api/draw", { session: state.session });
+      say(state.draw_offer ? state.draw_offer.words + "." : "");
+    } catch (e) { /* said by change */ }
+  });
+  $("analysis-mode").addEventListener("click", () => {
+    if (!state) return;
+    selected = [];
+    change("/api/analysis", { session: state.session, on: !state.analysis }).catch(() => {});
+  });
+  $("analyze").addEventListener("click", analyzeShown);
+  $("share").addEventListener("click", () => {
+    if (!state) return;
+    const link = shareLink();
+    history.replaceState(null, "", link);
+    $("share-box").hidden = false;
+    $("share-url").value = link;
+    $("share-url").select();
+    if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
+    say("The link to this position is below the board (and copied, where the browser allows).");
+  });
   $("review-back").addEventListener("click", () => review && showPly(Math.max(0, review.ply - 1)));
   $("review-next").addEventListener("click", () => review && showPly(review.ply + 1));
   $("review-end").addEventListener("click", () => { review = null; render(); });
@@ -996,6 +1166,19 @@ async function start() {
     else if (ev.key === "ArrowRight" && review) showPly(review.ply + 1);
     else if (ev.key === "Escape") { if (lock) endLock(); else if (review) { review = null; render(); } else { selected = []; render(); } }
   });
+  // A shared position: its game at its moves (the fragment then cleared, so that a reload
+  // goes on with the game rather than start it again).
+  const linked = fromLink();
+  if (linked) {
+    history.replaceState(null, "", location.pathname);
+    await newGame(linked);
+    if (state) return;
+    // Refused (said by `change`): the form's game instead, the error kept in view.
+    const said = $("message").textContent;
+    await fromForm();
+    say(`The link's position was refused (${said.replace(/^Error: /, "")}); a new game instead.`);
+    return;
+  }
   const old = sessionStorage.getItem("boardbot-session");
   if (old) {
     try {
@@ -1017,6 +1200,7 @@ window.boardbot = {
   get review() { return review; },
   get hint() { return hint; },
   get animating() { return !!anim; },
+  get analysis() { return analysis; },
   frames,
   set slow(f) { slow = f; },
 };
