@@ -513,7 +513,9 @@ fn drawn(tab: &Tab) -> Vec<String> {
 
 #[test]
 fn browser_plays_whole_games_by_clicks() {
-    let (server, _browser, tab) = open_page(&[], browser((1100, 820)));
+    // People who ask for less motion (prefers-reduced-motion): no move is shown moving.
+    let (server, _browser, tab) = open_page(&[], browser_with((1100, 820), &["--force-prefers-reduced-motion"]));
+    assert_eq!(js(&tab, "matchMedia('(prefers-reduced-motion: reduce)').matches"), json!(true));
 
     // Tic-tac-toe: the engine never loses it.
     let state = new_game(&tab, "mnk 3 3 3");
@@ -550,6 +552,7 @@ fn browser_plays_whole_games_by_clicks() {
         assert!(!line.contains("wins in") && !line.contains("loses in") && !line.contains(" moves"), "{line}");
     }
     assert!(lines.iter().any(|l| l.contains("boardbot played ")), "{lines:?}");
+    assert_eq!(js(&tab, "window.boardbot.frames.length"), json!(0), "a sowing shown moving under reduced motion");
     screenshot(&tab, "serve-kalah.png");
 
     // Under the pie rule, the second player's first move may be the swap: a button, no cell.
@@ -566,6 +569,7 @@ fn browser_plays_whole_games_by_clicks() {
     let (end, _) = play_by_clicks(&tab, state, true, false);
     eprintln!("checkers game by clicks: {:?}, {} moves", t0.elapsed(), end["history"].as_array().unwrap().len());
     assert_eq!(end["result"], "boardbot wins", "{end}");
+    assert_eq!(js(&tab, "window.boardbot.frames.length"), json!(0), "a move shown moving under reduced motion");
     check_result(&tab, &end, 0);
 
     // Undo takes back the person's last move and the reply.
@@ -1298,4 +1302,486 @@ fn browser_drops_connect4_discs_once() {
         css.contains("@media (prefers-reduced-motion: reduce) { .disc.falling { animation: none; } }"),
         "{css:.200}"
     );
+}
+
+/// The centre of the box of the first element of `selector`.
+fn centre(tab: &Tab, selector: &str) -> (f64, f64) {
+    let r = rect(tab, selector);
+    ((r[0] + r[2]) / 2.0, (r[1] + r[3]) / 2.0)
+}
+
+/// Issue 59's motion: the engine's double jump slides its piece hop by hop to the squares of
+/// its path, the pieces it takes fade as it passes them, and the board ends as the server's;
+/// while the person clicks a jump path the piece follows it and the pieces it takes are marked
+/// at once; a Kalah sowing is shown seed by seed (the person's and the engine's), each ending
+/// on the counts the server's position after it has; a click shows the end at once.
+#[test]
+fn browser_moves_move() {
+    let (server, _browser, tab) = open_page(&[], browser((1100, 900)));
+    // White to move: its only move is the double jump 19x10x1 (over 15 and 6), crowned.
+    let fen = "checkers english fen W:W19,31:B4,6,15";
+    let (status, s) = server.post("/api/new", &json!({"game": fen, "time": 0.2}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["played"][0]["human"], "19x10x1", "{s}");
+
+    // Slowed (a hop 1.1 s) to be watched.
+    js(&tab, "(window.boardbot.slow = 5, true)");
+    js(
+        &tab,
+        &format!(
+            r#"(() => {{ const set = (id, v) => {{ const el = document.getElementById(id); el.value = v; el.dispatchEvent(new Event("change")); }};
+                set("game", "other:checkers"); set("custom", "{fen}"); set("you", "first"); set("time", "0.2"); return true; }})()"#
+        ),
+    );
+    mouse_click(&tab, "#new");
+    wait_until(&tab, "document.body.dataset.status === 'animating'", "the engine's jump shown moving");
+    let mut seen_taken_15 = false;
+    let start = Instant::now();
+    loop {
+        let at = js(&tab, "(document.querySelector('#board .piece.sliding') || {dataset: {}}).dataset.at || null");
+        if at == "10" && !seen_taken_15 {
+            let taken = js(&tab, "[...document.querySelectorAll('#board .cell.taken')].map((c) => c.dataset.key)");
+            assert_eq!(taken, json!(["15"]), "the piece jumped on the first hop fades");
+            seen_taken_15 = true;
+            screenshot(&tab, "serve-motion-checkers.png");
+        }
+        if at == "1" {
+            // Landed: the sliding piece stands on square 1.
+            let (px, py) = centre(&tab, "#board .piece.sliding");
+            let (cx, cy) = centre(&tab, "#board .cell[data-key='1']");
+            assert!((px - cx).abs() < 2.0 && (py - cy).abs() < 2.0, "piece at ({px}, {py}), square 1 at ({cx}, {cy})");
+            let taken =
+                js(&tab, "[...document.querySelectorAll('#board .cell.taken')].map((c) => c.dataset.key).sort()");
+            assert_eq!(taken, json!(["15", "6"]));
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "the piece never reached square 1 ({at})");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(seen_taken_15, "the first hop was not seen");
+    wait_until(&tab, "document.body.dataset.status === 'your_turn'", "the end of the motion");
+    let state = js(&tab, "window.boardbot.state");
+    let server_cells: Vec<String> = state["view"]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["content"].as_str().unwrap().to_string())
+        .rev() // the board is turned for Black
+        .collect();
+    assert_eq!(drawn(&tab), server_cells, "the board ends as the server's position");
+    assert_eq!(
+        js(&tab, "window.boardbot.frames[window.boardbot.frames.length - 1].hops"),
+        json!([{"to": "10", "taken": ["15"]}, {"to": "1", "taken": ["6"]}])
+    );
+    assert_eq!(js(&tab, "document.querySelector('#board .cell[data-key=\"1\"]').dataset.content"), "OK");
+    js(&tab, "(window.boardbot.slow = 1, true)");
+
+    // The person's jump path: the piece follows the clicks, the pieces it takes marked at once.
+    let state = new_game(&tab, "checkers english fen B:W18,27,30:B1,14");
+    click_cell(&tab, cell_of(&state, "14"), true);
+    click_cell(&tab, cell_of(&state, "23"), true);
+    let content =
+        |key: &str| js(&tab, &format!("document.querySelector('#board .cell[data-key=\"{key}\"]').dataset.content"));
+    assert_eq!((content("14"), content("23")), (json!(""), json!("X")), "the piece on the square clicked");
+    let taking = js(&tab, "[...document.querySelectorAll('#board .cell.taking')].map((c) => c.dataset.key)");
+    assert_eq!(taking, json!(["18"]));
+    screenshot(&tab, "serve-motion-path.png");
+    let state = play_keys(&tab, &state, &["32"], true);
+    assert_eq!(state["played"][0]["human"], "14x23x32");
+
+    // Kalah: every sowing seed by seed, ending on the server's counts.
+    let kalah_frames = "window.boardbot.frames.filter((f) => f.counts)";
+    let state = new_game(&tab, "kalah 6 4");
+    let id = state["session"].as_str().unwrap().to_string();
+    click_cell(&tab, cell_of(&state, "3"), true);
+    wait_until(&tab, "document.body.dataset.status === 'animating'", "the sowing shown");
+    let state = settled(&tab);
+    let state = play_keys(&tab, &state, &["6"], true);
+    let mut state = state;
+    for _ in 0..2 {
+        let pit = state["view"]["moves"][0]["keys"][0].as_str().unwrap().to_string();
+        state = play_keys(&tab, &state, &[&pit], true);
+    }
+    let frames = js(&tab, kalah_frames);
+    let mut compared = (0, 0);
+    for f in frames.as_array().unwrap() {
+        let ply = f["ply"].as_u64().unwrap();
+        let (status, v) = server.call("GET", &format!("/api/view?session={id}&ply={ply}"), None);
+        assert_eq!(status, 200, "{v}");
+        let view = &v["view"];
+        let cells = view["cells"].as_array().unwrap();
+        // A capture or the game's end moves seeds after the last one is sown: not a sowing's end.
+        if cells.iter().any(|c| c["marks"].as_array().is_some_and(|m| m.contains(&json!("jumped"))))
+            || view["moves"].as_array().unwrap().is_empty()
+        {
+            continue;
+        }
+        let contents: Vec<&Value> = cells.iter().map(|c| &c["content"]).collect();
+        assert_eq!(f["counts"].as_array().unwrap().iter().collect::<Vec<_>>(), contents, "ply {ply}");
+        if state["played"][ply as usize - 1]["side"] == "first" {
+            compared.0 += 1;
+        } else {
+            compared.1 += 1;
+        }
+    }
+    assert!(compared.0 >= 2 && compared.1 >= 1, "sowings compared (yours, boardbot's): {compared:?} of {frames}");
+    // A click shows the end at once: slowed to seconds a seed, no sowing is seen to its end,
+    // and the board shows the server's position.
+    js(&tab, "(window.boardbot.slow = 40, true)");
+    let before = js(&tab, &format!("{kalah_frames}.length"));
+    let pit = state["view"]["moves"][0]["keys"][0].as_str().unwrap().to_string();
+    click_cell(&tab, cell_of(&state, &pit), true);
+    wait_until(&tab, "document.body.dataset.status === 'animating'", "the sowing shown");
+    screenshot(&tab, "serve-motion-kalah.png");
+    mouse_click(&tab, "#board");
+    let state = settled(&tab);
+    assert_eq!(js(&tab, &format!("{kalah_frames}.length")), before, "a sowing was shown to its end");
+    let counts = js(&tab, "[...document.querySelectorAll('#board .pit, #board .store')].map((p) => [Number(p.dataset.index), p.querySelector('.count').textContent]).sort((a, b) => a[0] - b[0]).map((p) => p[1])");
+    let expected: Vec<Value> =
+        state["view"]["cells"].as_array().unwrap().iter().map(|c| c["content"].clone()).filter(|c| c != "").collect();
+    assert_eq!(counts, json!(expected));
+}
+
+/// Issue 59's draw offer: the engine accepts when it proves the position a draw (tic-tac-toe
+/// after the centre and its answer, by its search; a Kalah ending, by its solver) and
+/// declines when it wins (four kings against a man), saying why; an accepted draw ends the
+/// game, which undo takes back; a declined one changes nothing.
+#[test]
+fn api_draw_offers_are_answered() {
+    let server = Server::start(&[]);
+    assert_error(server.post("/api/draw", &json!({"session": "nope"})), 404, "unknown session");
+    assert_error(server.post("/api/draw", &json!({})), 400, "session");
+
+    let (_, s) = server.post("/api/new", &json!({"game": "mnk 3 3 3", "time": 0.3}));
+    let id = s["session"].as_str().unwrap().to_string();
+    let (_, s) = server.post("/api/move", &json!({"session": id, "move": "1 1"}));
+    assert_eq!(s["draw_offer"], Value::Null);
+    let (status, drawn) = server.post("/api/draw", &json!({"session": id}));
+    assert_eq!(status, 200, "{drawn}");
+    let words = drawn["draw_offer"]["words"].as_str().unwrap();
+    assert_eq!(drawn["draw_offer"]["accepted"], true, "{drawn}");
+    assert!(
+        words.starts_with("boardbot accepts the draw: ") && words.contains("proves the position a draw"),
+        "{words}"
+    );
+    assert_eq!(
+        (&drawn["status"], &drawn["outcome"], &drawn["result"], &drawn["history"]),
+        (&json!("over"), &json!("draw"), &json!("Draw"), &s["history"])
+    );
+    assert!(drawn["end_reason"].as_str().unwrap().starts_with("drawn by agreement: its "), "{drawn}");
+    assert_error(server.post("/api/move", &json!({"session": id, "move": "0 0"})), 409, "over");
+    assert_error(server.post("/api/draw", &json!({"session": id})), 409, "over");
+    let (_, undone) = server.post("/api/undo", &json!({"session": id}));
+    assert_eq!((&undone["status"], &undone["draw_offer"]), (&json!("your_turn"), &Value::Null));
+
+    // Kalah, 23 seeds each in the stores: South's last seed takes itself (the facing pit is
+    // empty), North's goes to its store: 24 to 24, as the solver proves.
+    let game = "kalah 6 4 fen 1,0,0,0,0,0,23,0,0,0,0,0,1,23/first";
+    let (_, s) = server.post("/api/new", &json!({"game": game, "time": 0.3, "session": id}));
+    let (status, drawn) = server.post("/api/draw", &json!({"session": id}));
+    assert_eq!(status, 200, "{drawn}");
+    assert_eq!((&drawn["draw_offer"]["accepted"], &drawn["outcome"]), (&json!(true), &json!("draw")), "{drawn} {s}");
+    let words = drawn["draw_offer"]["words"].as_str().unwrap();
+    assert!(words.contains("exact solver or endgame database proves the position a draw"), "{words}");
+
+    // Four kings against a man: boardbot wins, and says so.
+    let (_, s) = server
+        .post("/api/new", &json!({"game": "checkers english fen B:WK22,K23,K26,K27:B1", "time": 0.3, "session": id}));
+    assert_eq!(s["status"], "your_turn", "{s}");
+    let (status, declined) = server.post("/api/draw", &json!({"session": id}));
+    assert_eq!(status, 200, "{declined}");
+    let words = declined["draw_offer"]["words"].as_str().unwrap();
+    assert_eq!(declined["draw_offer"]["accepted"], false, "{declined}");
+    assert!(words.starts_with("boardbot declines the draw: ") && words.contains("boardbot"), "{words}");
+    assert!(words.contains("boardbot win") || words.contains("better for boardbot"), "{words}");
+    assert_eq!(
+        (&declined["status"], &declined["outcome"], &declined["history"]),
+        (&json!("your_turn"), &Value::Null, &s["history"])
+    );
+    // The game goes on; the answer goes with the next move.
+    let mv = declined["view"]["moves"][0]["text"].clone();
+    let (status, after) = server.post("/api/move", &json!({"session": id, "move": mv}));
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["draw_offer"], Value::Null);
+}
+
+/// The draw offer on the page: a button; the answer in words; an accepted draw ends the game.
+#[test]
+fn browser_offers_a_draw() {
+    let (_server, _browser, tab) = open_page(&[], browser((1100, 900)));
+    let state = new_game(&tab, "checkers english fen B:WK22,K23,K26,K27:B1");
+    let _ = state;
+    mouse_click(&tab, "#draw");
+    wait_until(&tab, "!window.boardbot.pending && window.boardbot.state.draw_offer !== null", "an answer");
+    let said = text(&tab, "offer-text");
+    assert!(said.starts_with("boardbot declines the draw: "), "{said}");
+    assert!(said.contains("boardbot win") || said.contains("better for boardbot"), "{said}");
+    assert_eq!(js(&tab, "window.boardbot.state.status"), "your_turn");
+    screenshot(&tab, "serve-draw-declined.png");
+
+    let state = new_game(&tab, "mnk 3 3 3");
+    play_keys(&tab, &state, &["1 1"], true);
+    mouse_click(&tab, "#draw");
+    wait_until(&tab, "document.body.dataset.status === 'over'", "the draw accepted");
+    let said = text(&tab, "offer-text");
+    assert!(said.starts_with("boardbot accepts the draw: "), "{said}");
+    assert!(text(&tab, "result").starts_with("Draw — drawn by agreement: "), "{}", text(&tab, "result"));
+    assert_eq!(js(&tab, "document.getElementById('draw').disabled"), json!(true));
+    screenshot(&tab, "serve-draw-accepted.png");
+}
+
+/// Issue 59: "Stop here" stands beside the square where a multiple jump may stop (the last one
+/// clicked), not under the board, whichever way the board is turned; it plays the jump so far.
+#[test]
+fn browser_stops_a_jump_beside_the_piece() {
+    let (_server, _browser, tab) = open_page(&[], browser((1100, 900)));
+    for flip in [false, true] {
+        let state = new_game(&tab, "checkers house fen B:W18,27,30:B1,14");
+        if flip {
+            mouse_click(&tab, "#flip");
+        }
+        click_cell(&tab, cell_of(&state, "14"), true);
+        click_cell(&tab, cell_of(&state, "23"), true);
+        assert_eq!(js(&tab, "document.getElementById('stop').hidden"), json!(false));
+        let (stop, square) = (rect(&tab, "#stop"), rect(&tab, "#board .cell[data-key='23']"));
+        let centre = (stop[0] + stop[2]) / 2.0;
+        assert!(
+            square[0] <= centre && centre <= square[2],
+            "flip {flip}: stop {stop:?} not beside square 23 {square:?}"
+        );
+        let gap = if stop[1] >= square[3] { stop[1] - square[3] } else { square[1] - stop[3] };
+        assert!((0.0..=8.0).contains(&gap), "flip {flip}: stop {stop:?} {gap} px from square 23 {square:?}");
+        let board = rect(&tab, "#board");
+        assert!(stop[3] <= board[3] + 1.0, "flip {flip}: stop {stop:?} under the board {board:?}");
+        if flip {
+            screenshot(&tab, "serve-stop-here.png");
+        }
+        mouse_click(&tab, "#stop");
+        wait_until(&tab, "window.boardbot.state.played.length >= 1 && !window.boardbot.pending", "stop here");
+        assert_eq!(js(&tab, "window.boardbot.state.played[0].human"), "14x23");
+    }
+}
+
+/// `boardbot solve --game GAME --analyze` of the position after `moves` (its input line): the
+/// values it prints after the line, as words.
+fn solve_analyze(game: &str, moves: &str) -> Vec<String> {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardbot"))
+        .args(["solve", "--game", game, "--analyze"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(child.stdin.take().unwrap(), "{moves}").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().next().unwrap_or_else(|| panic!("{text}"));
+    let rest = line.strip_prefix(moves).unwrap_or_else(|| panic!("{line}")).trim();
+    rest.split_whitespace().take_while(|w| *w != "nodes").map(str::to_string).collect()
+}
+
+/// Waits until the analysis board has answered for the position shown; its rows then:
+/// [move text, solver's value or null, class, source].
+fn analysed(tab: &Tab) -> Value {
+    wait_until(
+        tab,
+        "window.boardbot.analysis !== null && !window.boardbot.analysis.pending && document.getElementById('analysis').hidden === false",
+        "the analysis board",
+    );
+    js(
+        tab,
+        "[...document.querySelectorAll('#analysis-moves tbody tr')].map((r) => [r.dataset.move, r.dataset.solver === undefined ? null : Number(r.dataset.solver), r.className.split(' ')[0], r.dataset.source])",
+    )
+}
+
+/// Issue 59's analysis board: in analysis mode the person moves for both sides and every
+/// position is analysed: each legal move with its value; where the game's exact solver decides
+/// the position, its exact values, marked proven: a Connect-4 position's columns as `boardbot
+/// solve --analyze` gives them (Pons' scores), a Bantumi position's pits likewise (the first
+/// player's final margins). Past positions and a finished game may be analysed; the position
+/// being played against the engine may not (409).
+#[test]
+fn browser_analysis_board_gives_exact_values() {
+    let (server, _browser, tab) = open_page(&[], browser((1100, 1000)));
+    let state = new_game(&tab, "cx 6 7 4");
+    let id = state["session"].as_str().unwrap().to_string();
+    assert_error(server.post("/api/analyze", &json!({"session": id})), 409, "analysis mode");
+    assert_error(server.post("/api/analyze", &json!({"session": id, "ply": 3})), 400, "ply must be 0 to 0");
+    assert_error(server.post("/api/analyze", &json!({"session": "nope"})), 404, "unknown session");
+    assert_error(server.post("/api/analysis", &json!({"session": id, "on": "yes"})), 400, "JSON");
+    mouse_click(&tab, "#analysis-mode");
+    wait_until(&tab, "window.boardbot.state.analysis === true && !window.boardbot.pending", "analysis mode");
+    let moves = "445332256611";
+    let mut state = js(&tab, "window.boardbot.state");
+    for c in moves.chars() {
+        analysed(&tab);
+        let key = (c.to_digit(10).unwrap() - 1).to_string();
+        state = play_keys(&tab, &state, &[&key], false);
+        assert_eq!(state["thinking"], Value::Null, "the engine played in analysis mode: {state}");
+    }
+    assert_eq!(state["history"].as_array().unwrap().len(), 12, "{state}");
+    let rows = analysed(&tab);
+    let expected = solve_analyze("cx 6 7 4", moves);
+    assert_eq!(expected.len(), 7, "{expected:?}");
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), expected.iter().filter(|v| *v != "-").count(), "{rows:?}");
+    for row in rows {
+        let col: usize = row[0].as_str().unwrap().parse().unwrap();
+        let want: i64 = expected[col].parse().unwrap();
+        assert_eq!(row[1], json!(want), "column {}: {row} against {expected:?}", col + 1);
+        assert_eq!((&row[2], &row[3]), (&json!("proven"), &json!("solver")), "{row}");
+    }
+    let words = text(&tab, "analysis-moves");
+    assert!(words.contains("Red wins in 1 move") && words.contains("proven"), "{words}");
+    screenshot(&tab, "serve-analysis-connect4.png");
+
+    // Bantumi after 3 6 5 2: each pit's exact final margin for the first player.
+    let state = new_game(&tab, "kalah 6 3");
+    mouse_click(&tab, "#analysis-mode");
+    wait_until(&tab, "window.boardbot.state.analysis === true && !window.boardbot.pending", "analysis mode");
+    let mut state = state;
+    for pit in ["3", "6", "5", "2"] {
+        analysed(&tab);
+        state = play_keys(&tab, &state, &[pit], false);
+    }
+    assert_eq!(state["history"], json!(["3", "6", "5", "2"]));
+    let rows = analysed(&tab);
+    let expected = solve_analyze("kalah 6 3", "3 6 5 2");
+    let mut got: Vec<String> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            assert_eq!((&r[2], &r[3]), (&json!("proven"), &json!("solver")), "{r}");
+            format!("{}:{:+}", r[0].as_str().unwrap(), r[1].as_i64().unwrap())
+        })
+        .collect();
+    got.sort();
+    let mut expected = expected;
+    expected.sort();
+    assert_eq!(got, expected);
+    assert!(text(&tab, "analysis-moves").contains(" seed"), "{}", text(&tab, "analysis-moves"));
+    screenshot(&tab, "serve-analysis-kalah.png");
+
+    // Analysis mode off: the engine plays its side again; a past position may be analysed.
+    mouse_click(&tab, "#analysis-mode");
+    wait_until(
+        &tab,
+        "window.boardbot.state.analysis === false && document.body.dataset.status === 'your_turn'",
+        "play again",
+    );
+    let (status, past) =
+        server.post("/api/analyze", &json!({"session": js(&tab, "window.boardbot.state.session"), "ply": 0}));
+    assert_eq!(status, 200, "{past}");
+    assert_eq!(past["moves"].as_array().unwrap().len(), 6, "{past}");
+}
+
+/// Issue 59: a position shared by a link (the game, its moves, the person's side and analysis
+/// mode in the URL's fragment): opened in another tab it restores the same board; moves that
+/// are not legal are refused (400 from the API, the session unchanged; the page says so and
+/// starts its own game).
+#[test]
+fn browser_shares_a_position_by_link() {
+    let (server, browser, tab) = open_page(&[], browser((1100, 900)));
+    let mut state = new_game(&tab, "checkers english");
+    for _ in 0..3 {
+        let keys: Vec<String> = state["view"]["moves"][0]["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap().to_string())
+            .collect();
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        state = play_keys(&tab, &state, &keys, false);
+    }
+    mouse_click(&tab, "#share");
+    let link = js(&tab, "document.getElementById('share-url').value").as_str().unwrap().to_string();
+    assert!(link.starts_with(&server.url()) && link.contains("#game=checkers+english&moves="), "{link}");
+    assert_eq!(js(&tab, "location.href"), json!(link));
+
+    let other = open_tab(&browser, &link);
+    wait_until(
+        &other,
+        &format!(
+            "window.boardbot.state !== null && window.boardbot.state.history.length === {} && document.body.dataset.status === 'your_turn'",
+            state["history"].as_array().unwrap().len()
+        ),
+        "the shared position",
+    );
+    let shared = js(&other, "window.boardbot.state");
+    assert_ne!(shared["session"], state["session"], "a session of its own");
+    assert_eq!((&shared["game"], &shared["history"]), (&state["game"], &state["history"]));
+    assert_eq!(drawn(&other), drawn(&tab), "the same board");
+    assert_eq!(js(&other, "location.hash"), "", "the link's fragment is consumed");
+    screenshot(&other, "serve-shared.png");
+
+    // Kalah in analysis mode: restored in analysis mode, the engine playing no move.
+    let (_, s) = server.post("/api/new", &json!({"game": "kalah 6 4", "moves": ["3", "1", "2"], "analysis": true}));
+    assert_eq!(
+        (&s["history"], &s["analysis"], &s["thinking"]),
+        (&json!(["3", "1", "2"]), &json!(true), &Value::Null),
+        "{s}"
+    );
+    let link = format!("{}#game=kalah+6+4&moves=3%2C1%2C2&you=first&analysis=1", server.url());
+    let kalah = open_tab(&browser, &link);
+    wait_until(
+        &kalah,
+        "window.boardbot.state !== null && window.boardbot.state.history.length === 3",
+        "kalah's position",
+    );
+    assert_eq!(js(&kalah, "window.boardbot.state.analysis"), json!(true));
+    let cells = |s: &Value| -> Vec<Value> {
+        s["view"]["cells"].as_array().unwrap().iter().map(|c| c["content"].clone()).collect()
+    };
+    assert_eq!(cells(&js(&kalah, "window.boardbot.state")), cells(&s));
+
+    // Moves that are not legal: refused, nothing changed.
+    let id = state["session"].as_str().unwrap().to_string();
+    let before = state_of(&server, &id);
+    assert_error(
+        server.post("/api/new", &json!({"game": "mnk 3 3 3", "moves": ["1 1", "1 1"], "session": id})),
+        400,
+        "moves",
+    );
+    assert_eq!(state_of(&server, &id), before);
+    let bad = open_tab(&browser, &format!("{}#game=mnk+3+3+3&moves=1+1%2C1+1", server.url()));
+    wait_until(&bad, "window.boardbot.state !== null && !window.boardbot.pending", "a game of its own");
+    let said = text(&bad, "message");
+    assert!(said.contains("The link's position was refused") && said.contains("moves"), "{said}");
+}
+
+/// Issue 59's evaluation graph: a point for each engine turn that said what it thinks (its
+/// evaluation bar's value), and a click on a point shows the position after that move.
+#[test]
+fn browser_graphs_the_evaluation() {
+    let (_server, _browser, tab) = open_page(&[], browser((1100, 900)));
+    let mut state = new_game(&tab, "mnk 7 7 5");
+    for _ in 0..4 {
+        let free: Vec<&str> = ["3 3", "2 2", "4 4", "2 4", "4 2", "3 2", "2 3"]
+            .into_iter()
+            .filter(|k| state["view"]["moves"].as_array().unwrap().iter().any(|m| m["text"] == *k))
+            .collect();
+        state = play_keys(&tab, &state, &[free[0]], false);
+    }
+    let evals = state["evals"].as_array().unwrap().clone();
+    assert!(evals.len() >= 2, "{state}");
+    for e in &evals {
+        let ply = e["ply"].as_u64().unwrap() as usize;
+        assert_eq!(state["played"][ply - 1]["side"], "second", "a point after each engine move: {e}");
+        assert!(e["bar"].as_f64().unwrap().abs() <= 1.0, "{e}");
+    }
+    let points = js(&tab, "[...document.querySelectorAll('#graph circle')].map((c) => Number(c.dataset.ply))");
+    let plies: Vec<Value> = evals.iter().map(|e| e["ply"].clone()).collect();
+    assert_eq!(points, json!(plies));
+    assert_eq!(js(&tab, "document.getElementById('graph').getBoundingClientRect().height > 0"), json!(true));
+    let first = evals[0]["ply"].as_u64().unwrap();
+    mouse_click(&tab, &format!("#graph circle[data-ply='{first}']"));
+    wait_until(
+        &tab,
+        &format!("window.boardbot.review !== null && window.boardbot.review.ply === {first}"),
+        "the point's position",
+    );
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .stone, #board .mark').length"), json!(first));
+    screenshot(&tab, "serve-graph.png");
 }

@@ -10,14 +10,17 @@
 
 use super::contract::RulesReport;
 use super::players::{Analysis, Turn};
+use super::render::Opinion;
 use super::render::View;
 use super::tuned::{Leaf, TunedPosition};
-use crate::search::{Outcome, Searcher, Side, WeightFile, Weights};
+use crate::search::{Outcome, Score, Searcher, Side, WeightFile, Weights};
 use anyhow::{anyhow, Result};
 use rand::rngs::SmallRng;
 use std::any::Any;
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The players and requests kept at their old path for the callers other branches are editing
 /// now (src/referee/, src/selfplay.rs, src/main.rs); new code names src/game/players.rs.
@@ -116,6 +119,35 @@ pub trait AnyThinking: AnyRules {
     /// Searches the position (not over) to `depth` moves with `algorithm`, from scratch (a
     /// fresh table of `hash_mb` MiB for the full search); the game is left as it was.
     fn analyze(&self, algorithm: Algorithm, depth: u32, hash_mb: usize) -> Analysis;
+    /// Every legal move of the position (not over) with its value, best first, for an analysis
+    /// board: exact where the game's exact solver or endgame database settles every move within
+    /// half of `budget` ([`crate::search::RootKnowledge::exact_move_values`]); otherwise the
+    /// position after each move searched for an equal share of what is left (a search of
+    /// `hash_mb` MiB), an estimate with its depth unless the search proves it. `stop` ends it
+    /// early; the game is left as it was.
+    fn analyze_moves(&self, budget: Duration, stop: &Arc<AtomicBool>, hash_mb: usize) -> Vec<MoveValue>;
+}
+
+/// A legal move's value on an analysis board ([`AnyThinking::analyze_moves`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MoveValue {
+    /// The move, in move text and as people write it.
+    pub text: String,
+    pub human: String,
+    /// The value after the move from the view of the side to move before it, in search units.
+    pub score: Score,
+    /// The same for people ([`super::render::Render::opinion`]).
+    pub opinion: Opinion,
+    /// The value is the game's with best play: by the exact solver or database, by a search
+    /// that saw every line to the end, or the move ends the game.
+    pub proved: bool,
+    /// What gave it: "solver" (the game's exact solver or endgame database), "search", "end"
+    /// (the move ends the game).
+    pub source: &'static str,
+    /// The depth of the search that gave it (0 for the others).
+    pub depth: u32,
+    /// The value as the game's own solver writes it ([`crate::search::ExactMove::solver_value`]).
+    pub solver_value: Option<i32>,
 }
 
 /// What the tuner and the rules' checker need: the evaluation's weights, quiet positions.

@@ -4,17 +4,21 @@
 //! ([`Chooser`], src/game/players.rs). The contract it keeps is the interface's
 //! (src/game/any.rs): a refused move changes nothing, a search leaves the game as it was.
 
-use super::any::{AnyGame, AnyNotation, AnyRules, AnyThinking, AnyTuning, GameSpec, MoveError};
+use super::any::{AnyGame, AnyNotation, AnyRules, AnyThinking, AnyTuning, GameSpec, MoveError, MoveValue};
 use super::contract::RulesReport;
 use super::players::{Algorithm, Analysis, Chooser, Request, Turn};
 use super::render::{with_human_moves, Render, View};
 use super::tuned::{quiet_leaf, Leaf, Tuned, TunedPosition, LEAF_PLIES};
-use crate::search::{Game, Limits, Outcome, RootKnowledge, Searcher, Side, WeightFile, Weights};
+use crate::search::{
+    Game, Limits, Outcome, RootKnowledge, Score, Searcher, Side, Source, WeightFile, Weights, WIN, WIN_BOUND,
+};
 use anyhow::{anyhow, bail, Result};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The moves of a line from `start`, each written by `write` in the position it is played in
 /// (a move's text may depend on the position: a checkers path); the line stops at a move that
@@ -344,6 +348,108 @@ where
             elapsed,
         }
     }
+
+    fn analyze_moves(&self, budget: Duration, stop: &Arc<AtomicBool>, hash_mb: usize) -> Vec<MoveValue> {
+        let start = Instant::now();
+        let me = self.game.to_move();
+        let margins = self.game.scores_margins();
+        let mut legal = Vec::new();
+        self.game.legal_moves(&mut legal);
+        let exact = self.know.exact_move_values(&self.game, start + budget / 2, Some(stop.as_ref()));
+        let mut searcher = None;
+        let mut out = Vec::with_capacity(legal.len());
+        for (i, &mv) in legal.iter().enumerate() {
+            let mut after = self.game.clone();
+            after.play(mv);
+            let (score, proved, source, depth, solver_value) =
+                if let Some(e) = exact.as_ref().and_then(|e| e.iter().find(|e| e.mv == mv)) {
+                    (e.score, true, "solver", 0, e.solver_value)
+                } else if after.outcome().is_some() {
+                    (end_score(&after, me), true, "end", 0, None)
+                } else {
+                    // An equal share of the time left; a forced reply (an only move, answered at
+                    // once under a clock) is played and the position after it searched instead.
+                    // `sides`: the side to move in each position from the one after `mv` on.
+                    let share = (start + budget).saturating_duration_since(Instant::now()) / (legal.len() - i) as u32;
+                    let searcher = searcher.get_or_insert_with(|| Searcher::new(hash_mb));
+                    let mut sides = vec![after.to_move()];
+                    let mut found = None;
+                    for _ in 0..8 {
+                        let limits = Limits::per_move(Instant::now(), share, Duration::ZERO).with_stop(stop.clone());
+                        let r = searcher.search(&mut after, self.know.as_ref(), &limits);
+                        if r.source != Source::OnlyMove {
+                            found = Some(r);
+                            break;
+                        }
+                        after.play(r.best);
+                        sides.push(after.to_move());
+                        if after.outcome().is_some() {
+                            break;
+                        }
+                    }
+                    let last = *sides.last().expect("a position");
+                    let (mut score, proved, depth, source) = match &found {
+                        // No iteration finished (no time left, a loaded machine) and nothing
+                        // proved, or a book move: the static evaluation, at depth 0.
+                        Some(r) if r.depth == 0 && !r.proved => (self.know.evaluate(&after), false, 0, "search"),
+                        Some(r) => {
+                            (r.score, r.proved, r.depth, if r.source == Source::Solver { "solver" } else { "search" })
+                        }
+                        None if after.outcome().is_some() => (end_score(&after, last), true, 0, "search"),
+                        // Forced replies all along, beyond what was followed: the static evaluation.
+                        None => (self.know.evaluate(&after), false, 0, "search"),
+                    };
+                    // Back to the side to move now, a position at a time.
+                    for k in (0..sides.len()).rev() {
+                        let before = if k == 0 { me } else { sides[k - 1] };
+                        score = one_ply_back(score, before == sides[k], margins);
+                    }
+                    (score, proved, source, depth, None)
+                };
+            out.push(MoveValue {
+                text: self.game.format_move(mv),
+                human: self.game.human_move(mv),
+                score,
+                opinion: self.game.opinion(score, proved),
+                proved,
+                source,
+                depth,
+                solver_value,
+            });
+        }
+        out.sort_by_key(|m| std::cmp::Reverse(m.score));
+        out
+    }
+}
+
+/// The value of a finished game for `side`: its final margin where the game scores margins
+/// (a Kalah win by so many seeds, as the solver's), otherwise a win or loss at once.
+fn end_score<G: Render>(g: &G, side: Side) -> Score {
+    if let Some(m) = g.margin(side).filter(|_| g.scores_margins()) {
+        return match m {
+            0 => 0,
+            m if m > 0 => WIN_BOUND + m.min(200),
+            m => -(WIN_BOUND + (-m).min(200)),
+        };
+    }
+    match g.outcome() {
+        Some(Outcome::Win(w)) if w == side => WIN - 1,
+        Some(Outcome::Win(_)) => -(WIN - 1),
+        _ => 0,
+    }
+}
+
+/// A score of a position as the side to move in the position before it sees it (`same`: the
+/// same side moved there, as after an extra turn): negated otherwise, and a win or loss by the
+/// distance to the end one ply further off. Games that score margins (Kalah) keep the score,
+/// and so does a result whose distance is not known (exactly `WIN_BOUND`).
+fn one_ply_back(score: Score, same: bool, margins: bool) -> Score {
+    let s = if same { score } else { -score };
+    if margins || s.abs() <= WIN_BOUND {
+        s
+    } else {
+        s - s.signum()
+    }
 }
 
 impl<G, K> AnyTuning for Playing<G, K>
@@ -397,6 +503,27 @@ mod tests {
 
     fn game(spec: &str) -> Box<dyn AnyGame> {
         GameSpec::parse(spec).unwrap().new_game(&Resources::none()).unwrap()
+    }
+
+    /// The analysis board's values, from the side to move's view: tic-tac-toe with X to move,
+    /// two in a row on top and O threatening the middle row: the move that completes the line
+    /// ends the game won at once, every move but that and the block loses (proved by search).
+    #[test]
+    fn every_move_is_valued_from_the_side_to_moves_view() {
+        use crate::game::render::Opinion;
+        let mut g = game("mnk 3 3 3");
+        for m in ["0 0", "1 0", "0 1", "1 1"] {
+            g.play(m).unwrap();
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let values = g.analyze_moves(Duration::from_millis(500), &stop, 1);
+        assert_eq!(values.len(), 5);
+        assert_eq!((values[0].text.as_str(), values[0].source, values[0].proved), ("0 2", "end", true));
+        assert_eq!(values[0].opinion, Opinion::Win { moves: Some(1), margin: None });
+        for v in values.iter().filter(|v| v.text != "0 2" && v.text != "1 2") {
+            assert!(v.proved && matches!(v.opinion, Opinion::Loss { moves: Some(1), .. }), "{v:?}");
+        }
+        assert_eq!(g.history().len(), 4, "the game is left as it was");
     }
 
     /// A turn with extra turns is one decision: its moves are the search's principal variation

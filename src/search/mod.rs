@@ -64,6 +64,19 @@ pub struct Proof<M> {
     pub from_book: bool,
 }
 
+/// The exact value of one legal move ([`RootKnowledge::exact_move_values`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExactMove<M> {
+    pub mv: M,
+    /// The value after the move, from the view of the side to move before it, in a
+    /// [`Proof`]'s units; a win or loss whose distance is not known scores exactly
+    /// `WIN_BOUND` or `-WIN_BOUND`.
+    pub score: Score,
+    /// The value as the game's own solver writes it in `boardbot solve --analyze` (Connect-X:
+    /// Pons' score of the column; Kalah: the first player's final margin), if it writes one.
+    pub solver_value: Option<i32>,
+}
+
 /// How selective the search is with a game whose move lists are exhaustive (see
 /// [`Knowledge::selectivity`]). The default is the search's own mild setting, which keeps every
 /// game's search as it was before games could choose.
@@ -240,6 +253,18 @@ pub trait RootKnowledge<G: Game>: Knowledge<G> {
     /// The exact value of the position and the moves that keep it, from a game's own exact
     /// solver, if it has one for this position and it finishes before `deadline` (or `stop`).
     fn solve_exactly(&self, _g: &G, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<Proof<G::Move>> {
+        None
+    }
+
+    /// The exact value of every legal move of `g` (not over), by the game's exact solver or
+    /// endgame database, if it settles them all before `deadline` (or `stop`): for an analysis
+    /// board, not asked by the search. None by default.
+    fn exact_move_values(
+        &self,
+        _g: &G,
+        _deadline: Instant,
+        _stop: Option<&AtomicBool>,
+    ) -> Option<Vec<ExactMove<G::Move>>> {
         None
     }
 

@@ -33,7 +33,7 @@
 //!   is bounded (docs/api.md gives the ceiling).
 
 use crate::bot::{option, Engine, Options, Value};
-use crate::game::any::AnyGame;
+use crate::game::any::{AnyGame, MoveValue};
 use crate::game::players::{Algorithm, Source, Thought};
 use crate::game::registry::{GameSpec, GameType, Resources, GAMES};
 use crate::game::render::View;
@@ -215,6 +215,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/move", post(play_move))
         .route("/api/undo", post(undo))
         .route("/api/resign", post(resign))
+        .route("/api/draw", post(offer_draw))
+        .route("/api/analysis", post(analysis_mode))
+        .route("/api/analyze", post(analyze))
         .route("/api/go", post(go))
         .route("/api/hint", post(hint))
         .route("/api/view", get(view))
@@ -710,6 +713,25 @@ struct Play {
     /// The person resigned (POST /api/resign): the game is over, won by the engine, whatever
     /// the position; undo or a new game takes it back.
     resigned: bool,
+    /// The engine took the person's offer of a draw (POST /api/draw), for this reason: the game
+    /// is over, drawn, whatever the position; undo or a new game takes it back.
+    agreed: Option<String>,
+    /// The engine's answer to the person's last offer of a draw, shown until the game changes.
+    offer: Option<OfferOut>,
+    /// Analysis mode (POST /api/analysis): the engine plays no move; the person moves for
+    /// both sides and undo takes back one move.
+    analysis: bool,
+    /// The engine's opinion after each of its turns that said one, for the evaluation graph.
+    evals: Vec<EvalPoint>,
+}
+
+/// A point of the evaluation graph: after the first `ply` moves, the engine's opinion of the
+/// position as its evaluation bar gives it (-1: boardbot wins, 1: the person wins), in words.
+#[derive(Clone, Debug, Serialize)]
+pub struct EvalPoint {
+    pub ply: usize,
+    pub bar: f64,
+    pub words: String,
 }
 
 impl Play {
@@ -719,13 +741,16 @@ impl Play {
 
     fn engine_to_move(&self) -> bool {
         let game = self.game();
-        self.outcome().is_none() && game.to_move() != self.you
+        self.outcome().is_none() && game.to_move() != self.you && !self.analysis
     }
 
     /// The game's outcome, a resignation's included.
     fn outcome(&self) -> Option<Outcome> {
         if self.resigned {
             return Some(Outcome::Win(self.you.other()));
+        }
+        if self.agreed.is_some() {
+            return Some(Outcome::Draw);
         }
         self.game().outcome()
     }
@@ -749,6 +774,8 @@ impl Play {
         let view = game.view();
         let end_reason = if self.resigned {
             Some("you resigned".to_string())
+        } else if let Some(why) = &self.agreed {
+            Some(format!("drawn by agreement: {why}"))
         } else {
             game.human_end_reason().map(|r| in_view_names(&r, game.side_names(), &view))
         };
@@ -773,6 +800,9 @@ impl Play {
             algorithm: self.engine.options().algorithm.name(),
             evaluation: self.engine.options().evaluation.clone(),
             depth: self.engine.options().max_depth,
+            draw_offer: self.offer.clone(),
+            analysis: self.analysis,
+            evals: self.evals.iter().filter(|e| e.ply <= game.history().len()).cloned().collect(),
         }
     }
 
@@ -828,6 +858,22 @@ pub struct StateOut {
     pub algorithm: &'static str,
     pub evaluation: Option<String>,
     pub depth: Option<u32>,
+    /// The engine's answer to the person's last offer of a draw (POST /api/draw), until the
+    /// game changes; null when none was made.
+    pub draw_offer: Option<OfferOut>,
+    /// Analysis mode: the engine plays no move, the person moves for both sides.
+    pub analysis: bool,
+    /// The evaluation graph: the engine's opinion after each of its turns that said one.
+    pub evals: Vec<EvalPoint>,
+}
+
+/// The engine's answer to an offer of a draw.
+#[derive(Clone, Debug, Serialize)]
+pub struct OfferOut {
+    pub accepted: bool,
+    /// The answer in words, with its reason: "boardbot accepts the draw: its search proves the
+    /// position a draw", "boardbot declines the draw: boardbot wins in 4 moves".
+    pub words: String,
 }
 
 /// A move played.
@@ -1065,6 +1111,12 @@ struct NewIn {
     /// The seed of the random choices (the cells out of play, the engine's); from the
     /// operating system by default.
     seed: Option<u64>,
+    /// Moves to play from the start (move text), all or nothing: a shared position.
+    #[serde(default)]
+    moves: Vec<String>,
+    /// Start in analysis mode (the engine plays no move).
+    #[serde(default)]
+    analysis: bool,
 }
 
 fn default_you() -> String {
@@ -1125,6 +1177,7 @@ async fn new_game(
     // The game as described, its evaluation checked, its cells out of play drawn: it is built,
     // so this runs off the async workers (see `off`).
     let (blocked, seed, wanted) = (req.blocked, req.seed, evaluation.clone());
+    let moves = req.moves.clone();
     let prepare = move |text: &str| -> Result<GameSpec, ApiError> {
         let mut spec = GameSpec::parse(text).map_err(ApiError::bad)?;
         if let Some(name) = &wanted {
@@ -1145,6 +1198,11 @@ async fn new_game(
             let mut rng = seed.map_or_else(SmallRng::from_entropy, SmallRng::seed_from_u64);
             spec = crate::ui::play::with_blocked(&spec, blocked, &mut rng).map_err(|e| ApiError::bad(e.to_string()))?;
         }
+        if !moves.is_empty() {
+            // Checked on a game of its own before the session changes.
+            let mut game = spec.new_game(&Resources::none()).map_err(ApiError::bad)?;
+            game.set_moves(&moves).map_err(|e| ApiError::bad(format!("moves: {e}")))?;
+        }
         Ok(spec)
     };
     let timeout = Duration::from_secs_f64(req.time);
@@ -1157,11 +1215,19 @@ async fn new_game(
         }
         play.engine.set_options(options).map_err(internal)?;
         play.engine.new_game(spec, you == Side::Second, timeout).map_err(internal)?;
+        if !req.moves.is_empty() {
+            let words: Vec<&str> = req.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+            play.engine.set_position(&words).map_err(internal)?;
+        }
+        play.analysis = req.analysis;
         play.you = you;
         play.level = level_name;
         play.time = req.time;
         play.thinking = None;
         play.resigned = false;
+        play.agreed = None;
+        play.offer = None;
+        play.evals.clear();
         Ok(())
     };
     let text = req.game;
@@ -1191,8 +1257,18 @@ async fn new_game(
                 .off(large, move || {
                     let spec = prepare(&text)?;
                     let engine = Engine::new(options);
-                    let mut play =
-                        Play { engine, you, level: String::new(), time: 0.0, thinking: None, resigned: false };
+                    let mut play = Play {
+                        engine,
+                        you,
+                        level: String::new(),
+                        time: 0.0,
+                        thinking: None,
+                        resigned: false,
+                        agreed: None,
+                        offer: None,
+                        analysis: false,
+                        evals: Vec::new(),
+                    };
                     setup(&mut play, &spec)?;
                     Ok::<_, ApiError>(play)
                 })
@@ -1283,6 +1359,13 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
                     budget_ms,
                     ..ThinkingOut::new(turn.moves.clone(), human, t, "boardbot", "you", ended)
                 });
+                let ply = play.game().history().len();
+                if let Some((bar, words)) =
+                    play.thinking.as_ref().and_then(|t| Some((t.bar?, t.opinion.clone().unwrap_or_default())))
+                {
+                    play.evals.retain(|e| e.ply < ply);
+                    play.evals.push(EvalPoint { ply, bar, words });
+                }
             }
             // The slot and the game are free again even if the request went away.
             drop(hold);
@@ -1334,7 +1417,17 @@ async fn play_move(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
     // A move is read and played in O(1) on any board: no large-board lane, so that a refusal
     // is answered at once.
     let play = off(move || {
-        play.engine.opponent_move(&req.mv).map_err(ApiError::bad)?;
+        if play.analysis {
+            // Either side's move: checked on a copy, then the position set.
+            let mut game = play.game().clone_box();
+            game.play(&req.mv).map_err(ApiError::bad)?;
+            let history = game.history();
+            let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
+            play.engine.set_position(&words).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+        } else {
+            play.engine.opponent_move(&req.mv).map_err(ApiError::bad)?;
+        }
+        play.offer = None;
         Ok::<_, ApiError>(play)
     })
     .await??;
@@ -1364,7 +1457,8 @@ async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
             if !game.undo() {
                 return Err(ApiError::new(StatusCode::CONFLICT, "no move of yours to take back"));
             }
-            if game.to_move() == you {
+            // In analysis mode one move, whoever played it.
+            if game.to_move() == you || play.analysis {
                 break;
             }
         }
@@ -1373,6 +1467,8 @@ async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
         play.engine.set_position(&words).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
         play.thinking = None;
         play.resigned = false;
+        play.agreed = None;
+        play.offer = None;
         JsonBytes::of(&play.state(&id, play.resting_status()))
     })
     .await?
@@ -1388,6 +1484,7 @@ async fn resign(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
         return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
     }
     play.resigned = true;
+    play.offer = None;
     let id = slot.id.clone();
     app.off(slot.large(), move || JsonBytes::of(&play.state(&id, play.resting_status()))).await?
 }
@@ -1409,6 +1506,37 @@ pub struct HintOut {
     /// milliseconds after it started: a hint takes no longer than one of the engine's moves,
     /// whatever the level, algorithm and depth.
     pub budget_ms: u64,
+}
+
+/// The engine's search of the person's turn at full strength (the session's algorithm and
+/// time, the maximum level whatever the session's), stopped by `stop`; the game and the
+/// options are set back as they were (the engine on its own side). The turn found, not played,
+/// and its moves as people write them.
+fn person_search(play: &mut Play, stop: Arc<AtomicBool>) -> Result<(crate::game::players::Turn, Vec<String>)> {
+    let history = play.game().history();
+    let spec = play.game().spec().clone();
+    // At full strength whatever the session's level, as strong sites give hints; the session's
+    // options (its level) are set back below.
+    let kept = play.engine.options().clone();
+    let strongest = option("level").and_then(|o| o.parse("max")).and_then(|max| {
+        let mut options = kept.clone();
+        options.set_value("level", max)?;
+        Ok(options)
+    });
+    let strongest = strongest.and_then(|options| play.engine.set_options(options));
+    let turn = strongest.and_then(|()| play.engine.think(Instant::now(), stop));
+    let kept = play.engine.set_options(kept);
+    let found = turn.map(|turn| {
+        let human = play.game().human_history()[history.len()..].to_vec();
+        (turn, human)
+    });
+    // Back as it was: the position, and the engine on its own side (it searched the person's).
+    let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
+    let (timeout, engine_first) = (Duration::from_secs_f64(play.time), play.you == Side::Second);
+    let restored = kept
+        .and_then(|()| play.engine.new_game(&spec, engine_first, timeout))
+        .and_then(|()| play.engine.set_position(&words));
+    restored.and(found)
 }
 
 /// A hint: the session's engine at full strength (its algorithm and time, the maximum level
@@ -1437,38 +1565,253 @@ async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
     let _deadline = Deadline::start(&stop, budget);
     let budget_ms = budget.as_millis() as u64;
     let search = tokio::task::spawn_blocking(move || {
-        let history = play.game().history();
-        let spec = play.game().spec().clone();
         let view = play.game().view();
-        // At full strength whatever the session's level, as strong sites give hints; the
-        // session's options (its level) are set back below.
-        let kept = play.engine.options().clone();
-        let strongest = option("level").and_then(|o| o.parse("max")).and_then(|max| {
-            let mut options = kept.clone();
-            options.set_value("level", max)?;
-            Ok(options)
-        });
-        let strongest = strongest.and_then(|options| play.engine.set_options(options));
-        let turn = strongest.and_then(|()| play.engine.think(Instant::now(), stop));
-        let kept = play.engine.set_options(kept);
-        let hint = turn.map(|turn| {
-            let human = play.game().human_history()[history.len()..].to_vec();
+        let turn = person_search(&mut play, stop);
+        drop(hold);
+        let hint = turn.map(|(turn, human)| {
             let keys = view.moves.iter().find(|m| Some(&m.text) == turn.moves.first()).map(|m| m.keys.clone());
             let line = turn.thought.as_ref().map_or_else(String::new, |t| thought_line(t, "you", "boardbot"));
             let depth = turn.thought.as_ref().map_or(0, |t| t.depth);
             HintOut { moves: turn.moves, human, keys: keys.unwrap_or_default(), line, depth, budget_ms }
         });
-        // Back as it was: the position, and the engine on its own side (it searched the person's).
-        let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
-        let (timeout, engine_first) = (Duration::from_secs_f64(play.time), play.you == Side::Second);
-        let restored = kept
-            .and_then(|()| play.engine.new_game(&spec, engine_first, timeout))
-            .and_then(|()| play.engine.set_position(&words));
-        drop(hold);
-        (play, hint.and_then(|h| restored.map(|()| h)))
+        (play, hint)
     });
     let (_play, hint) = search.await.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     Ok(Json(hint.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?))
+}
+
+/// The single moves played before the engine takes a draw on a level score that is not proved
+/// (a proved draw it takes at once).
+pub const DRAW_AFTER_PLIES: usize = 40;
+/// A score is level when its opinion's advantage (in the game's units of a clear advantage: a
+/// man in checkers, a seed in Kalah, [`crate::game::render::Render::opinion`]) is at most this.
+pub const LEVEL: f64 = 0.25;
+
+/// The engine's answer to an offer of a draw: whether it accepts, and why in words. `dead`: only
+/// a draw can come of the position; `best`: the value of the person's best move (the analysis
+/// board's, [`crate::game::any::AnyThinking::analyze_moves`]: exact where the game's solver,
+/// database or search proves it), `plies` single moves into the game.
+fn draw_answer(dead: bool, best: Option<&MoveValue>, plies: usize) -> OfferOut {
+    use crate::game::render::Opinion;
+    let accept = |why: String| OfferOut { accepted: true, words: format!("boardbot accepts the draw: {why}") };
+    let decline = |why: String| OfferOut { accepted: false, words: format!("boardbot declines the draw: {why}") };
+    if dead {
+        return accept("only a draw can come of this position".into());
+    }
+    let Some(best) = best else {
+        return decline("it has no opinion of the position yet".into());
+    };
+    match best.opinion {
+        Opinion::Draw => accept(match best.source {
+            "solver" => "its exact solver or endgame database proves the position a draw".into(),
+            "end" => "the best move ends the game in a draw".into(),
+            _ => format!("its search proves the position a draw (depth {})", best.depth),
+        }),
+        Opinion::Estimate { .. } if best.depth == 0 => {
+            decline("it could not search the position in the time it has".into())
+        }
+        Opinion::Estimate { advantage } if advantage.abs() <= LEVEL => {
+            let score = format!("evaluation {advantage:+.2} for you at depth {}, level within ±{LEVEL}", best.depth);
+            if plies >= DRAW_AFTER_PLIES {
+                accept(format!("it scores the position level after {plies} single moves ({score})"))
+            } else {
+                decline(format!(
+                    "it takes a draw on a level score only after {DRAW_AFTER_PLIES} single moves, and {plies} have \
+                     been played ({score})"
+                ))
+            }
+        }
+        ref op => decline(opinion_words(op, "you", "boardbot")),
+    }
+}
+
+/// The person offers a draw on their turn: the engine values every move of the position as
+/// the analysis board does (through a search slot, in its time: the session's time per move,
+/// at least [`ANALYSIS_TIME`]) and answers
+/// ([`draw_answer`]); if it accepts, the game is over, drawn. The state then, with the answer
+/// in `draw_offer`.
+async fn offer_draw(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<JsonBytes, ApiError> {
+    let req: SessionIn = read_body(body)?;
+    let slot = app.slot(&req.session)?;
+    let play = slot.take().await?;
+    if play.outcome().is_some() {
+        return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
+    }
+    if play.engine_to_move() {
+        return Err(ApiError::new(StatusCode::CONFLICT, "it is the engine's turn (POST /api/go)"));
+    }
+    let id = slot.id.clone();
+    let (mut play, shown) = app
+        .off(slot.large(), move || {
+            let shown = search_states(&play, &id);
+            (play, shown)
+        })
+        .await?;
+    let (hold, stop, _stop_on_drop) = wait_for_search(&app, &slot, shown?).await;
+    let budget = Duration::from_secs_f64(play.time.max(ANALYSIS_TIME));
+    let _deadline = Deadline::start(&stop, budget);
+    let search = tokio::task::spawn_blocking(move || {
+        let game = play.game();
+        let dead = game.is_dead_draw();
+        let plies = game.history().len();
+        let values = if dead { Vec::new() } else { game.analyze_moves(budget, &stop, play.engine.options().hash_mb) };
+        drop(hold);
+        let answer = draw_answer(dead, values.first(), plies);
+        if answer.accepted {
+            play.agreed = Some(answer.words.trim_start_matches("boardbot accepts the draw: ").to_string());
+        }
+        play.offer = Some(answer);
+        play
+    });
+    let play = search.await.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let id = slot.id.clone();
+    app.off(slot.large(), move || JsonBytes::of(&play.state(&id, play.resting_status()))).await?
+}
+
+#[derive(Deserialize)]
+struct ModeIn {
+    session: String,
+    on: bool,
+}
+
+/// Analysis mode on or off: on, the engine plays no move and the person moves for both sides;
+/// off, the engine plays its side again (at once if it is to move).
+async fn analysis_mode(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<JsonBytes, ApiError> {
+    let req: ModeIn = read_body(body)?;
+    let slot = app.slot(&req.session)?;
+    let mut play = slot.take().await?;
+    play.analysis = req.on;
+    play.offer = None;
+    engine_turn(&app, slot, play).await
+}
+
+/// The analysis board's time: the session's time per move, and at least this many seconds.
+pub const ANALYSIS_TIME: f64 = 1.0;
+
+#[derive(Deserialize)]
+struct AnalyzeIn {
+    session: String,
+    /// The position after the first `ply` moves of the game; all of them by default.
+    ply: Option<usize>,
+}
+
+/// A legal move on the analysis board.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalyzedMove {
+    pub text: String,
+    pub human: String,
+    /// The cells to click for it (none for a move no cell stands for).
+    pub keys: Vec<String>,
+    /// The value after it, from the view of the side to move: in search units, in words
+    /// naming the players as the board does ("Red wins in 5 moves", "better for South"), and
+    /// how it is known ("exact: the game's solver", "proved by search, depth 12", "estimate,
+    /// depth 9: +0.42").
+    pub score: i32,
+    pub words: String,
+    pub how: String,
+    /// Exact: by the game's solver or database, a search that saw every line to the end, or
+    /// the end of the game.
+    pub proved: bool,
+    /// "solver", "search" or "end".
+    pub source: &'static str,
+    pub depth: u32,
+    /// The value as the game's solver writes it in `boardbot solve --analyze` (Connect-X: Pons'
+    /// score; Kalah: the first player's final margin).
+    pub solver_value: Option<i32>,
+}
+
+/// The analysis board: every legal move of the session's position (or of the position after
+/// `ply` moves) with its value, best first ([`crate::game::any::AnyThinking::analyze_moves`]),
+/// through a search slot within the session's time per move (at least [`ANALYSIS_TIME`]). Any
+/// position in analysis mode, after the game or a past one; not the position the person is
+/// playing against the engine (409).
+async fn analyze(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<JsonBytes, ApiError> {
+    let req: AnalyzeIn = read_body(body)?;
+    let slot = app.slot(&req.session)?;
+    let play = slot.take().await?;
+    let id = slot.id.clone();
+    let (play, prepared) = app
+        .off(slot.large(), move || {
+            let prepared = (|| {
+                let game = play.game();
+                let history = game.history();
+                let ply = req.ply.unwrap_or(history.len());
+                if ply > history.len() {
+                    return Err(ApiError::bad(format!("ply must be 0 to {} (the moves played)", history.len())));
+                }
+                if ply == history.len() && play.outcome().is_none() && !play.analysis {
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        "the analysis board shows the game being played only in analysis mode (or a past \
+                         position, or after the game)",
+                    ));
+                }
+                let mut copy = game.clone_box();
+                copy.set_moves(&history[..ply]).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+                if copy.outcome().is_some() {
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        "the game is over in this position: no move to analyze",
+                    ));
+                }
+                Ok((copy, ply, search_states(&play, &id)?))
+            })();
+            (play, prepared)
+        })
+        .await?;
+    let (copy, ply, shown) = prepared?;
+    let (hold, stop, _stop_on_drop) = wait_for_search(&app, &slot, shown).await;
+    let budget = Duration::from_secs_f64(play.time.max(ANALYSIS_TIME));
+    let _deadline = Deadline::start(&stop, budget);
+    let hash_mb = play.engine.options().hash_mb;
+    let work = tokio::task::spawn_blocking(move || {
+        let moves = copy.analyze_moves(budget, &stop, hash_mb);
+        drop(hold);
+        let view = copy.view();
+        let side = copy.to_move();
+        let (me, other) = (view.players[side.index()].name, view.players[side.other().index()].name);
+        let moves: Vec<AnalyzedMove> = moves
+            .into_iter()
+            .map(|m| {
+                use crate::game::render::Opinion;
+                let how = match (m.source, m.proved, &m.opinion) {
+                    ("end", _, _) => "ends the game".to_string(),
+                    ("solver", _, _) => match m.solver_value {
+                        Some(v) => format!("exact: the game's solver (its score {v:+})"),
+                        None => "exact: the game's solver or endgame database".to_string(),
+                    },
+                    (_, true, _) => format!("proved by search, depth {}", m.depth),
+                    (_, false, Opinion::Estimate { advantage }) => {
+                        format!("estimate, depth {}: {advantage:+.2}", m.depth)
+                    }
+                    _ => format!("estimate, depth {}", m.depth),
+                };
+                let keys = view.moves.iter().find(|v| v.text == m.text).map(|v| v.keys.clone()).unwrap_or_default();
+                AnalyzedMove {
+                    words: opinion_words(&m.opinion, me, other),
+                    how,
+                    keys,
+                    text: m.text,
+                    human: m.human,
+                    score: m.score,
+                    proved: m.proved,
+                    source: m.source,
+                    depth: m.depth,
+                    solver_value: m.solver_value,
+                }
+            })
+            .collect();
+        let side = if side == Side::First { "first" } else { "second" };
+        JsonBytes::of(&serde_json::json!({
+            "ply": ply, "side": side, "player": me, "budget_ms": budget.as_millis() as u64, "moves": moves
+        }))
+    });
+    let out = work.await.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    drop(play);
+    out
 }
 
 #[derive(Deserialize)]
@@ -1575,7 +1918,18 @@ mod tests {
         let mut engine = Engine::new(app.options.clone());
         let spec = GameSpec::parse(&examples(GAMES[0])[0]).unwrap();
         engine.new_game(&spec, false, Duration::from_millis(100)).unwrap();
-        let play = Play { engine, you: Side::First, level: "max".into(), time: 0.1, thinking: None, resigned: false };
+        let play = Play {
+            engine,
+            you: Side::First,
+            level: "max".into(),
+            time: 0.1,
+            thinking: None,
+            resigned: false,
+            agreed: None,
+            offer: None,
+            analysis: false,
+            evals: Vec::new(),
+        };
         let slot = Arc::new(Slot {
             id: id.into(),
             client: Client::of([127, 0, 0, 1].into()),

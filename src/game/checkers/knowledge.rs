@@ -410,6 +410,30 @@ impl RootKnowledge<Checkers> for CheckersKnowledge {
         (!keep.is_empty()).then_some(Proof { score: 0, moves: keep, from_book: false })
     }
 
+    /// The database's value of the position after each move (win, draw or loss; no distance),
+    /// when every one is in it.
+    fn exact_move_values(
+        &self,
+        g: &Checkers,
+        _deadline: Instant,
+        _stop: Option<&AtomicBool>,
+    ) -> Option<Vec<crate::search::ExactMove<Move>>> {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let after = self.after(g, &moves)?;
+        let value = |v: Value| match v {
+            Value::Win => -WIN_BOUND,
+            Value::Loss => WIN_BOUND,
+            Value::Draw => 0,
+        };
+        Some(
+            after
+                .into_iter()
+                .map(|(mv, v)| crate::search::ExactMove { mv, score: value(v), solver_value: None })
+                .collect(),
+        )
+    }
+
     fn wins_exactly(&self, g: &Checkers, _deadline: Instant, _stop: Option<&AtomicBool>) -> Option<bool> {
         self.probe(g).map(|v| v == Value::Win)
     }

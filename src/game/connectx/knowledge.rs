@@ -4,7 +4,7 @@
 
 use super::{solver, Column, ConnectX};
 use crate::game::{Game, Side};
-use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score};
+use crate::search::{Candidate, ExactMove, Knowledge, Proof, RootKnowledge, Score};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -97,5 +97,14 @@ impl RootKnowledge<ConnectX> for CxKnowledge {
 
     fn wins_exactly(&self, g: &ConnectX, deadline: Instant, stop: Option<&AtomicBool>) -> Option<bool> {
         self.exact_wins(g, deadline, stop)
+    }
+
+    fn exact_move_values(
+        &self,
+        g: &ConnectX,
+        deadline: Instant,
+        stop: Option<&AtomicBool>,
+    ) -> Option<Vec<ExactMove<Column>>> {
+        self.exact_columns(g, deadline, stop)
     }
 }

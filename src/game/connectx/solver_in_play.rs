@@ -4,9 +4,9 @@
 use super::book::Book;
 use super::solver::{BoundTable, Geometry, Position, Shape, Solver};
 use super::{Column, ConnectX, CxKnowledge};
+use crate::search::{ExactMove, Proof, Score, WIN};
 #[cfg(doc)]
-use crate::search::Knowledge;
-use crate::search::{Proof, Score, WIN};
+use crate::search::{Knowledge, RootKnowledge};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -78,6 +78,27 @@ impl CxKnowledge {
             solver = solver.with_stop(stop);
         }
         solver.solve(&p, true).ok().map(|v| v > 0)
+    }
+
+    /// Every column's exact value (see [`RootKnowledge::exact_move_values`]): the solver's
+    /// analysis of the position (Pons' scores, as `boardbot solve --analyze` prints them), with
+    /// the table given by [`CxKnowledge::with_solver`], if it finishes before `deadline`.
+    pub(super) fn exact_columns(
+        &self,
+        g: &ConnectX,
+        deadline: Instant,
+        stop: Option<&AtomicBool>,
+    ) -> Option<Vec<ExactMove<Column>>> {
+        let (_, p, table) = self.solver_position(g)?;
+        let mut solver = Solver::new(table).with_deadline(Some(deadline));
+        if let Some(stop) = stop {
+            solver = solver.with_stop(stop);
+        }
+        let scores = solver.analyze(&p, false).ok()?;
+        let moves = scores.iter().enumerate().filter_map(|(col, score)| {
+            score.map(|s| ExactMove { mv: col as Column, score: search_score(s, &p), solver_value: Some(s) })
+        });
+        Some(moves.collect())
     }
 
     /// The board's shape and the game's position in the solver's terms, and the solver's

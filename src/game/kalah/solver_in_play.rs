@@ -6,7 +6,7 @@ use super::solver::{self, cache, Database, Solver};
 use super::{Capture, Kalah, KalahMove};
 use crate::game::any::Resources;
 use crate::game::Game;
-use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, EVAL_LIMIT, WIN_BOUND};
+use crate::search::{Candidate, ExactMove, Knowledge, Proof, RootKnowledge, Score, EVAL_LIMIT, WIN_BOUND};
 use rand::RngCore;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -166,6 +166,16 @@ impl Knowledge<Kalah> for KalahKnowledge {
     }
 }
 
+/// A final margin in seeds for the side to move as a search score: a win or loss just past
+/// [`WIN_BOUND`] by the margin (at most 200), a draw 0.
+fn margin_score(margin: i32) -> Score {
+    match margin {
+        0 => 0,
+        m if m > 0 => WIN_BOUND + m.min(200),
+        m => -(WIN_BOUND + (-m).min(200)),
+    }
+}
+
 impl RootKnowledge<Kalah> for KalahKnowledge {
     /// The solver's verdict: a won position's best move (the largest margin) is played at once;
     /// in a drawn or lost one, every move that keeps the value. The margin is not a number of
@@ -200,12 +210,31 @@ impl RootKnowledge<Kalah> for KalahKnowledge {
             solved.nodes,
             begin.elapsed().as_millis()
         );
-        let score = match margin {
-            0 => 0,
-            m if m > 0 => WIN_BOUND + m.min(200),
-            m => -(WIN_BOUND + (-m).min(200)),
-        };
+        let score = margin_score(margin);
         (!solved.best.is_empty()).then_some(Proof { score, moves: solved.best, from_book: false })
+    }
+
+    /// The solver's analysis: each move's final margin for the side to move (its score), and
+    /// the first player's (as `boardbot solve --analyze` prints it).
+    fn exact_move_values(
+        &self,
+        g: &Kalah,
+        deadline: Instant,
+        stop: Option<&AtomicBool>,
+    ) -> Option<Vec<ExactMove<KalahMove>>> {
+        let mut solver = self.solver.as_ref()?.try_lock().ok()?;
+        if let Some(db) = self.database() {
+            solver.set_database(db.clone());
+        }
+        let analysis = solver.analyze(g, Some(deadline), stop)?;
+        let me = g.to_move();
+        let first = |v: i32| g.store_difference() + if me == crate::game::Side::First { v } else { -v };
+        let moves = analysis.moves.into_iter().map(|(mv, v)| ExactMove {
+            mv,
+            score: margin_score(g.store_lead(me) + v),
+            solver_value: Some(first(v)),
+        });
+        Some(moves.collect())
     }
 
     fn reference_move(&self, g: &mut Kalah, mut rng: &mut dyn RngCore) -> Option<KalahMove> {

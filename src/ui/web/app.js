@@ -25,6 +25,13 @@ let numbers = false;    // move numbers on the stones
 let flipped = false;    // the board turned half round from the way it is drawn by default
 let resignAsked = null; // the timer of a first click on Resign, waiting for the second
 let fallen = -1;        // the number of moves when a Connect-X disc last fell (once per move)
+let drawnPlies = 0;     // the moves of the live position the board last showed (motion starts there)
+let drawnGame = null;   // "SESSION GAME" of that position; "new": a new game asked for (its moves move)
+let anim = null;        // {skip}: a move being shown moving (the board is the animation's)
+let sentPath = null;    // the squares of a jump path the person clicked, shown while it is sent
+const frames = [];      // what the animations showed, for tests: {ply, hops | counts}
+let slow = 1;           // the animations' speed divisor (tests slow them to watch them)
+let analysis = null;    // the analysis board: {key, ply, pending | error | moves, player}
 
 async function api(method, path, body) {
   const res = await fetch(path, {
@@ -59,7 +66,8 @@ function who(side) {
 }
 
 function legalMoves() {
-  if (!state || state.status !== "your_turn" || pending || review || lock) return [];
+  if (!state || state.status !== "your_turn" || pending || review || lock || anim) return [];
+  if (analysis && analysis.pending) return [];
   return state.view.moves;
 }
 
@@ -191,6 +199,7 @@ function drawGrid(board, view, ctx) {
     if (c.content === "#") b.classList.add(view.style === "checkers" ? "light" : "blocked");
     else if (view.style === "checkers") b.classList.add("dark");
     if (ctx.lock && c.content === "") b.classList.add("lockable");
+    if (ctx.taking && ctx.taking.has(i)) b.classList.add("taking");
     if (c.content && c.content !== "#") {
       const piece = pieceOf(view, c.content, c);
       // The last disc dropped falls from above its column, once (not at every redraw).
@@ -311,6 +320,182 @@ function drawBoard(view, ctx) {
   else drawGrid(board, view, ctx);
 }
 
+// ---- motion ----
+// A checkers piece slides along its path hop by hop and the pieces it takes fade; a Kalah
+// sowing drops its seeds one by one; a click or a key shows the end at once. None for people
+// who ask for less motion (prefers-reduced-motion), and none on a redraw: only the moves since
+// the position the board last showed move, once.
+
+const HOP = 220;      // ms a checkers hop takes
+const FADE = 250;     // ms a taken piece takes to fade
+const SEED = 120;     // ms between two seeds of a sowing, at most...
+const SOWING = 1500;  // ...and a whole sowing at most this long (25 ms a seed at least)
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const lessMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+// A jump path being clicked (or sent): the piece drawn on the path's last square, its square
+// left empty, and the pieces it jumps over (those between two squares of the path on a
+// diagonal) marked at once. Checkers boards only; any other view is returned as it is.
+function alongPath(view, path) {
+  const none = { view, taking: new Set() };
+  if (view.style !== "checkers" || !path || path.length < 2) return none;
+  const at = (key) => view.cells.findIndex((c) => c.key === key);
+  const from = at(path[0]), to = at(path[path.length - 1]);
+  const mover = from >= 0 ? view.cells[from].content : "";
+  if (to < 0 || !mover || mover === "#") return none;
+  const taking = new Set();
+  for (let h = 1; h < path.length; h++) {
+    const a = at(path[h - 1]), b = at(path[h]);
+    if (a < 0 || b < 0) return none;
+    const [ar, ac, br, bc] = [Math.floor(a / view.cols), a % view.cols, Math.floor(b / view.cols), b % view.cols];
+    const n = Math.abs(br - ar);
+    if (n !== Math.abs(bc - ac)) continue;
+    for (let k = 1; k < n; k++) {
+      const i = (ar + k * Math.sign(br - ar)) * view.cols + ac + k * Math.sign(bc - ac);
+      const c = view.cells[i].content;
+      if (c && c !== "#" && c[0] !== mover[0]) taking.add(i);
+    }
+  }
+  const cells = view.cells.map((c) => ({ ...c }));
+  cells[from].content = "";
+  cells[to].content = mover;
+  return { view: { ...view, cells }, taking };
+}
+
+// Whether the moves since the board last showed the live position are to be shown moving
+// (then `anim` is set and the board left to `animate`), or the board just shows the position.
+function startsMotion(s) {
+  if (anim || review || lock) return false;
+  const key = `${s.session} ${s.game}`;
+  const plies = s.history.length;
+  if (drawnGame !== key || plies < drawnPlies) {
+    drawnGame = key;
+    drawnPlies = plies;
+    return false;
+  }
+  if (plies === drawnPlies) return false;
+  const resting = !pending && (s.status === "your_turn" || s.status === "over");
+  const moving = s.view.style === "checkers" || s.view.style === "mancala";
+  if (!resting || !moving || lessMotion() || plies - drawnPlies > 12) {
+    drawnPlies = plies;
+    return false;
+  }
+  anim = { skip: false, from: drawnPlies, to: plies };
+  return true;
+}
+
+function stillCtx(view) {
+  return { turned: turned(view), interactive: false, next: new Set(), hintKeys: [], lock: false, taking: new Set() };
+}
+
+// Shows the moves `anim.from` to `anim.to` of state `s` moving, each from the position before
+// it (GET /api/view), then draws the position.
+async function animate(s) {
+  const { from, to } = anim;
+  const views = [];
+  try {
+    for (let k = from; k < to; k++) {
+      views.push((await api("GET", `/api/view?session=${encodeURIComponent(s.session)}&ply=${k}`)).view);
+    }
+    views.push(s.view);
+    for (let k = from; k < to && !anim.skip; k++) {
+      const before = views[k - from], after = views[k - from + 1], played = s.played[k];
+      const mv = before.moves.find((m) => m.text === played.text);
+      if (!mv || mv.keys.length === 0) continue;
+      // The person's own pieces moved as they clicked them; sowings are shown whoever sows.
+      if (before.style === "checkers" && who(played.side) !== "you") await slide(before, after, mv.keys, k + 1);
+      else if (before.style === "mancala") await sow(before, mv.keys[0], played.side, k + 1);
+    }
+  } catch (e) {
+    // A view refused (the game changed meanwhile): the position is drawn as it is.
+  }
+  anim = null;
+  drawnPlies = to;
+  render();
+}
+
+// A checkers move of `keys` (its square, then each landing) from `before`: the piece slides
+// hop by hop; the pieces `after` marks jumped fade as it passes them.
+async function slide(before, after, keys, ply) {
+  drawBoard(before, stillCtx(before));
+  const board = $("board");
+  const cell = (key) => board.querySelector(`.cell[data-key="${CSS.escape(key)}"]`);
+  const centre = (e) => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+  const start = cell(keys[0]);
+  const piece = start && start.querySelector(".piece");
+  if (!piece) return;
+  piece.classList.add("sliding");
+  const [x0, y0] = centre(start);
+  let [px, py] = [x0, y0];
+  const jumped = [];
+  after.cells.forEach((c, i) => { if ((c.marks || []).includes("jumped")) jumped.push(i); });
+  const frame = { ply, hops: [] };
+  frames.push(frame);
+  for (const key of keys.slice(1)) {
+    const to = cell(key);
+    if (anim.skip || !to) return;
+    const [x, y] = centre(to);
+    piece.style.transition = `transform ${HOP * slow}ms ease-in-out`;
+    piece.style.transform = `translate(${x - x0}px, ${y - y0}px)`;
+    await sleep(HOP * slow);
+    const taken = [];
+    for (const i of jumped) {
+      const e = board.querySelector(`.cell[data-index="${i}"]`);
+      const [jx, jy] = centre(e);
+      if ((jx - px) * (jx - x) < 0 && (jy - py) * (jy - y) < 0) {
+        e.classList.add("taken");
+        taken.push(e.dataset.key);
+      }
+    }
+    piece.dataset.at = key;
+    frame.hops.push({ to: key, taken });
+    [px, py] = [x, y];
+  }
+  await sleep(FADE * slow);
+}
+
+// A sowing of the pit `key` by `side` from `before`, seed by seed, round the mancala board
+// counter-clockwise as its rows are drawn (the first player's row left to right, its store,
+// the second's row right to left, its store), past the opponent's store.
+async function sow(before, key, side, ply) {
+  drawBoard(before, stillCtx(before));
+  const board = $("board");
+  const p = before.cols - 2;
+  const cycle = [...Array(p).keys()].map((c) => p + 3 + c)
+    .concat([2 * p + 3], [...Array(p).keys()].map((c) => p - c), [0]);
+  const theirs = side === "first" ? 0 : 2 * p + 3;
+  const counts = before.cells.map((c) => c.content);
+  const from = before.cells.findIndex((c) => c.key === key);
+  let at = cycle.indexOf(from);
+  if (at < 0) return;
+  const show = (i) => {
+    const e = board.querySelector(`[data-index="${i}"]`);
+    if (!e) return;
+    e.querySelector(".seeds").replaceWith(seeds(Number(counts[i]) || 0));
+    e.querySelector(".count").textContent = counts[i];
+    e.dataset.content = counts[i];
+    board.querySelectorAll(".sowing-now").forEach((x) => x.classList.remove("sowing-now"));
+    e.classList.add("sowing-now");
+  };
+  let left = Number(counts[from]) || 0;
+  const step = Math.max(25, Math.min(SEED, SOWING / Math.max(1, left))) * slow;
+  counts[from] = "0";
+  show(from);
+  while (left > 0) {
+    await sleep(step);
+    if (anim.skip) return;
+    at = (at + 1) % cycle.length;
+    const i = cycle[at];
+    if (i === theirs) continue;
+    counts[i] = String((Number(counts[i]) || 0) + 1);
+    left--;
+    show(i);
+  }
+  frames.push({ ply, counts: [...counts] });
+  await sleep(step * 3);
+}
+
 function drawPlayers(view) {
   const mine = state ? state.your_side : "first";
   const bottomSide = flipped ? otherSide(mine) : mine;
@@ -386,6 +571,37 @@ function drawMoves() {
   if (!review) box.scrollTop = box.scrollHeight;
 }
 
+// The evaluation graph: the engine's opinion after each of its turns (up: better for you),
+// a point a turn; a click on a point shows the position then.
+function drawGraph() {
+  const svg = $("graph");
+  svg.replaceChildren();
+  const evals = state ? state.evals || [] : [];
+  // An SVG element has no `hidden` property: the attribute itself.
+  svg.toggleAttribute("hidden", evals.length < 2);
+  if (evals.length < 2) return;
+  const last = Math.max(state.played.length, 1);
+  const x = (ply) => 6 + (286 * ply) / last;
+  const y = (bar) => 40 - 36 * bar;
+  const node = (tag, attrs) => {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    svg.appendChild(e);
+    return e;
+  };
+  node("line", { x1: 0, x2: 300, y1: 40, y2: 40, class: "axis" });
+  node("polyline", { points: evals.map((e) => `${x(e.ply)},${y(e.bar)}`).join(" "), class: "curve" });
+  const current = review ? review.ply : state.played.length;
+  for (const e of evals) {
+    const c = node("circle", { cx: x(e.ply), cy: y(e.bar), r: 4, class: e.ply === current ? "point current" : "point" });
+    c.dataset.ply = e.ply;
+    const t = document.createElementNS(SVG, "title");
+    t.textContent = `After move ${e.ply}: ${e.words}`;
+    c.appendChild(t);
+    c.addEventListener("click", () => showPly(e.ply));
+  }
+}
+
 function drawEval() {
   const t = state && state.thinking;
   if (t && t.bar !== null && t.bar !== undefined) lastBar = t.bar;
@@ -407,19 +623,28 @@ function render() {
     say(pending ? "Starting a game…" : "Loading…");
     return;
   }
-  document.body.dataset.status = pending && s.status === "your_turn" ? "sending" : s.status;
+  const moving = startsMotion(s);
+  document.body.dataset.status = anim ? "animating" : pending && s.status === "your_turn" ? "sending" : s.status;
   document.body.dataset.reviewing = review ? "yes" : "no";
   document.body.classList.toggle("busy", s.status === "queued" || s.status === "thinking");
-  const view = lock ? lock.view : review ? review.view : s.view;
+  // A jump path being clicked, or sent and not yet back: the piece along it.
+  const live = !lock && !review;
+  const sent = sentPath && sentPath.plies === s.history.length ? sentPath.keys : null;
+  const path = live ? (selected.length >= 2 ? selected : pending ? sent : null) : null;
+  const { view, taking } = alongPath(lock ? lock.view : review ? review.view : s.view, path);
   const moves = legalMoves();
   const next = new Set(moves.filter((m) => startsWith(m.keys, selected)).map((m) => m.keys[selected.length]));
-  drawBoard(view, {
-    turned: turned(view),
-    interactive: moves.length > 0 || !!lock,
-    next,
-    hintKeys: hint && !review && !lock ? hint.keys : [],
-    lock: !!lock,
-  });
+  // While moves are shown moving, the board is the animation's.
+  if (!anim) {
+    drawBoard(view, {
+      turned: turned(view),
+      interactive: moves.length > 0 || !!lock,
+      next,
+      hintKeys: hint && !review && !lock ? hint.keys : [],
+      lock: !!lock,
+      taking,
+    });
+  }
   // The players' notes (pieces captured, seeds in store) are those of the position shown.
   drawPlayers(view);
   drawEval();
@@ -439,6 +664,9 @@ function render() {
   const t = s.thinking;
   $("thinking").textContent = t ? `boardbot played ${t.human.join(", ")} · ${t.line}` : "";
   $("hint-text").textContent = hint && !review ? hint.text : "";
+  // The engine's answer to the person's offer of a draw, until the game changes.
+  $("offer-text").textContent = s.draw_offer && !review ? s.draw_offer.words + "." : "";
+  $("offer-text").className = s.draw_offer && s.draw_offer.accepted ? "accepted" : "";
 
   // Moves no cell stands for (Kalah's swap under the pie rule): a button each.
   const free = $("no-cell-moves");
@@ -452,6 +680,7 @@ function render() {
   }
 
   drawMoves();
+  drawGraph();
   $("review").hidden = !review;
   if (review) {
     const m = s.played[review.ply - 1];
@@ -472,26 +701,134 @@ function render() {
   if (lock) say("Choosing the cells out of play.");
   else if (review) say("Reviewing the game: the board as it was.");
   else switch (s.status) {
-    case "your_turn": say(pending ? "Sending your move…" : `Your move (you play ${mine}): click ${clickWhat}.`); break;
+    case "your_turn": say(pending ? "Sending your move…" : s.analysis
+      ? `Analysis mode: ${sideName(s.view, s.to_move)} to move; you move for both sides (click ${clickWhat.replace("your row (at the bottom)", "the row of the side to move")}).`
+      : `Your move (you play ${mine}): click ${clickWhat}.`); break;
     case "queued": say("Waiting for the engine: other games are being played…"); break;
     case "thinking": say("boardbot is thinking…"); break;
     case "engine_to_move": say("boardbot to move…"); break;
     case "over": say(`Game over: ${s.result}.`); break;
     default: say(s.status);
   }
-  const stop = stopMove();
-  $("stop").hidden = !stop;
-  $("stop").title = stop ? `Play ${stop.human || stop.text}` : "";
+  placeStop(stopMove());
   const busy = s.status === "queued" || s.status === "thinking";
   $("undo").disabled = pending || s.played.length === 0 || busy || !!lock;
   $("hint").disabled = pending || s.status !== "your_turn" || !!review || !!lock;
   $("rematch").disabled = pending || !!lock;
   $("resign").disabled = pending || s.status !== "your_turn" || !!lock;
+  $("draw").disabled = pending || s.status !== "your_turn" || !!lock;
   $("resign").textContent = resignAsked ? "Really resign?" : "Resign";
   $("resign").classList.toggle("on", !!resignAsked);
   $("flip").hidden = !flippable(s.view);
   $("flip").classList.toggle("on", flipped);
   $("new").disabled = pending;
+  $("analysis-mode").classList.toggle("on", !!s.analysis);
+  $("analysis-mode").disabled = pending || busy || !!lock;
+  $("analyze").disabled = pending || busy || !!lock || (analysis && analysis.pending)
+    || !(s.analysis || s.status === "over" || review);
+  drawAnalysis();
+  if (moving) animate(s);
+}
+
+// "Stop here" beside the square where a multiple jump may stop (the last one clicked): under
+// it, or above it when there is no room below the board.
+function placeStop(stop) {
+  const b = $("stop");
+  b.hidden = !stop || !!anim;
+  b.title = stop ? `Play ${stop.human || stop.text}` : "";
+  if (b.hidden) return;
+  const key = selected[selected.length - 1];
+  const cell = document.querySelector(`#board .cell[data-key="${CSS.escape(key)}"]`);
+  if (!cell) return;
+  const area = $("board-area").getBoundingClientRect(), r = cell.getBoundingClientRect();
+  b.style.left = `${r.left - area.left + r.width / 2}px`;
+  const below = r.bottom - area.top + 4;
+  b.style.top = below + b.offsetHeight > area.height ? `${r.top - area.top - b.offsetHeight - 4}px` : `${below}px`;
+}
+
+// ---- a position shared by a link ----
+
+// The position as a link: the game, its moves (move text, comma-separated), the side the person
+// plays, and analysis mode, in the URL's fragment. Opened, it starts that game at that position.
+function shareLink() {
+  const p = new URLSearchParams({ game: state.game, moves: state.history.join(","), you: state.your_side });
+  if (state.analysis) p.set("analysis", "1");
+  return `${location.origin}${location.pathname}#${p.toString()}`;
+}
+
+// The game a link's fragment asks for, as a new game's request; null for none.
+function fromLink() {
+  if (!location.hash || location.hash.length < 2) return null;
+  const p = new URLSearchParams(location.hash.slice(1));
+  const game = p.get("game");
+  if (!game) return null;
+  const moves = (p.get("moves") || "").split(",").filter((m) => m.trim() !== "");
+  return {
+    game,
+    moves,
+    you: p.get("you") === "second" ? "second" : "first",
+    analysis: p.get("analysis") === "1",
+    level: $("level").value,
+    time: parseFloat($("time").value),
+  };
+}
+
+// ---- the analysis board ----
+
+// The position shown: its game and moves, as the analysis board keys its answers.
+function shownKey() {
+  const ply = review ? review.ply : state.played.length;
+  return { ply, key: `${state.session} ${state.game} ${state.history.slice(0, ply).join(",")}` };
+}
+
+// Every legal move of the position shown with the engine's value (POST /api/analyze).
+async function analyzeShown() {
+  if (!state || pending) return;
+  const { ply, key } = shownKey();
+  analysis = { key, ply, pending: true };
+  render();
+  try {
+    const a = await api("POST", "/api/analyze", { session: state.session, ply });
+    analysis = { key, ply, moves: a.moves, player: a.player };
+  } catch (e) {
+    analysis = { key, ply, error: e.message };
+  }
+  render();
+}
+
+function drawAnalysis() {
+  const box = $("analysis");
+  const shown = state && !lock ? shownKey() : null;
+  if (!analysis || !shown || analysis.key !== shown.key) {
+    box.hidden = true;
+    // In analysis mode each position is analysed as it is reached.
+    if (state && state.analysis && !review && !lock && !pending && state.status === "your_turn" && !anim) analyzeShown();
+    return;
+  }
+  box.hidden = false;
+  const body = $("analysis-moves").tBodies[0];
+  body.replaceChildren();
+  $("analysis-title").textContent = analysis.pending ? "Analysis: the engine is looking at every move…"
+    : analysis.error ? `Analysis: ${analysis.error}` : `Analysis: ${analysis.player} to move`;
+  box.dataset.state = analysis.pending ? "pending" : analysis.error ? "error" : "done";
+  for (const m of analysis.moves || []) {
+    const row = el("tr", m.proved ? "proven" : "estimate");
+    row.dataset.move = m.text;
+    row.dataset.source = m.source;
+    if (m.solver_value !== null && m.solver_value !== undefined) row.dataset.solver = String(m.solver_value);
+    row.appendChild(el("td", "mv-name", m.human));
+    const value = el("td", "value", m.words);
+    if (m.proved) value.appendChild(el("span", "badge", "proven"));
+    row.appendChild(value);
+    row.appendChild(el("td", "how", m.how));
+    // In analysis mode a row plays its move.
+    if (state.analysis && !review) {
+      row.classList.add("playable");
+      row.title = `Play ${m.human}`;
+      row.addEventListener("click", () => { if (!pending) change("/api/move", { session: state.session, move: m.text }).catch(() => {}); });
+    }
+    body.appendChild(row);
+  }
 }
 
 function hover(key, on) {
@@ -517,7 +854,8 @@ function click(key, index) {
   const done = fits.find((m) => m.keys.length === prefix.length);
   if (done && fits.length === 1) {
     selected = [];
-    change("/api/move", { session: state.session, move: done.text });
+    sentPath = { keys: prefix, plies: state.history.length };
+    change("/api/move", { session: state.session, move: done.text }).catch(() => {});
   } else {
     selected = prefix;
     render();
@@ -526,7 +864,7 @@ function click(key, index) {
 
 // A request that changes the game; while it runs (the engine may search), the state is polled
 // to show the person's move and whether the engine waits or thinks.
-async function change(path, body) {
+async function change(path, body, fresh) {
   pending = true;
   hint = null;
   review = null;
@@ -538,7 +876,11 @@ async function change(path, body) {
       if (!polling || !state) break;
       try {
         const s = await api("GET", `/api/state?session=${encodeURIComponent(state.session)}`);
-        if (polling) { state = s; render(); }
+        if (polling) {
+          if (sentPath && s.history.length !== sentPath.plies) sentPath = null;
+          state = s;
+          render();
+        }
       } catch (e) { /* the main request reports errors */ }
     }
   };
@@ -547,12 +889,19 @@ async function change(path, body) {
     const s = await api("POST", path, body);
     polling = false;
     pending = false;
+    sentPath = null;
+    // A new game's own moves (the engine's first) move; the old game's are not replayed.
+    if (fresh) {
+      drawnGame = `${s.session} ${s.game}`;
+      drawnPlies = 0;
+    }
     state = s;
     sessionStorage.setItem("boardbot-session", s.session);
     render();
   } catch (e) {
     polling = false;
     pending = false;
+    sentPath = null;
     render();
     say(`Error: ${e.message}`);
     throw e;
@@ -713,17 +1062,19 @@ async function newGame(body) {
   lastBar = null;
   flipped = false;
   const old = sessionStorage.getItem("boardbot-session");
+  // A new game's own moves (the engine's first) are shown moving; a shared position's are not.
+  const fresh = !(body.moves && body.moves.length);
   try {
-    await change("/api/new", old ? { ...body, session: old } : body);
+    await change("/api/new", old ? { ...body, session: old } : body, fresh);
   } catch (e) {
     if (old && e.status === 404) {
       sessionStorage.removeItem("boardbot-session");
-      await change("/api/new", body).catch(() => {});
+      await change("/api/new", body, fresh).catch(() => {});
     }
   }
 }
 
-function fromForm() {
+async function fromForm() {
   if (lock) endLock();
   let game = description();
   let blocked = parseInt($("blocked").value, 10) || 0;
@@ -733,7 +1084,7 @@ function fromForm() {
   }
   const body = { game, you: $("you").value, level: $("level").value, time: parseFloat($("time").value), ...settings() };
   if (blocked > 0) body.blocked = blocked;
-  newGame(body);
+  return newGame(body);
 }
 
 async function start() {
@@ -776,18 +1127,58 @@ async function start() {
     selected = [];
     change("/api/resign", { session: state.session }).catch(() => {});
   });
+  $("draw").addEventListener("click", async () => {
+    if (!state || state.status !== "your_turn") return;
+    selected = [];
+    try {
+      await change("/api/draw", { session: state.session });
+      say(state.draw_offer ? state.draw_offer.words + "." : "");
+    } catch (e) { /* said by change */ }
+  });
+  $("analysis-mode").addEventListener("click", () => {
+    if (!state) return;
+    selected = [];
+    change("/api/analysis", { session: state.session, on: !state.analysis }).catch(() => {});
+  });
+  $("analyze").addEventListener("click", analyzeShown);
+  $("share").addEventListener("click", () => {
+    if (!state) return;
+    const link = shareLink();
+    history.replaceState(null, "", link);
+    $("share-box").hidden = false;
+    $("share-url").value = link;
+    $("share-url").select();
+    if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
+    say("The link to this position is below the board (and copied, where the browser allows).");
+  });
   $("review-back").addEventListener("click", () => review && showPly(Math.max(0, review.ply - 1)));
   $("review-next").addEventListener("click", () => review && showPly(review.ply + 1));
   $("review-end").addEventListener("click", () => { review = null; render(); });
   $("lock").addEventListener("click", startLock);
   $("lock-done").addEventListener("click", endLock);
   $("lock-clear").addEventListener("click", () => { lock.cells.clear(); applyLock(); });
+  // A click or a key shows a move being shown moving at its end at once.
+  document.addEventListener("click", () => { if (anim) anim.skip = true; }, true);
   document.addEventListener("keydown", (ev) => {
+    if (anim) { anim.skip = true; return; }
     if (!state || ev.target.closest("input, select, textarea")) return;
     if (ev.key === "ArrowLeft") showPly((review ? review.ply : state.played.length) - 1 < 0 ? 0 : (review ? review.ply : state.played.length) - 1);
     else if (ev.key === "ArrowRight" && review) showPly(review.ply + 1);
     else if (ev.key === "Escape") { if (lock) endLock(); else if (review) { review = null; render(); } else { selected = []; render(); } }
   });
+  // A shared position: its game at its moves (the fragment then cleared, so that a reload
+  // goes on with the game rather than start it again).
+  const linked = fromLink();
+  if (linked) {
+    history.replaceState(null, "", location.pathname);
+    await newGame(linked);
+    if (state) return;
+    // Refused (said by `change`): the form's game instead, the error kept in view.
+    const said = $("message").textContent;
+    await fromForm();
+    say(`The link's position was refused (${said.replace(/^Error: /, "")}); a new game instead.`);
+    return;
+  }
   const old = sessionStorage.getItem("boardbot-session");
   if (old) {
     try {
@@ -808,6 +1199,10 @@ window.boardbot = {
   get pending() { return pending; },
   get review() { return review; },
   get hint() { return hint; },
+  get animating() { return !!anim; },
+  get analysis() { return analysis; },
+  frames,
+  set slow(f) { slow = f; },
 };
 
 start().catch((e) => say(`Error: ${e.message}`));
