@@ -45,17 +45,17 @@ pub struct EvalWeights {
     pub threat: [[i32; CLASSES]; 2],
 }
 
-/// The weights compiled in (fitted by Texel's method from self-play, issue 42).
+/// The weights compiled in: fitted by `boardbot tune` to 1,500 self-play games at 5,000 nodes a
+/// move from the balanced openings (docs/results/tuning.md, section 4; they replaced issue 42's
+/// after an SPRT at 0.1 s: +148 Elo). `value.move.F4` and `class.move.FLEX4` nearly cancel: an
+/// open four of the side to move is a won position the search takes before it evaluates.
 pub const DEFAULT: EvalWeights = EvalWeights {
-    value: [[0, -1, 1, -1, 11, -1, 23, -10, 5, 6, 35, 0, 100], [0, 0, 1, -1, 16, 3, 24, -13, -1, -7, 6, 79, 80]],
+    value: [[0, 0, 0, 0, 3, 2, 3, 5, 53, 52, 21, -2941, 100], [0, 0, 0, 0, 2, 2, 3, 3, -2, -5, -60, -111, 80]],
     class_value: [
-        [0, -17, 7, -25, 6, -2, 42, -52, -43, 132, 752, 0, 500],
-        [0, -21, 8, -37, 7, 5, 23, -67, 12, 128, 135, 200, 300],
+        [0, -3, -4, -4, -6, -49, -48, -113, -12, -1, 478, 2949, 500],
+        [0, -3, -2, -4, -4, 6, 7, 4, 69, 80, 158, 140, 300],
     ],
-    threat: [
-        [0, 11, 30, 25, 57, 8, 78, 406, 52, -65, 495, 0, 0],
-        [0, 0, 2, 5, -37, -46, -85, -214, -38, 87, -100, 119, 0],
-    ],
+    threat: [[0, 12, 4, 17, 4, 0, 34, 37, -2, -1, -359, 1179, 0], [0, -4, 3, -18, -2, -5, -33, -19, 3, 10, 35, -22, 0]],
 };
 
 /// The ordering weights (pattern order as [`PATTERN_NAMES`], class order as [`CLASS_NAMES`]).
