@@ -1539,12 +1539,14 @@ fn person_search(play: &mut Play, stop: Arc<AtomicBool>) -> Result<(crate::game:
     restored.and(found)
 }
 
-/// A hint: the session's engine at full strength (its algorithm and time, the maximum level
-/// whatever the session's) searches the person's move through a search slot as for its own
-/// moves, and the game and the level are set back as they were.
-async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<HintOut>, ApiError> {
-    let req: SessionIn = read_body(body)?;
-    let slot = app.slot(&req.session)?;
+/// The start of a search on the person's turn (a hint, a draw offer): the session's game taken
+/// (409 if it is over or the engine is to move), shown as waiting and then as thinking (the
+/// board's view, O(cells), made off the async workers), once a search slot is free.
+async fn person_turn_search(
+    app: &App,
+    session: &str,
+) -> Result<(Arc<Slot>, OwnedMutexGuard<Play>, (SearchHold, Arc<AtomicBool>, StopOnDrop)), ApiError> {
+    let slot = app.slot(session)?;
     let play = slot.take().await?;
     if play.outcome().is_some() {
         return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
@@ -1552,15 +1554,23 @@ async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
     if play.engine_to_move() {
         return Err(ApiError::new(StatusCode::CONFLICT, "it is the engine's turn (POST /api/go)"));
     }
-    // The state (the board's view, O(cells)) is made off the async workers.
     let id = slot.id.clone();
-    let (mut play, shown) = app
+    let (play, shown) = app
         .off(slot.large(), move || {
             let shown = search_states(&play, &id);
             (play, shown)
         })
         .await?;
-    let (hold, stop, _stop_on_drop) = wait_for_search(&app, &slot, shown?).await;
+    let search = wait_for_search(app, &slot, shown?).await;
+    Ok((slot, play, search))
+}
+
+/// A hint: the session's engine at full strength (its algorithm and time, the maximum level
+/// whatever the session's) searches the person's move through a search slot as for its own
+/// moves, and the game and the level are set back as they were.
+async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<HintOut>, ApiError> {
+    let req: SessionIn = read_body(body)?;
+    let (_, mut play, (hold, stop, _stop_on_drop)) = person_turn_search(&app, &req.session).await?;
     let budget = Duration::from_secs_f64(play.time);
     let _deadline = Deadline::start(&stop, budget);
     let budget_ms = budget.as_millis() as u64;
@@ -1632,22 +1642,7 @@ fn draw_answer(dead: bool, best: Option<&MoveValue>, plies: usize) -> OfferOut {
 /// in `draw_offer`.
 async fn offer_draw(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<JsonBytes, ApiError> {
     let req: SessionIn = read_body(body)?;
-    let slot = app.slot(&req.session)?;
-    let play = slot.take().await?;
-    if play.outcome().is_some() {
-        return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
-    }
-    if play.engine_to_move() {
-        return Err(ApiError::new(StatusCode::CONFLICT, "it is the engine's turn (POST /api/go)"));
-    }
-    let id = slot.id.clone();
-    let (mut play, shown) = app
-        .off(slot.large(), move || {
-            let shown = search_states(&play, &id);
-            (play, shown)
-        })
-        .await?;
-    let (hold, stop, _stop_on_drop) = wait_for_search(&app, &slot, shown?).await;
+    let (slot, mut play, (hold, stop, _stop_on_drop)) = person_turn_search(&app, &req.session).await?;
     let budget = Duration::from_secs_f64(play.time.max(ANALYSIS_TIME));
     let _deadline = Deadline::start(&stop, budget);
     let search = tokio::task::spawn_blocking(move || {
