@@ -106,10 +106,10 @@ enum Mode {
     /// Each position with its game's result and the search's score: `boardbot selfplay checkers
     /// english --games 100 --nodes 20000 --out data.txt`.
     Selfplay(boardbot::selfplay::SelfplayArgs),
-    /// Fits a game's evaluation weights to self-play results (Texel's method).
+    /// Fits a game's evaluation weights to games' results (Texel's method).
     ///
-    /// Writes them as a weights file: `boardbot tune checkers english --data data.txt --out
-    /// weights.txt`.
+    /// The games: self-play files or match logs (`--data` repeated). Writes the weights as a
+    /// file: `boardbot tune checkers english --data data.txt --out weights.txt`.
     Tune(boardbot::tune::TuneArgs),
     /// Trains English checkers' evaluation network on self-play positions.
     ///

@@ -1,5 +1,6 @@
-//! `boardbot tune`: fits a game's evaluation weights to the results of self-play games by
-//! Texel's method (Peter Österlund's tuning of his chess engine Texel).
+//! `boardbot tune`: fits a game's evaluation weights to the results of games (self-play files,
+//! or match logs of games between any engines) by Texel's method (Peter Österlund's tuning of
+//! his chess engine Texel).
 //!
 //! Each position p of a game with result y (the first player's score: 1, 1/2, 0) is predicted
 //! by the logistic of its evaluation E(p) (from the first player's view):
@@ -24,21 +25,25 @@
 
 use crate::game::registry::{GameSpec, Resources};
 use crate::game::tuned::{Leaf, TunedPosition};
+use crate::game::{Outcome, Side};
+use crate::referee::replay::{parse_log_line, LoggedEnd};
+use crate::referee::report::LOG_HEADER;
 use crate::search::weights::{WeightFile, Weights, MAX_WEIGHT};
 use crate::selfplay::{self, Record};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use std::path::PathBuf;
 
-/// Fits a game's evaluation weights to self-play results (Texel's method).
+/// Fits a game's evaluation weights to games' results (Texel's method).
 #[derive(Args, Clone, Debug)]
 pub struct TuneArgs {
-    /// The game, as `init` describes it (the self-play data's game).
+    /// The game, as `init` describes it (the data's game).
     #[arg(value_name = "GAME", num_args = 1.., required = true)]
     game: Vec<String>,
-    /// Self-play positions (`boardbot selfplay --out`).
-    #[arg(long, value_name = "FILE")]
-    data: PathBuf,
+    /// The games to fit to: a self-play file (`boardbot selfplay --out`) or a match's game log
+    /// (`boardbot match --log`, e.g. games between other engines); repeat for several files.
+    #[arg(long, value_name = "FILE", required = true)]
+    data: Vec<PathBuf>,
     /// The weights file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
@@ -392,6 +397,59 @@ pub fn samples(
     Ok((train, valid, skipped))
 }
 
+/// Game numbers of the `i`-th data file (from 0) start after `i * FILE_GAMES`, so that games of
+/// different files never share a number (the validation games are drawn by number).
+const FILE_GAMES: usize = 100_000_000;
+
+/// The records of the data files for `spec`, each file a self-play file or a match's game log
+/// ([`log_records`]), the games of file i numbered from `i * FILE_GAMES + 1`.
+pub fn read_data(spec: &GameSpec, paths: &[PathBuf]) -> Result<Vec<Record>> {
+    let mut all = Vec::new();
+    for (i, path) in paths.iter().enumerate() {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let records = if text.starts_with(LOG_HEADER) {
+            log_records(spec, &text)
+        } else {
+            selfplay::read(&text).and_then(|(header, records)| match selfplay::header_value(&header, "game") {
+                Some(game) if game.split_whitespace().next() != Some(spec.name()) => {
+                    bail!("it holds {game} games, not {}", spec.name())
+                }
+                _ => Ok(records),
+            })
+        }
+        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        let offset = i * FILE_GAMES;
+        all.extend(records.into_iter().map(|r| Record { game: r.game + offset, ..r }));
+    }
+    Ok(all)
+}
+
+/// The positions of a match's game log (`boardbot match --log`) as self-play records: every
+/// position of a game before one of its moves, with the game's result and no search score. The
+/// log's games must all be of `spec`'s game and board; games lost by a forfeit are left out (the
+/// result says nothing of the position), a game stopped as a dead draw counts as a draw.
+pub fn log_records(spec: &GameSpec, text: &str) -> Result<Vec<Record>> {
+    let mut records = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty()) {
+        let logged = parse_log_line(line).map_err(|e| anyhow!("line {}: {e}", i + 1))?;
+        if logged.spec.to_string() != spec.to_string() {
+            bail!("line {}: a game of {}, not {spec}", i + 1, logged.spec);
+        }
+        let result = match logged.end {
+            LoggedEnd::Played(Outcome::Win(Side::First)) => 1.0,
+            LoggedEnd::Played(Outcome::Win(Side::Second)) => 0.0,
+            LoggedEnd::Played(Outcome::Draw) | LoggedEnd::DeadDraw => 0.5,
+            LoggedEnd::Forfeit(_) | LoggedEnd::BothForfeit => continue,
+        };
+        let count = logged.moves.len();
+        for index in 0..count {
+            let position = format!("moves {}", logged.moves[..index].join(" ")).trim_end().to_string();
+            records.push(Record { game: logged.number, index: index + 1, count, result, score: None, position });
+        }
+    }
+    Ok(records)
+}
+
 /// Runs `boardbot tune`.
 pub fn run(args: TuneArgs) -> Result<()> {
     let words: Vec<&str> = args.game.iter().map(String::as_str).collect();
@@ -399,13 +457,8 @@ pub fn run(args: TuneArgs) -> Result<()> {
     if args.validation > 50 {
         bail!("--validation is a percent of the games, at most 50");
     }
-    let text = std::fs::read_to_string(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
-    let (header, records) = selfplay::read(&text).map_err(|e| anyhow!("{}: {e}", args.data.display()))?;
-    if let Some(game) = selfplay::header_value(&header, "game") {
-        if game.split_whitespace().next() != Some(spec.name()) {
-            bail!("{} holds {game} games, not {}", args.data.display(), spec.name());
-        }
-    }
+    let records = read_data(&spec, &args.data)?;
+    let data_names = args.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" --data ");
     let start_file = match &args.weights {
         Some(path) => Some(WeightFile::read(path)?),
         None => None,
@@ -428,11 +481,11 @@ pub fn run(args: TuneArgs) -> Result<()> {
     };
     let (train, valid, skipped) = samples(&spec, &records, leaf, start_file.as_ref(), args.validation)?;
     if train.is_empty() {
-        bail!("{}: no positions to fit", args.data.display());
+        bail!("{data_names}: no positions to fit");
     }
     println!(
         "{}: {} positions: {} to fit, {} to validate ({}% of the games), {} skipped ({})",
-        args.data.display(),
+        data_names,
         records.len(),
         train.len(),
         valid.len(),
@@ -461,7 +514,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let comment = format!(
         "tuned by boardbot tune {} --data {} --eval {} --validation {}\n{} positions fitted, {} validated, {} passes\n{summary}",
         spec,
-        args.data.display(),
+        data_names,
         match args.eval {
             EvalKind::Static => "static",
             EvalKind::Quiescence => "quiescence",

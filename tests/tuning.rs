@@ -131,3 +131,57 @@ fn gomoku_pattern_weights_are_tuned_and_loaded() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// `tune` fits to a match's game log (games between any engines) as to a self-play file, both
+/// at once with `--data` repeated; a log of another board is refused by name.
+#[test]
+fn tune_reads_match_logs_beside_selfplay_files() {
+    let (log, data, tuned) = (temp("tune-log.txt"), temp("tune-log-selfplay.txt"), temp("tune-log-tuned.txt"));
+    let _ = std::fs::remove_file(&data);
+    let (l, d, t) = (log.to_str().unwrap(), data.to_str().unwrap(), tuned.to_str().unwrap());
+    let (ok, _, err) = run(&[
+        "match",
+        "mnk",
+        "9",
+        "9",
+        "5",
+        "--engine1",
+        "ab2",
+        "--engine2",
+        "greedy",
+        "--rounds",
+        "3",
+        "--opening",
+        "4",
+        "--seed",
+        "3",
+        "--log",
+        l,
+        "--quiet",
+    ]);
+    assert!(ok, "match failed: {err}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let plies: usize = text.lines().skip(1).map(|l| l.rsplit('\t').next().unwrap().split_whitespace().count()).sum();
+    assert_eq!(text.lines().count(), 7, "a header and 6 games: {text}");
+
+    let (ok, out, err) = run(&["tune", "mnk", "9", "9", "5", "--data", l, "--out", t, "--validation", "25"]);
+    assert!(ok, "tune on a log failed: {err}\n{out}");
+    assert!(out.contains(&format!("{l}: {plies} positions")), "one position before each of the {plies} moves: {out}");
+
+    let (ok, _, err) = run(&[
+        "selfplay", "mnk", "9", "9", "5", "--games", "4", "--nodes", "200", "--seed", "5", "--hash", "16", "--out", d,
+        "--quiet",
+    ]);
+    assert!(ok, "selfplay failed: {err}");
+    let selfplay = std::fs::read_to_string(&data).unwrap().lines().filter(|l| !l.starts_with('#')).count();
+    let (ok, out, err) = run(&["tune", "mnk", "9", "9", "5", "--data", l, "--data", d, "--out", t]);
+    assert!(ok, "tune on both failed: {err}\n{out}");
+    assert!(out.contains(&format!(": {} positions", plies + selfplay)), "both files' positions: {out}");
+    assert!(std::fs::read_to_string(&tuned).unwrap().contains(&format!("--data {l} --data {d}")));
+
+    let (ok, out, err) = run(&["tune", "mnk", "10", "10", "5", "--data", l, "--out", t]);
+    assert!(!ok && err.contains("a game of mnk 9 9 5, not mnk 10 10 5"), "another board refused: {err}\n{out}");
+    for f in [log, data, tuned] {
+        let _ = std::fs::remove_file(f);
+    }
+}
