@@ -127,6 +127,10 @@ fn api_names_notation_review_hints_and_choices() {
     assert_eq!(state["game"], "mnk 3 3 3");
     let id = state["session"].as_str().unwrap().to_string();
     assert_eq!(state["view"]["col_labels"], json!(["a", "b", "c"]));
+    // Rows numbered from the bottom, as renju and playok do: a1 is the bottom-left cell.
+    assert_eq!(state["view"]["row_labels"], json!(["3", "2", "1"]));
+    assert!(state["view"]["moves"].as_array().unwrap().iter().any(|m| m["text"] == "2 0" && m["human"] == "a1"));
+    assert!(state["view"]["moves"].as_array().unwrap().iter().any(|m| m["text"] == "0 2" && m["human"] == "c3"));
     assert!(state["view"]["moves"].as_array().unwrap().iter().any(|m| m["text"] == "1 1" && m["human"] == "b2"));
     let (_, state) = server.post("/api/move", &json!({"session": id, "move": "1 1"}));
     assert_eq!(state["played"][0], json!({"text": "1 1", "human": "b2", "side": "first"}));
@@ -710,6 +714,8 @@ fn browser_draws_each_games_board() {
     assert_eq!(js(&tab, "document.getElementById('board').className.split(' ')[0]"), "style-stones");
     let cols = js(&tab, "[...document.querySelectorAll('#board .coord.col')].map((c) => c.textContent).join('')");
     assert_eq!(cols, "abcdefghijklmno");
+    let rows = js(&tab, "[...document.querySelectorAll('#board .coord.row')].map((c) => c.textContent).join(' ')");
+    assert_eq!(rows, "15 14 13 12 11 10 9 8 7 6 5 4 3 2 1", "row 1 at the bottom");
     let state = play_keys(&tab, &state, &["7 7"], true);
     assert_eq!(state["played"][0]["human"], "h8");
     assert_eq!(js(&tab, "document.querySelector('#board .cell[data-key]') !== null"), json!(true));
