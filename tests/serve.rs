@@ -1782,6 +1782,11 @@ fn browser_graphs_the_evaluation() {
     assert_eq!(points, json!(plies));
     assert_eq!(js(&tab, "document.getElementById('graph').getBoundingClientRect().height > 0"), json!(true));
     let first = evals[0]["ply"].as_u64().unwrap();
+    // Each point named as the move list names its move ("After 2… c4: ..."), not by a count of
+    // single moves.
+    let title = js(&tab, &format!("document.querySelector(\"#graph circle[data-ply='{first}'] title\").textContent"));
+    let named = format!("After {}… {}: ", first / 2, state["played"][first as usize - 1]["human"].as_str().unwrap());
+    assert!(title.as_str().unwrap().starts_with(&named), "{title} should start with {named}");
     mouse_click(&tab, &format!("#graph circle[data-ply='{first}']"));
     wait_until(
         &tab,

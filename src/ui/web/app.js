@@ -596,7 +596,8 @@ function drawGraph() {
     const c = node("circle", { cx: x(e.ply), cy: y(e.bar), r: 4, class: e.ply === current ? "point current" : "point" });
     c.dataset.ply = e.ply;
     const t = document.createElementNS(SVG, "title");
-    t.textContent = `After move ${e.ply}: ${e.words}`;
+    // The move as the list names it ("After 3… g9"), not a count of single moves.
+    t.textContent = `After ${moveName(state.played, e.ply).text}: ${e.words}`;
     c.appendChild(t);
     c.addEventListener("click", () => showPly(e.ply));
   }
