@@ -1796,3 +1796,115 @@ fn browser_graphs_the_evaluation() {
     assert_eq!(js(&tab, "document.querySelectorAll('#board .stone, #board .mark').length"), json!(first));
     screenshot(&tab, "serve-graph.png");
 }
+
+/// Issue 59's game clock: a game with a clock reports both clocks; the engine keeps to its own
+/// (its move leaves its clock above zero, having spent no more than its share: it plans 1/25 of
+/// its time left and most of the increment, and keeps a reserve); a person whose clock runs out
+/// loses, and nothing more is played.
+#[test]
+fn api_a_game_clock_is_kept_and_a_person_out_of_time_loses() {
+    let server = Server::start(&[]);
+    let (status, plain) = server.post("/api/new", &json!({"game": "mnk 3 3 3", "time": 0.1}));
+    assert_eq!(status, 200, "{plain}");
+    assert_eq!(plain["clock"], Value::Null, "no clock unless asked");
+    let id = plain["session"].as_str().unwrap().to_string();
+    for (clock, words) in [
+        (json!({"minutes": 0}), "clock minutes"),
+        (json!({"minutes": 601}), "clock minutes"),
+        (json!({"minutes": 5, "increment": -1}), "increment"),
+        (json!({"minutes": "five"}), "JSON"),
+    ] {
+        let body = json!({"game": "mnk 3 3 3", "session": id, "clock": clock});
+        assert_error(server.post("/api/new", &body), 400, words);
+    }
+    assert_eq!(state_of(&server, &id), plain, "a refused clock changes nothing");
+
+    // 12 s each and 1 s a turn: the person's move, the engine's reply on its clock.
+    let body = json!({"game": "mnk 11 11 5", "session": id, "clock": {"minutes": 0.2, "increment": 1}});
+    let (status, s) = server.post("/api/new", &body);
+    assert_eq!(status, 200, "{s}");
+    let clock = &s["clock"];
+    assert_eq!((clock["minutes"].as_f64(), clock["increment"].as_f64()), (Some(0.2), Some(1.0)), "{clock}");
+    assert_eq!(clock["running"], "first", "the person's clock runs on their turn: {clock}");
+    let left = |s: &Value, i: usize| s["clock"]["left_ms"][i].as_u64().unwrap_or_else(|| panic!("{s}"));
+    assert!(left(&s, 0) <= 12_000 && left(&s, 1) == 12_000, "both clocks: {clock}");
+    let (status, s) = server.post("/api/move", &json!({"session": id, "move": "5 5"}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["history"].as_array().unwrap().len(), 2, "the engine replied: {s}");
+    assert_eq!(s["clock"]["running"], "first", "{s}");
+    // The person got the increment; the engine spent no more than its plan (12 s / 25 + 0.75 s
+    // = 1.23 s) and a little over for the reply, and got its increment.
+    assert!(left(&s, 0) > 12_000 - 2_000 && left(&s, 0) <= 13_000, "{}", s["clock"]);
+    let spent = 12_000 + 1_000 - left(&s, 1) as i64;
+    assert!(left(&s, 1) > 0 && spent <= 12_000 / 8, "the engine spent {spent} ms: {}", s["clock"]);
+    let budget = s["thinking"]["budget_ms"].as_u64().unwrap();
+    assert!(budget > 0 && budget <= 12_000 / 25 + 750, "the engine's plan: {budget} ms");
+    // Analysis mode stops the clocks; back to play, the person's runs again.
+    let (_, a) = server.post("/api/analysis", &json!({"session": id, "on": true}));
+    assert_eq!(a["clock"]["running"], Value::Null, "{}", a["clock"]);
+    let (_, a) = server.post("/api/analysis", &json!({"session": id, "on": false}));
+    assert_eq!(a["clock"]["running"], "first", "{}", a["clock"]);
+
+    // 0.6 s on the person's clock: it runs out, the game is lost on time.
+    let body = json!({"game": "cx 6 7 4", "session": id, "clock": {"minutes": 0.01}});
+    let (status, s) = server.post("/api/new", &body);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["status"], "your_turn");
+    std::thread::sleep(Duration::from_millis(800));
+    let s = state_of(&server, &id);
+    assert_eq!(s["status"], "over", "{s}");
+    assert_eq!(s["result"], "boardbot wins", "{s}");
+    assert_eq!(s["outcome"], "second", "{s}");
+    assert_eq!(s["end_reason"], "you ran out of time", "{s}");
+    assert_eq!((s["clock"]["flagged"].as_str(), left(&s, 0)), (Some("first"), 0), "{}", s["clock"]);
+    assert_eq!(s["clock"]["running"], Value::Null, "{}", s["clock"]);
+    assert_error(server.post("/api/move", &json!({"session": id, "move": "3"})), 409, "your time ran out");
+    assert_error(server.post("/api/undo", &json!({"session": id})), 409, "lost on time");
+    assert_error(server.post("/api/hint", &json!({"session": id})), 409, "over");
+    assert_eq!(state_of(&server, &id)["history"], json!([]), "nothing played after the time ran out");
+}
+
+/// The game clock on the page: chosen on the New-game form, both clocks shown beside the
+/// players, the running one marked and counting down; the person who runs out of time is told.
+#[test]
+fn browser_shows_the_game_clocks() {
+    let (_server, _browser, tab) = open_page(&[], browser((1100, 900)));
+    js(
+        &tab,
+        r#"(() => { document.getElementById("clock-minutes").value = "1"; document.getElementById("clock-increment").value = "2"; return true; })()"#,
+    );
+    let state = new_game(&tab, "mnk 15 15 5");
+    assert_eq!(state["clock"]["minutes"].as_f64(), Some(1.0), "{}", state["clock"]);
+    let clocks = || {
+        js(&tab, "[...document.querySelectorAll('.player .clock')].map((c) => [c.dataset.side, c.textContent, c.classList.contains('running')])")
+    };
+    let shown = clocks();
+    let shown = shown.as_array().unwrap();
+    assert_eq!(shown.len(), 2, "both clocks: {shown:?}");
+    for c in shown {
+        let text = c[1].as_str().unwrap();
+        assert!(text.starts_with("1:00") || text.starts_with("0:59"), "a minute: {shown:?}");
+        assert_eq!(c[2], json!(c[0] == "first"), "the person's runs: {shown:?}");
+    }
+    // The person's clock counts down on the page.
+    let before = js(&tab, "document.querySelector('#player-bottom .clock').textContent");
+    std::thread::sleep(Duration::from_millis(1300));
+    assert_ne!(js(&tab, "document.querySelector('#player-bottom .clock').textContent"), before, "it counts down");
+    let state = play_keys(&tab, &state, &["7 7"], true);
+    let engine = state["clock"]["left_ms"][1].as_u64().unwrap();
+    assert!(engine > 0 && engine != 60_000, "the engine's clock moved: {}", state["clock"]);
+    assert_eq!(js(&tab, "document.querySelector('#player-top .clock').textContent.length > 0"), json!(true));
+    screenshot(&tab, "serve-clock.png");
+
+    // Out of time: 0.6 s on the person's clock (the API takes less than the form offers).
+    js(
+        &tab,
+        r#"(newGame({ game: "cx 6 7 4", you: "first", level: "max", time: 0.2, clock: { minutes: 0.01, increment: 0 } }), true)"#,
+    );
+    wait_until(&tab, "document.body.dataset.status === 'over'", "the person's time runs out");
+    assert_eq!(text(&tab, "message"), "Game over: boardbot wins — you ran out of time.");
+    assert!(text(&tab, "result").contains("you ran out of time"), "{}", text(&tab, "result"));
+    assert_eq!(js(&tab, "document.querySelector('#player-bottom .clock').textContent"), json!("0:00.0"));
+    assert_eq!(js(&tab, "document.querySelector('#player-bottom .clock').classList.contains('out')"), json!(true));
+    screenshot(&tab, "serve-clock-out.png");
+}

@@ -32,6 +32,8 @@ let sentPath = null;    // the squares of a jump path the person clicked, shown 
 const frames = [];      // what the animations showed, for tests: {ply, hops | counts}
 let slow = 1;           // the animations' speed divisor (tests slow them to watch them)
 let analysis = null;    // the analysis board: {key, ply, pending | error | moves, player}
+let clockSeen = null;   // {key, at}: the game clock as the server last gave it, and when it came
+let flagAsked = 0;      // when the page last asked the server whether the person's time ran out
 
 async function api(method, path, body) {
   const res = await fetch(path, {
@@ -508,6 +510,12 @@ function drawPlayers(view) {
     box.appendChild(el("span", "", ` · ${sideName(view, side)}`));
     const note = view.players[sideIndex(side)].note;
     if (note) box.appendChild(el("span", "note", ` · ${note}`));
+    if (state && state.clock) {
+      const c = el("span", "clock");
+      c.dataset.side = side;
+      c.setAttribute("role", "timer");
+      box.appendChild(c);
+    }
     const toMove = state && !review && state.to_move === side;
     box.classList.toggle("to-move", !!toMove);
     box.dataset.side = side;
@@ -603,6 +611,57 @@ function drawGraph() {
   }
 }
 
+// ---- the game clock ----
+// The server gives each side's time left when it answered and whose clock runs; the page counts
+// the running one down from when that answer came (a poll that gives the same clock again does
+// not restart the count), and asks the server once the person's reaches zero: the server says
+// whether the time ran out.
+
+function noteClock(s) {
+  const c = s && s.clock;
+  if (!c) { clockSeen = null; return; }
+  const key = `${s.session} ${s.history.length} ${c.left_ms.join(",")} ${c.running}`;
+  if (!clockSeen || clockSeen.key !== key) clockSeen = { key, at: performance.now() };
+}
+
+// A side's time left now, in milliseconds, as the page counts it.
+function clockLeft(side) {
+  const c = state.clock;
+  const left = c.left_ms[sideIndex(side)];
+  return c.running === side && clockSeen ? Math.max(0, left - (performance.now() - clockSeen.at)) : left;
+}
+
+// 5:00, 0:42; under 10 s with tenths, 0:09.3.
+function clockText(ms) {
+  const tenths = Math.floor(ms / 100);
+  const m = Math.floor(tenths / 600), sec = Math.floor((tenths % 600) / 10);
+  const text = `${m}:${String(sec).padStart(2, "0")}`;
+  return ms < 10000 ? `${text}.${tenths % 10}` : text;
+}
+
+function drawClocks() {
+  if (!state || !state.clock) return;
+  const c = state.clock;
+  for (const e of document.querySelectorAll(".player .clock")) {
+    const side = e.dataset.side;
+    const left = clockLeft(side);
+    e.textContent = clockText(left);
+    e.classList.toggle("running", c.running === side);
+    e.classList.toggle("low", left < 10000);
+    e.classList.toggle("out", c.flagged === side);
+    e.setAttribute("aria-label", `${who(side) === "you" ? "your" : "boardbot's"} clock: ${clockText(left)}`);
+  }
+  // The person's time seen to run out: the server decides (at most one question a second).
+  const mine = state.your_side;
+  if (c.running === mine && state.status === "your_turn" && !pending && clockLeft(mine) <= 0
+    && performance.now() - flagAsked > 1000) {
+    flagAsked = performance.now();
+    api("GET", `/api/state?session=${encodeURIComponent(state.session)}`)
+      .then((s) => { if (!pending && s.session === state.session) { state = s; render(); } })
+      .catch(() => {});
+  }
+}
+
 function drawEval() {
   const t = state && state.thinking;
   if (t && t.bar !== null && t.bar !== undefined) lastBar = t.bar;
@@ -647,7 +706,9 @@ function render() {
     });
   }
   // The players' notes (pieces captured, seeds in store) are those of the position shown.
+  noteClock(s);
   drawPlayers(view);
+  drawClocks();
   drawEval();
 
   $("notes").textContent = review || lock ? "" : (s.view.notes || []).join(" ");
@@ -708,7 +769,7 @@ function render() {
     case "queued": say("Waiting for the engine: other games are being played…"); break;
     case "thinking": say("boardbot is thinking…"); break;
     case "engine_to_move": say("boardbot to move…"); break;
-    case "over": say(`Game over: ${s.result}.`); break;
+    case "over": say(s.clock && s.clock.flagged ? `Game over: ${s.result} — ${s.end_reason}.` : `Game over: ${s.result}.`); break;
     default: say(s.status);
   }
   placeStop(stopMove());
@@ -1084,6 +1145,8 @@ async function fromForm() {
     blocked = 0;
   }
   const body = { game, you: $("you").value, level: $("level").value, time: parseFloat($("time").value), ...settings() };
+  const minutes = parseFloat($("clock-minutes").value);
+  if (minutes > 0) body.clock = { minutes, increment: parseFloat($("clock-increment").value) || 0 };
   if (blocked > 0) body.blocked = blocked;
   return newGame(body);
 }
@@ -1111,7 +1174,8 @@ async function start() {
   $("rematch").addEventListener("click", () => {
     if (!state) return fromForm();
     newGame({ game: state.game, you: otherSide(state.your_side), level: state.level, time: state.time,
-      algorithm: state.algorithm, evaluation: state.evaluation, depth: state.depth });
+      algorithm: state.algorithm, evaluation: state.evaluation, depth: state.depth,
+      clock: state.clock ? { minutes: state.clock.minutes, increment: state.clock.increment } : null });
   });
   $("numbers").addEventListener("click", () => { numbers = !numbers; render(); });
   $("flip").addEventListener("click", () => { flipped = !flipped; render(); });
@@ -1205,5 +1269,8 @@ window.boardbot = {
   frames,
   set slow(f) { slow = f; },
 };
+
+// The running clock counts down on the page.
+setInterval(drawClocks, 100);
 
 start().catch((e) => say(`Error: ${e.message}`));
