@@ -1908,3 +1908,189 @@ fn browser_shows_the_game_clocks() {
     assert_eq!(js(&tab, "document.querySelector('#player-bottom .clock').classList.contains('out')"), json!(true));
     screenshot(&tab, "serve-clock-out.png");
 }
+
+/// Issue 59's positions set up: a FEN (checkers, Kalah) in the description or a move list in
+/// the move list's notation starts a game there; the server checks it, and an illegal one gets
+/// 400 with a JSON error and changes nothing.
+#[test]
+fn api_a_position_set_up_is_checked_by_the_server() {
+    let server = Server::start(&[]);
+    let (status, s) = server
+        .post("/api/new", &json!({"game": "checkers english fen W:W18,K30:B14,K1", "analysis": true, "time": 0.1}));
+    assert_eq!(status, 200, "{s}");
+    let id = s["session"].as_str().unwrap().to_string();
+    assert_eq!(s["to_move"], "second", "White to move: {}", s["game"]);
+    let on = |s: &Value, label: &str| -> String {
+        let cells = s["view"]["cells"].as_array().unwrap();
+        let cell = cells.iter().find(|c| c["label"] == label).unwrap_or_else(|| panic!("no square {label}"));
+        cell["content"].as_str().unwrap().to_string()
+    };
+    assert_eq!([on(&s, "18"), on(&s, "30"), on(&s, "14"), on(&s, "1"), on(&s, "22")], ["O", "OK", "X", "XK", ""]);
+    let before = state_of(&server, &id);
+    for (game, words) in [
+        ("checkers english fen B:W33:B1", "33"),
+        ("checkers english fen B:W18:B18", "18"),
+        ("checkers english fen X:W1:B2", "FEN"),
+        ("kalah 6 4 fen 1,1/first", "counts"),
+        ("kalah 6 4 fen 4,4,4,4,4,4,0,4,4,4,4,4,4,0/nobody", "first or second"),
+    ] {
+        assert_error(server.post("/api/new", &json!({"game": game, "session": id})), 400, words);
+        assert_eq!(state_of(&server, &id), before, "{game} changed the session");
+    }
+    // Kalah from its FEN: the counts in the pits and stores.
+    let body = json!({"game": "kalah 6 4 fen 0,0,0,0,0,9,20,1,0,0,0,0,0,18/first", "session": id, "analysis": true});
+    let (status, s) = server.post("/api/new", &body);
+    assert_eq!(status, 200, "{s}");
+    let counts: Vec<&str> =
+        s["view"]["cells"].as_array().unwrap().iter().map(|c| c["content"].as_str().unwrap()).collect();
+    assert_eq!(counts, ["18", "0", "0", "0", "0", "0", "1", "", "", "0", "0", "0", "0", "0", "9", "20"]);
+
+    // A move list as people write it: gomoku's cells, Connect-4's columns.
+    let body = json!({"game": "gomoku", "session": id, "human_moves": ["h8", "i9", "h9"], "analysis": true});
+    let (status, s) = server.post("/api/new", &body);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["history"], json!(["7 7", "6 8", "6 7"]));
+    let before = state_of(&server, &id);
+    for (moves, words) in [(json!(["h8", "h8"]), "move 2 of the list, 'h8'"), (json!(["h8", "z99"]), "move 2")] {
+        assert_error(
+            server.post("/api/new", &json!({"game": "gomoku", "session": id, "human_moves": moves})),
+            400,
+            words,
+        );
+        assert_eq!(state_of(&server, &id), before, "{moves} changed the session");
+    }
+    let body = json!({"game": "cx 6 7 4", "session": id, "human_moves": ["4", "4", "3"], "analysis": true});
+    let (_, s) = server.post("/api/new", &body);
+    assert_eq!(s["history"], json!(["3", "3", "2"]));
+    // A game over before the list's end: refused.
+    let won = json!(["1", "2", "1", "2", "1", "2", "1", "2"]);
+    assert_error(
+        server.post("/api/new", &json!({"game": "cx 6 7 4", "session": id, "human_moves": won})),
+        400,
+        "move 8",
+    );
+}
+
+/// The press of a mouse at `from`, moved over `over` and released at the last: a drag.
+fn drag(tab: &Tab, points: &[(f64, f64)]) {
+    use headless_chrome::protocol::cdp::Input::{DispatchMouseEvent, DispatchMouseEventTypeOption, MouseButton};
+    let event = |kind: DispatchMouseEventTypeOption, (x, y): (f64, f64), buttons: u32| DispatchMouseEvent {
+        Type: kind,
+        x,
+        y,
+        modifiers: None,
+        timestamp: None,
+        button: Some(MouseButton::Left),
+        buttons: Some(buttons),
+        click_count: Some(1),
+        force: None,
+        tangential_pressure: None,
+        tilt_x: None,
+        tilt_y: None,
+        twist: None,
+        delta_x: None,
+        delta_y: None,
+        pointer_Type: None,
+    };
+    tab.call_method(event(DispatchMouseEventTypeOption::MouseMoved, points[0], 0)).unwrap();
+    tab.call_method(event(DispatchMouseEventTypeOption::MousePressed, points[0], 1)).unwrap();
+    for &p in &points[1..] {
+        tab.call_method(event(DispatchMouseEventTypeOption::MouseMoved, p, 1)).unwrap();
+    }
+    tab.call_method(event(DispatchMouseEventTypeOption::MouseReleased, *points.last().unwrap(), 0)).unwrap();
+}
+
+/// Setting up a position on the page: pieces placed by clicks, stones by a drag, the side to
+/// move chosen, then a game started from it shows it; a pasted FEN the server refuses is said
+/// in the editor and changes nothing; the position shared by a link comes back.
+#[test]
+fn browser_sets_up_a_position() {
+    let (server, browser, tab) = open_page(&[], browser((1100, 1000)));
+    // Checkers: clear the board, a Black king on 1, a White man on 18 and a White king on 30,
+    // White to move, in analysis mode.
+    new_game(&tab, "checkers english");
+    mouse_click(&tab, "#setup-position");
+    wait_until(&tab, "window.boardbot.edit !== null && !document.getElementById('edit-bar').hidden", "the editor");
+    mouse_click(&tab, "#edit-clear");
+    let put = |tool: &str, label: &str| {
+        mouse_click(&tab, &format!("#edit-tools button[data-tool='{tool}']"));
+        let i = js(&tab, &format!("[...document.querySelectorAll('#board .cell')].find((c) => c.querySelector('.sq') && c.querySelector('.sq').textContent === '{label}').dataset.index"));
+        mouse_click(&tab, &format!("#board .cell[data-index='{}']", i.as_str().unwrap()));
+    };
+    put("XK", "1");
+    put("O", "18");
+    put("OK", "30");
+    js(
+        &tab,
+        r#"(() => { const s = document.getElementById("edit-side"); s.value = "second"; s.dispatchEvent(new Event("change")); return true; })()"#,
+    );
+    assert_eq!(js(&tab, "document.getElementById('edit-text').value"), "W:W18,K30:BK1");
+    screenshot(&tab, "serve-setup-checkers.png");
+    mouse_click(&tab, "#edit-analyse");
+    wait_until(
+        &tab,
+        "window.boardbot.edit === null && window.boardbot.state.game.includes(' fen ')",
+        "the game from the position",
+    );
+    let s = settled(&tab);
+    assert_eq!(s["game"], "checkers english fen W:W18,K30:BK1", "{}", s["game"]);
+    assert_eq!((s["to_move"].as_str(), s["analysis"].as_bool()), (Some("second"), Some(true)));
+    let pieces = js(&tab, "[...document.querySelectorAll('#board .cell')].filter((c) => c.querySelector('.piece')).map((c) => c.querySelector('.sq').textContent + ':' + c.dataset.content).sort()");
+    assert_eq!(pieces, json!(["18:O", "1:XK", "30:OK"]), "the board shows the position");
+
+    // A FEN the server refuses: said in the editor, the game as it was.
+    mouse_click(&tab, "#setup-position");
+    wait_until(&tab, "window.boardbot.edit !== null", "the editor");
+    js(
+        &tab,
+        r#"(() => { const t = document.getElementById("edit-text"); t.value = "B:W33:B1"; t.dispatchEvent(new Event("input")); return true; })()"#,
+    );
+    mouse_click(&tab, "#edit-play");
+    wait_until(&tab, "document.getElementById('edit-error').textContent.includes('33')", "the refusal");
+    assert!(text(&tab, "edit-error").starts_with("The server refused the position: "), "{}", text(&tab, "edit-error"));
+    assert_eq!(js(&tab, "window.boardbot.state.game"), "checkers english fen W:W18,K30:BK1");
+    mouse_click(&tab, "#edit-cancel");
+
+    // Gomoku: three Black stones by one drag along a row, two White ones by clicks; Black has
+    // one more, so White is to move; the person plays White from there.
+    new_game(&tab, "mnk 15 15 5");
+    mouse_click(&tab, "#setup-position");
+    wait_until(&tab, "window.boardbot.edit !== null", "the editor");
+    let cell = |key: &str| centre(&tab, &format!("#board .cell[data-index='{}']", key_index(15, key)));
+    mouse_click(&tab, "#edit-tools button[data-tool='X']");
+    drag(&tab, &[cell("7 6"), cell("7 7"), cell("7 8")]);
+    mouse_click(&tab, "#edit-tools button[data-tool='O']");
+    for key in ["6 7", "8 7"] {
+        let (x, y) = cell(key);
+        tab.click_point(Point { x, y }).unwrap();
+    }
+    let stones =
+        js(&tab, "window.boardbot.edit.view.cells.map((c, i) => c.content ? i + c.content : '').filter((x) => x)");
+    assert_eq!(stones, json!(["97O", "111X", "112X", "113X", "127O"]), "a drag paints the cells it passes");
+    js(&tab, r#"(() => { const s = document.getElementById("you"); s.value = "second"; return true; })()"#);
+    mouse_click(&tab, "#edit-play");
+    wait_until(&tab, "window.boardbot.edit === null", "the game from the position");
+    let s = settled(&tab);
+    assert_eq!(
+        s["played"].as_array().unwrap().iter().map(|m| m["human"].as_str().unwrap()).collect::<Vec<_>>(),
+        ["g8", "h9", "h8", "h7", "i8"]
+    );
+    assert_eq!(s["your_side"], "second");
+    assert_eq!(s["status"], "your_turn", "White (the person) to move");
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .stone').length"), json!(5), "the board shows the position");
+    screenshot(&tab, "serve-setup-gomoku.png");
+
+    // Shared by the link: another tab opens the same position.
+    mouse_click(&tab, "#share");
+    let link = js(&tab, "document.getElementById('share-url').value").as_str().unwrap().to_string();
+    let other = open_tab(&browser, &link);
+    let shared = settled(&other);
+    assert_eq!(shared["history"], s["history"], "{link}");
+    drop(server);
+}
+
+/// The index of the cell `ROW COL` on a board `cols` wide.
+fn key_index(cols: usize, key: &str) -> usize {
+    let (r, c) = key.split_once(' ').unwrap();
+    r.parse::<usize>().unwrap() * cols + c.parse::<usize>().unwrap()
+}

@@ -1263,6 +1263,10 @@ struct NewIn {
     /// Moves to play from the start (move text), all or nothing: a shared position.
     #[serde(default)]
     moves: Vec<String>,
+    /// Moves to play from the start (after `moves`) as people write them (the move list's
+    /// notation: `h8 i9`, `4 3`, `11-15`), all or nothing: a position set up from a move list.
+    #[serde(default)]
+    human_moves: Vec<String>,
     /// Start in analysis mode (the engine plays no move).
     #[serde(default)]
     analysis: bool,
@@ -1349,9 +1353,14 @@ async fn new_game(
     // The game as described, its evaluation checked, its cells out of play drawn: it is built,
     // so this runs off the async workers (see `off`).
     let (blocked, seed, wanted) = (req.blocked, req.seed, evaluation.clone());
-    let moves = req.moves.clone();
-    let prepare = move |text: &str| -> Result<GameSpec, ApiError> {
+    let (moves, human_moves) = (req.moves.clone(), req.human_moves.clone());
+    // The description read and checked (a position given by `fen` is built, so that an illegal
+    // one gets 400), and the moves to play from its start, in move text.
+    let prepare = move |text: &str| -> Result<(GameSpec, Vec<String>), ApiError> {
         let mut spec = GameSpec::parse(text).map_err(ApiError::bad)?;
+        if !spec.options().is_empty() {
+            spec.new_game(&Resources::none()).map_err(ApiError::bad)?;
+        }
         if let Some(name) = &wanted {
             let game = spec.new_game(&Resources::none()).map_err(ApiError::bad)?;
             if !game.evaluations().iter().any(|(n, _)| n == name) {
@@ -1370,16 +1379,24 @@ async fn new_game(
             let mut rng = seed.map_or_else(SmallRng::from_entropy, SmallRng::seed_from_u64);
             spec = crate::ui::play::with_blocked(&spec, blocked, &mut rng).map_err(|e| ApiError::bad(e.to_string()))?;
         }
-        if !moves.is_empty() {
+        let mut moves = moves.clone();
+        if !moves.is_empty() || !human_moves.is_empty() {
             // Checked on a game of its own before the session changes.
             let mut game = spec.new_game(&Resources::none()).map_err(ApiError::bad)?;
             game.set_moves(&moves).map_err(|e| ApiError::bad(format!("moves: {e}")))?;
+            for (i, human) in human_moves.iter().enumerate() {
+                let text = game
+                    .parse_human(human)
+                    .map_err(|e| ApiError::bad(format!("move {} of the list, '{human}': {e}", i + 1)))?;
+                game.play(&text).map_err(|e| ApiError::bad(format!("move {} of the list, '{human}': {e}", i + 1)))?;
+                moves.push(text);
+            }
         }
-        Ok(spec)
+        Ok((spec, moves))
     };
     let timeout = Duration::from_secs_f64(req.time);
     let level_name = req.level.to_ascii_lowercase();
-    let setup = move |play: &mut Play, spec: &GameSpec| -> Result<(), ApiError> {
+    let setup = move |play: &mut Play, spec: &GameSpec, moves: &[String]| -> Result<(), ApiError> {
         let internal = |e: anyhow::Error| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
         let mut options = play.engine.options().clone();
         for (key, value) in asked {
@@ -1387,8 +1404,8 @@ async fn new_game(
         }
         play.engine.set_options(options).map_err(internal)?;
         play.engine.new_game(spec, you == Side::Second, timeout).map_err(internal)?;
-        if !req.moves.is_empty() {
-            let words: Vec<&str> = req.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+        if !moves.is_empty() {
+            let words: Vec<&str> = moves.iter().flat_map(|m| m.split_whitespace()).collect();
             play.engine.set_position(&words).map_err(internal)?;
         }
         play.analysis = req.analysis;
@@ -1411,8 +1428,8 @@ async fn new_game(
             // The game is read and built off the async workers; a bad description changes nothing.
             play = app
                 .off(large, move || {
-                    let spec = prepare(&text)?;
-                    setup(&mut play, &spec)?;
+                    let (spec, moves) = prepare(&text)?;
+                    setup(&mut play, &spec, &moves)?;
                     Ok::<_, ApiError>(play)
                 })
                 .await??;
@@ -1428,7 +1445,7 @@ async fn new_game(
             // workers.
             let play = app
                 .off(large, move || {
-                    let spec = prepare(&text)?;
+                    let (spec, moves) = prepare(&text)?;
                     let engine = Engine::new(options);
                     let mut play = Play {
                         engine,
@@ -1443,7 +1460,7 @@ async fn new_game(
                         evals: Vec::new(),
                         clock: None,
                     };
-                    setup(&mut play, &spec)?;
+                    setup(&mut play, &spec, &moves)?;
                     Ok::<_, ApiError>(play)
                 })
                 .await??;

@@ -34,6 +34,8 @@ let slow = 1;           // the animations' speed divisor (tests slow them to wat
 let analysis = null;    // the analysis board: {key, ply, pending | error | moves, player}
 let clockSeen = null;   // {key, at}: the game clock as the server last gave it, and when it came
 let flagAsked = 0;      // when the page last asked the server whether the person's time ran out
+let edit = null;        // setting up a position: {base, view, start, tool, side, error}
+let painting = null;    // the cells a press (held down) has painted, while it is held
 
 async function api(method, path, body) {
   const res = await fetch(path, {
@@ -68,7 +70,7 @@ function who(side) {
 }
 
 function legalMoves() {
-  if (!state || state.status !== "your_turn" || pending || review || lock || anim) return [];
+  if (!state || state.status !== "your_turn" || pending || review || lock || anim || edit) return [];
   if (analysis && analysis.pending) return [];
   return state.view.moves;
 }
@@ -311,12 +313,12 @@ function drawBoard(view, ctx) {
   ctx.hintCell = hintCell(view, ctx.hintKeys);
   const board = $("board");
   board.replaceChildren();
-  board.className = `style-${view.style}${ctx.interactive ? "" : " still"}${ctx.lock ? " locking" : ""}${numbers ? " numbered" : ""}`;
+  board.className = `style-${view.style}${ctx.interactive ? "" : " still"}${ctx.lock ? " locking" : ""}${numbers ? " numbered" : ""}${edit ? " editing" : ""}`;
   board.style.setProperty("--cols", view.cols);
   board.style.setProperty("--rows", view.rows);
   board.dataset.turned = ctx.turned ? "yes" : "no";
   const moves = state ? state.played.length : 0;
-  ctx.fall = view.style === "columns" && !review && !lock && moves > 0 && moves !== fallen;
+  ctx.fall = view.style === "columns" && !review && !lock && !edit && moves > 0 && moves !== fallen;
   if (ctx.fall) fallen = moves;
   if (view.style === "mancala") drawMancala(board, view, ctx);
   else drawGrid(board, view, ctx);
@@ -368,7 +370,7 @@ function alongPath(view, path) {
 // Whether the moves since the board last showed the live position are to be shown moving
 // (then `anim` is set and the board left to `animate`), or the board just shows the position.
 function startsMotion(s) {
-  if (anim || review || lock) return false;
+  if (anim || review || lock || edit) return false;
   const key = `${s.session} ${s.game}`;
   const plies = s.history.length;
   if (drawnGame !== key || plies < drawnPlies) {
@@ -688,19 +690,19 @@ function render() {
   document.body.dataset.reviewing = review ? "yes" : "no";
   document.body.classList.toggle("busy", s.status === "queued" || s.status === "thinking");
   // A jump path being clicked, or sent and not yet back: the piece along it.
-  const live = !lock && !review;
+  const live = !lock && !review && !edit;
   const sent = sentPath && sentPath.plies === s.history.length ? sentPath.keys : null;
   const path = live ? (selected.length >= 2 ? selected : pending ? sent : null) : null;
-  const { view, taking } = alongPath(lock ? lock.view : review ? review.view : s.view, path);
+  const { view, taking } = alongPath(edit ? edit.view : lock ? lock.view : review ? review.view : s.view, path);
   const moves = legalMoves();
   const next = new Set(moves.filter((m) => startsWith(m.keys, selected)).map((m) => m.keys[selected.length]));
   // While moves are shown moving, the board is the animation's.
   if (!anim) {
     drawBoard(view, {
       turned: turned(view),
-      interactive: moves.length > 0 || !!lock,
+      interactive: moves.length > 0 || !!lock || !!edit,
       next,
-      hintKeys: hint && !review && !lock ? hint.keys : [],
+      hintKeys: hint && !review && !lock && !edit ? hint.keys : [],
       lock: !!lock,
       taking,
     });
@@ -711,9 +713,9 @@ function render() {
   drawClocks();
   drawEval();
 
-  $("notes").textContent = review || lock ? "" : (s.view.notes || []).join(" ");
+  $("notes").textContent = review || lock || edit ? "" : (s.view.notes || []).join(" ");
   const result = $("result");
-  if (s.result && !review && !lock) {
+  if (s.result && !review && !lock && !edit) {
     result.hidden = false;
     result.textContent = s.result + (s.end_reason ? ` — ${s.end_reason}` : "");
     result.className = s.result === "You win" ? "win" : s.result === "Draw" ? "" : "loss";
@@ -753,6 +755,7 @@ function render() {
     $("review-back").disabled = review.ply === 0;
   }
   $("lock-bar").hidden = !lock;
+  drawEditBar();
   $("numbers").hidden = !(s.view.style === "stones" || s.view.style === "grid") || s.played.length === 0;
   $("numbers").classList.toggle("on", numbers);
 
@@ -760,7 +763,8 @@ function render() {
   const clickWhat = s.view.style === "mancala" ? "a pit of your row (at the bottom) to sow it"
     : s.view.moves.some((m) => m.keys.length > 1) ? "a piece, then where it goes"
     : s.view.style === "columns" ? "a column" : s.view.style === "stones" ? "a point" : "a cell";
-  if (lock) say("Choosing the cells out of play.");
+  if (edit) say("Setting up a position: choose what a click puts, then click or drag over the board.");
+  else if (lock) say("Choosing the cells out of play.");
   else if (review) say("Reviewing the game: the board as it was.");
   else switch (s.status) {
     case "your_turn": say(pending ? "Sending your move…" : s.analysis
@@ -774,19 +778,21 @@ function render() {
   }
   placeStop(stopMove());
   const busy = s.status === "queued" || s.status === "thinking";
-  $("undo").disabled = pending || s.played.length === 0 || busy || !!lock;
-  $("hint").disabled = pending || s.status !== "your_turn" || !!review || !!lock;
-  $("rematch").disabled = pending || !!lock;
-  $("resign").disabled = pending || s.status !== "your_turn" || !!lock;
-  $("draw").disabled = pending || s.status !== "your_turn" || !!lock;
+  $("undo").disabled = pending || s.played.length === 0 || busy || !!lock || !!edit;
+  $("hint").disabled = pending || s.status !== "your_turn" || !!review || !!lock || !!edit;
+  $("rematch").disabled = pending || !!lock || !!edit;
+  $("resign").disabled = pending || s.status !== "your_turn" || !!lock || !!edit;
+  $("draw").disabled = pending || s.status !== "your_turn" || !!lock || !!edit;
+  $("setup-position").disabled = pending || busy || !!lock;
+  $("setup-position").classList.toggle("on", !!edit);
   $("resign").textContent = resignAsked ? "Really resign?" : "Resign";
   $("resign").classList.toggle("on", !!resignAsked);
   $("flip").hidden = !flippable(s.view);
   $("flip").classList.toggle("on", flipped);
   $("new").disabled = pending;
   $("analysis-mode").classList.toggle("on", !!s.analysis);
-  $("analysis-mode").disabled = pending || busy || !!lock;
-  $("analyze").disabled = pending || busy || !!lock || (analysis && analysis.pending)
+  $("analysis-mode").disabled = pending || busy || !!lock || !!edit;
+  $("analyze").disabled = pending || busy || !!lock || !!edit || (analysis && analysis.pending)
     || !(s.analysis || s.status === "over" || review);
   drawAnalysis();
   if (moving) animate(s);
@@ -899,6 +905,7 @@ function hover(key, on) {
 }
 
 function click(key, index) {
+  if (edit) return; // the editor paints on the press (see `editCell`)
   if (lock) return toggleLock(index);
   const moves = legalMoves();
   if (key === null || moves.length === 0) return;
@@ -1049,6 +1056,256 @@ function showLocked() {
     : "";
 }
 
+// ---- setting up a position ----
+// The board shown (the live position, or the one reviewed) copied into an editor: a click (or a
+// press dragged over the cells) puts the tool chosen on a cell; the position is then sent as the
+// game's own text: a FEN for boards whose games have one (checkers, mancala), or the moves that
+// reach it in the move list's notation (the labels of the board's edges) for boards of stones
+// and discs, where the side to move follows from the pieces. The server checks it: an illegal
+// position gets 400 and changes nothing, and the editor stays open with the error.
+
+// The tools of a board drawn in `style`: [tool, label].
+function editTools(view) {
+  const [a, b] = view.players.map((p) => p.name);
+  switch (view.style) {
+    case "checkers": return [["X", `${a} man`], ["XK", `${a} king`], ["O", `${b} man`], ["OK", `${b} king`], ["", "Empty"]];
+    case "mancala": return [["+", "Add a seed"], ["-", "Take a seed"], ["0", "Empty the pit"]];
+    case "columns": return [["X", `${a} disc`], ["O", `${b} disc`], ["", "Take the top disc"]];
+    default: return [["X", a], ["O", b], ["", "Empty"]];
+  }
+}
+
+const hasFen = (view) => view.style === "checkers" || view.style === "mancala";
+
+// A view for the editor: the cells' contents and labels, no marks, moves or keys.
+function editView(view) {
+  const cells = view.cells.map((c) => ({ content: c.content, key: null, marked: false, label: c.label,
+    marks: (c.marks || []).filter((m) => m === "store") }));
+  return { ...view, cells, moves: [], notes: [], players: view.players.map((p) => ({ name: p.name, note: null })) };
+}
+
+async function startEdit() {
+  if (!state || pending) return;
+  const base = state.game.replace(/\s+fen\s+\S+/, "");
+  let start;
+  try {
+    start = (await api("GET", `/api/view?game=${encodeURIComponent(base)}`)).view;
+  } catch (e) { say(`Error: ${e.message}`); return; }
+  const shown = review ? review.view : state.view;
+  edit = { base, view: editView(shown), start: editView(start), tool: editTools(shown)[0][0],
+    side: review ? (sideOfPly(review.ply)) : state.to_move || "first", error: "" };
+  selected = [];
+  hint = null;
+  $("edit-text").value = hasFen(shown) ? fenOf(edit.view, edit.side) : state.played.slice(0, review ? review.ply : undefined).map((m) => m.human).join(" ");
+  render();
+}
+
+// The side to move after the first `ply` moves of the game (the one that played move ply + 1).
+function sideOfPly(ply) {
+  if (ply < state.played.length) return state.played[ply].side;
+  return state.to_move || "first";
+}
+
+function editCell(i) {
+  const v = edit.view, c = v.cells[i];
+  if (!c || c.content === "#") return;
+  if (v.style === "mancala") {
+    if (c.label === undefined || c.label === null) return;
+    const n = Number(c.content) || 0;
+    c.content = String(edit.tool === "+" ? n + 1 : edit.tool === "-" ? Math.max(0, n - 1) : 0);
+  } else if (v.style === "columns") {
+    // Discs stack: a disc lands on the column's lowest empty cell; "take" lifts the top one.
+    const col = i % v.cols;
+    const rows = [...Array(v.rows).keys()].map((r) => r * v.cols + col);
+    if (edit.tool === "") {
+      const top = rows.find((k) => v.cells[k].content !== "");
+      if (top !== undefined) v.cells[top].content = "";
+    } else {
+      const free = rows.filter((k) => v.cells[k].content === "");
+      if (free.length) v.cells[free[free.length - 1]].content = edit.tool;
+    }
+  } else {
+    c.content = edit.tool;
+  }
+  edit.error = "";
+  if (hasFen(v)) $("edit-text").value = fenOf(v, edit.side);
+  render();
+}
+
+// The FEN of an edited board: checkers' `B:W18,K30:B14,K1` (the side to move, then White's and
+// Black's squares by the numbers the board shows, kings with K); mancala's `COUNTS/SIDE` (the
+// first player's pits from its left and its store, then the second's, as the seeds go round).
+function fenOf(v, side) {
+  if (v.style === "checkers") {
+    const list = (x) => v.cells.filter((c) => c.label && c.content[0] === x)
+      .map((c) => `${c.content[1] === "K" ? "K" : ""}${c.label}`).join(",");
+    return `${side === "first" ? "B" : "W"}:W${list("O")}:B${list("X")}`;
+  }
+  const p = v.cols - 2;
+  const round = [...Array(p).keys()].map((c) => p + 3 + c).concat([2 * p + 3], [...Array(p).keys()].map((c) => p - c), [0]);
+  return `${round.map((i) => Number(v.cells[i].content) || 0).join(",")}/${side}`;
+}
+
+// The moves (in the move list's notation: the board's edge labels) that reach an edited board
+// of stones, marks or discs, the first player's first and the players taking turns; an Error
+// saying why when none do.
+function movesOf(v) {
+  const name = (i) => v.style === "columns" ? v.col_labels[i % v.cols]
+    : v.col_labels[i % v.cols] + v.row_labels[Math.floor(i / v.cols)];
+  const [a, b] = v.players.map((p) => p.name);
+  const count = (x) => v.cells.filter((c) => c.content === x).length;
+  const [nx, no] = [count("X"), count("O")];
+  if (nx !== no && nx !== no + 1) {
+    throw new Error(`${a} moves first and the players take turns: ${a} needs as many pieces as ${b}, or one more (now ${nx} and ${no})`);
+  }
+  if (v.style !== "columns") {
+    const xs = [], os = [];
+    v.cells.forEach((c, i) => { if (c.content === "X") xs.push(name(i)); else if (c.content === "O") os.push(name(i)); });
+    const out = [];
+    for (let k = 0; k < xs.length; k++) { out.push(xs[k]); if (k < os.length) out.push(os[k]); }
+    return out;
+  }
+  // Discs: an order of drops, each column bottom up, the colours taking turns (a search).
+  const stacks = [...Array(v.cols).keys()].map((col) => {
+    const s = [];
+    for (let r = v.rows - 1; r >= 0 && v.cells[r * v.cols + col].content !== ""; r--) s.push(v.cells[r * v.cols + col].content);
+    return s;
+  });
+  const order = [], seen = new Set();
+  const go = (h) => {
+    if (order.length === nx + no) return true;
+    const key = h.join(",");
+    if (seen.has(key)) return false;
+    seen.add(key);
+    const want = order.length % 2 === 0 ? "X" : "O";
+    for (let c = 0; c < v.cols; c++) {
+      if (h[c] < stacks[c].length && stacks[c][h[c]] === want) {
+        h[c]++; order.push(c);
+        if (go(h)) return true;
+        order.pop(); h[c]--;
+      }
+    }
+    return false;
+  };
+  if (!go(stacks.map(() => 0))) throw new Error(`no order of drops makes this position (${a} drops first, then the players take turns)`);
+  return order.map((c) => v.col_labels[c]);
+}
+
+// The new game's description and moves for the edited position, or for the text pasted if it
+// was changed by hand.
+function editedGame() {
+  const v = edit.view;
+  const text = $("edit-text").value.trim();
+  if (hasFen(v)) return { game: `${edit.base} fen ${text || fenOf(v, edit.side)}`, human_moves: [] };
+  if (edit.typed) {
+    // A move list as the list writes it: its numbers ("1.", "2…") left out.
+    const words = text.split(/[\s,;]+/).filter((w) => w && !/^\d+[.…]+$/.test(w));
+    return { game: edit.base, human_moves: words };
+  }
+  return { game: edit.base, human_moves: movesOf(v) };
+}
+
+function drawEditBar() {
+  const bar = $("edit-bar");
+  bar.hidden = !edit;
+  if (!edit) return;
+  const v = edit.view;
+  const tools = $("edit-tools");
+  tools.replaceChildren();
+  for (const [tool, label] of editTools(v)) {
+    const b = el("button", tool === edit.tool ? "on" : "", label);
+    b.type = "button";
+    b.dataset.tool = tool;
+    b.setAttribute("aria-pressed", String(tool === edit.tool));
+    b.addEventListener("click", () => { edit.tool = tool; render(); });
+    tools.appendChild(b);
+  }
+  const side = $("edit-side");
+  if (side.options.length !== 2 || side.dataset.names !== v.players.map((p) => p.name).join()) {
+    side.replaceChildren(new Option(v.players[0].name, "first"), new Option(v.players[1].name, "second"));
+    side.dataset.names = v.players.map((p) => p.name).join();
+  }
+  side.value = edit.side;
+  $("edit-side-label").hidden = !hasFen(v);
+  $("edit-side-note").textContent = hasFen(v) ? "" : `${v.players[0].name} moves first: the side to move follows from the pieces.`;
+  $("edit-text-name").textContent = hasFen(v) ? "FEN" : "Moves";
+  $("edit-text").placeholder = hasFen(v) ? (v.style === "checkers" ? "B:W18,K30:B14,K1" : "4,4,4,4,4,4,0,4,4,4,4,4,4,0/first")
+    : "the moves as the list writes them: h8 i9 h9 (or 4 4 3)";
+  $("edit-error").textContent = edit.error;
+  for (const id of ["edit-play", "edit-analyse"]) $(id).disabled = pending;
+}
+
+async function startEdited(analysisMode) {
+  if (!edit || pending) return;
+  let body;
+  try { body = editedGame(); } catch (e) { edit.error = e.message; render(); return; }
+  body = { ...formSettings(), ...body, analysis: analysisMode };
+  const old = sessionStorage.getItem("boardbot-session");
+  const send = (b) => change("/api/new", b, false);
+  selected = [];
+  try {
+    try {
+      await send(old ? { ...body, session: old } : body);
+    } catch (e) {
+      if (!(old && e.status === 404)) throw e;
+      sessionStorage.removeItem("boardbot-session");
+      await send(body);
+    }
+    edit = null;
+    lastBar = null;
+    flipped = false;
+    render();
+  } catch (e) {
+    if (edit) { edit.error = `The server refused the position: ${e.message}`; render(); }
+  }
+}
+
+function editSetup() {
+  $("setup-position").addEventListener("click", () => { if (edit) { edit = null; render(); } else startEdit(); });
+  $("edit-cancel").addEventListener("click", () => { edit = null; render(); });
+  $("edit-clear").addEventListener("click", () => {
+    edit.view.cells.forEach((c) => { if (c.content !== "#") c.content = edit.view.style === "mancala" && c.label ? "0" : ""; });
+    edit.typed = false;
+    if (hasFen(edit.view)) $("edit-text").value = fenOf(edit.view, edit.side); else $("edit-text").value = "";
+    render();
+  });
+  $("edit-start").addEventListener("click", () => {
+    edit.view = editView(edit.start);
+    edit.side = "first";
+    edit.typed = false;
+    $("edit-text").value = hasFen(edit.view) ? fenOf(edit.view, edit.side) : "";
+    render();
+  });
+  $("edit-side").addEventListener("change", () => {
+    edit.side = $("edit-side").value;
+    if (hasFen(edit.view)) $("edit-text").value = fenOf(edit.view, edit.side);
+    render();
+  });
+  // Text typed in the box is what is sent (a FEN, or a move list) until the board is edited.
+  $("edit-text").addEventListener("input", () => { edit.typed = true; edit.error = ""; });
+  $("edit-play").addEventListener("click", () => startEdited(false));
+  $("edit-analyse").addEventListener("click", () => startEdited(true));
+  // A press paints its cell, and every cell it is dragged over while held.
+  const cellAt = (ev) => { const c = ev.target.closest && ev.target.closest("[data-index]"); return c ? Number(c.dataset.index) : null; };
+  $("board").addEventListener("pointerdown", (ev) => {
+    if (!edit) return;
+    const i = cellAt(ev);
+    if (i === null) return;
+    ev.preventDefault();
+    painting = new Set([i]);
+    edit.typed = false;
+    editCell(i);
+  });
+  $("board").addEventListener("pointerover", (ev) => {
+    if (!edit || !painting) return;
+    const i = cellAt(ev);
+    if (i === null || painting.has(i)) return;
+    painting.add(i);
+    editCell(i);
+  });
+  document.addEventListener("pointerup", () => { painting = null; });
+}
+
 // ---- the form ----
 
 function gameOf(value) {
@@ -1136,6 +1393,14 @@ async function newGame(body) {
   }
 }
 
+// The form's choices but the game: your side, level, time, clock, algorithm, evaluation, depth.
+function formSettings() {
+  const body = { you: $("you").value, level: $("level").value, time: parseFloat($("time").value), ...settings() };
+  const minutes = parseFloat($("clock-minutes").value);
+  if (minutes > 0) body.clock = { minutes, increment: parseFloat($("clock-increment").value) || 0 };
+  return body;
+}
+
 async function fromForm() {
   if (lock) endLock();
   let game = description();
@@ -1144,9 +1409,7 @@ async function fromForm() {
     game = `${game} blocked ${lockedCells.cells.join(" ")}`;
     blocked = 0;
   }
-  const body = { game, you: $("you").value, level: $("level").value, time: parseFloat($("time").value), ...settings() };
-  const minutes = parseFloat($("clock-minutes").value);
-  if (minutes > 0) body.clock = { minutes, increment: parseFloat($("clock-increment").value) || 0 };
+  const body = { game, ...formSettings() };
   if (blocked > 0) body.blocked = blocked;
   return newGame(body);
 }
@@ -1220,6 +1483,7 @@ async function start() {
   $("review-next").addEventListener("click", () => review && showPly(review.ply + 1));
   $("review-end").addEventListener("click", () => { review = null; render(); });
   $("lock").addEventListener("click", startLock);
+  editSetup();
   $("lock-done").addEventListener("click", endLock);
   $("lock-clear").addEventListener("click", () => { lock.cells.clear(); applyLock(); });
   // A click or a key shows a move being shown moving at its end at once.
@@ -1229,7 +1493,7 @@ async function start() {
     if (!state || ev.target.closest("input, select, textarea")) return;
     if (ev.key === "ArrowLeft") showPly((review ? review.ply : state.played.length) - 1 < 0 ? 0 : (review ? review.ply : state.played.length) - 1);
     else if (ev.key === "ArrowRight" && review) showPly(review.ply + 1);
-    else if (ev.key === "Escape") { if (lock) endLock(); else if (review) { review = null; render(); } else { selected = []; render(); } }
+    else if (ev.key === "Escape") { if (edit) { edit = null; render(); } else if (lock) endLock(); else if (review) { review = null; render(); } else { selected = []; render(); } }
   });
   // A shared position: its game at its moves (the fragment then cleared, so that a reload
   // goes on with the game rather than start it again).
@@ -1266,6 +1530,7 @@ window.boardbot = {
   get hint() { return hint; },
   get animating() { return !!anim; },
   get analysis() { return analysis; },
+  get edit() { return edit; },
   frames,
   set slow(f) { slow = f; },
 };
