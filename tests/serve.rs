@@ -1795,6 +1795,32 @@ fn browser_graphs_the_evaluation() {
     );
     assert_eq!(js(&tab, "document.querySelectorAll('#board .stone, #board .mark').length"), json!(first));
     screenshot(&tab, "serve-graph.png");
+
+    // The person's moves marked by the evaluations around them (the thresholds stated under the
+    // graph): the page's own marking, given evaluations that fall by 0.2 (?!), by 0.6 (??) and
+    // into a proven loss (??).
+    js(&tab, "(document.getElementById('review-end').click(), true)");
+    let marked = js(
+        &tab,
+        r#"(() => { state = { ...state, evals: [{ ply: 2, bar: 0.2, words: "a" }, { ply: 4, bar: 0.0, words: "b" },
+              { ply: 6, bar: -0.6, words: "c" }, { ply: 8, bar: -1, words: "d" }] };
+            render();
+            return [3, 5, 7, 1].map((p) => document.querySelector(`#moves .mv[data-ply="${p}"]`).dataset.nag || ""); })()"#,
+    );
+    assert_eq!(marked, json!(["?!", "??", "??", ""]));
+    let points = js(
+        &tab,
+        "[4, 6, 8, 2].map((p) => document.querySelector(`#graph circle[data-ply='${p}']`).getAttribute('class'))",
+    );
+    assert_eq!(points, json!(["point inaccuracy", "point blunder", "point current blunder", "point"]));
+    assert_eq!(js(&tab, "document.getElementById('graph-legend').hidden"), json!(false));
+    assert!(text(&tab, "graph-legend").contains("0.5 ?? (blunder)"), "{}", text(&tab, "graph-legend"));
+    let title = js(&tab, "document.querySelector('#moves .mv[data-ply=\"5\"]').title");
+    assert!(
+        title.as_str().unwrap().contains("a blunder: the engine's evaluation bar fell from 0.00 to -0.60"),
+        "{title}"
+    );
+    screenshot(&tab, "serve-graph-marks.png");
 }
 
 /// Issue 59's game clock: a game with a clock reports both clocks; the engine keeps to its own

@@ -247,7 +247,9 @@ function seeds(n) {
 
 function drawMancala(board, view, ctx) {
   const p = view.cols - 2;
-  board.style.gridTemplateColumns = `1.25fr repeat(${p}, minmax(0, 1fr)) 1.25fr`;
+  // The stores' columns as wide as each other, whatever the row names beside them (a long
+  // name used to widen the left one past the board's edge on a phone).
+  board.style.gridTemplateColumns = `minmax(0, 1.25fr) repeat(${p}, minmax(0, 1fr)) minmax(0, 1.25fr)`;
   const order = [...Array(view.rows * view.cols).keys()];
   if (ctx.turned) order.reverse();
   const at = (r, c) => order[r * view.cols + c];
@@ -548,6 +550,34 @@ function moveName(played, ply) {
   return { text: `${t.number}${t.side === "first" ? "." : "…"} ${m.human}`, number: t.number, of: turns.length ? turns[turns.length - 1].number : 0 };
 }
 
+// The person's moves marked by the engine's evaluations around them (its bar, from the
+// person's view: -1 boardbot wins to 1 the person wins): after the person's move and the
+// engine's reply the bar fell by at least 0.5 (a blunder, ??), 0.3 (a mistake, ?) or 0.15 (an
+// inaccuracy, ?!), from the engine's evaluation after its turn before; losing a proven win or
+// walking into a proven loss is a blunder. Map: the ply of the person's move -> its mark.
+const MARKS = [[0.5, "blunder", "??"], [0.3, "mistake", "?"], [0.15, "inaccuracy", "?!"]];
+function moveMarks() {
+  const marks = new Map();
+  const evals = (state && state.evals) || [];
+  for (let k = 1; k < evals.length; k++) {
+    const [a, b] = [evals[k - 1], evals[k]];
+    let ply = -1;
+    for (let p = b.ply; p > a.ply; p--) {
+      if (state.played[p - 1] && who(state.played[p - 1].side) === "you") { ply = p; break; }
+    }
+    if (ply < 0) continue;
+    const proven = (a.bar >= 1 && b.bar < 1) || (b.bar <= -1 && a.bar > -1);
+    const m = proven ? MARKS[0] : MARKS.find(([t]) => a.bar - b.bar >= t);
+    if (m) marks.set(ply, { kind: m[1], sign: m[2], from: a.bar, to: b.bar, at: b.ply, proven });
+  }
+  return marks;
+}
+
+function markWords(mark) {
+  const f = (x) => (x > 0 ? "+" : "") + x.toFixed(2);
+  return `${mark.kind === "inaccuracy" ? "an" : "a"} ${mark.kind}: the engine's evaluation bar fell from ${f(mark.from)} to ${f(mark.to)}${mark.proven ? " (a proven result changed)" : ""}`;
+}
+
 function drawMoves() {
   const body = $("moves").tBodies[0];
   body.replaceChildren();
@@ -557,6 +587,7 @@ function drawMoves() {
   $("moves-second").textContent = `${sideName(v, "second")} (${who("second")})`;
   let row = null;
   const current = review ? review.ply : state.played.length;
+  const marks = moveMarks();
   for (const t of numberedTurns(state.played)) {
     if (!row || t.side === "first") {
       const number = t.number;
@@ -573,6 +604,13 @@ function drawMoves() {
       b.dataset.ply = ply;
       b.title = `${who(t.side) === "you" ? "You" : "boardbot"}: ${m.human} (move text ${m.text}); click to see the board after it`;
       if (ply === current) b.classList.add("current");
+      const mark = marks.get(ply);
+      if (mark) {
+        // The sign drawn after the move (CSS), not part of its text.
+        b.dataset.nag = mark.sign;
+        b.classList.add(`nag-${mark.kind}`);
+        b.title += ` — ${markWords(mark)}`;
+      }
       b.addEventListener("click", () => showPly(ply));
       td.appendChild(b);
     }
@@ -589,6 +627,7 @@ function drawGraph() {
   const evals = state ? state.evals || [] : [];
   // An SVG element has no `hidden` property: the attribute itself.
   svg.toggleAttribute("hidden", evals.length < 2);
+  $("graph-legend").hidden = evals.length < 2;
   if (evals.length < 2) return;
   const last = Math.max(state.played.length, 1);
   const x = (ply) => 6 + (286 * ply) / last;
@@ -602,12 +641,15 @@ function drawGraph() {
   node("line", { x1: 0, x2: 300, y1: 40, y2: 40, class: "axis" });
   node("polyline", { points: evals.map((e) => `${x(e.ply)},${y(e.bar)}`).join(" "), class: "curve" });
   const current = review ? review.ply : state.played.length;
+  const marked = new Map([...moveMarks().values()].map((m) => [m.at, m]));
   for (const e of evals) {
-    const c = node("circle", { cx: x(e.ply), cy: y(e.bar), r: 4, class: e.ply === current ? "point current" : "point" });
+    const mark = marked.get(e.ply);
+    const cls = `point${e.ply === current ? " current" : ""}${mark ? ` ${mark.kind}` : ""}`;
+    const c = node("circle", { cx: x(e.ply), cy: y(e.bar), r: mark ? 5 : 4, class: cls });
     c.dataset.ply = e.ply;
     const t = document.createElementNS(SVG, "title");
     // The move as the list names it ("After 3… g9"), not a count of single moves.
-    t.textContent = `After ${moveName(state.played, e.ply).text}: ${e.words}`;
+    t.textContent = `After ${moveName(state.played, e.ply).text}: ${e.words}${mark ? ` (your move before: ${markWords(mark)})` : ""}`;
     c.appendChild(t);
     c.addEventListener("click", () => showPly(e.ply));
   }
