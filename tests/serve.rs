@@ -1800,6 +1800,9 @@ fn browser_graphs_the_evaluation() {
     // graph): the page's own marking, given evaluations that fall by 0.2 (?!), by 0.6 (??) and
     // into a proven loss (??).
     js(&tab, "(document.getElementById('review-end').click(), true)");
+    let legend = js(&tab, "document.getElementById('graph-legend').hidden");
+    let marks = js(&tab, "document.querySelectorAll('#moves .mv[data-nag]').length");
+    assert_eq!(legend, json!(marks == json!(0)), "the thresholds said where a move is marked");
     let marked = js(
         &tab,
         r#"(() => { state = { ...state, evals: [{ ply: 2, bar: 0.2, words: "a" }, { ply: 4, bar: 0.0, words: "b" },
@@ -1814,7 +1817,9 @@ fn browser_graphs_the_evaluation() {
     );
     assert_eq!(points, json!(["point inaccuracy", "point blunder", "point current blunder", "point"]));
     assert_eq!(js(&tab, "document.getElementById('graph-legend').hidden"), json!(false));
-    assert!(text(&tab, "graph-legend").contains("0.5 ?? (blunder)"), "{}", text(&tab, "graph-legend"));
+    assert!(
+        text(&tab, "graph-legend").contains("?? (blunder)") && text(&tab, "graph-legend").contains("0.15, 0.3, 0.5")
+    );
     let title = js(&tab, "document.querySelector('#moves .mv[data-ply=\"5\"]').title");
     assert!(
         title.as_str().unwrap().contains("a blunder: the engine's evaluation bar fell from 0.00 to -0.60"),
@@ -2026,8 +2031,8 @@ fn drag(tab: &Tab, points: &[(f64, f64)]) {
     tab.call_method(event(DispatchMouseEventTypeOption::MouseReleased, *points.last().unwrap(), 0)).unwrap();
 }
 
-/// Setting up a position on the page: pieces placed by clicks, stones by a drag, the side to
-/// move chosen, then a game started from it shows it; a pasted FEN the server refuses is said
+/// Setting up a position on the page: pieces placed by clicks and moved by a drag, stones
+/// painted by a drag, the side to move chosen, then a game started from it shows it; a pasted FEN the server refuses is said
 /// in the editor and changes nothing; the position shared by a link comes back.
 #[test]
 fn browser_sets_up_a_position() {
@@ -2046,11 +2051,19 @@ fn browser_sets_up_a_position() {
     put("XK", "1");
     put("O", "18");
     put("OK", "30");
+    // The Move tool: the White man dragged from 18 to 22.
+    mouse_click(&tab, "#edit-tools button[data-tool='move']");
+    let square = |label: &str| {
+        let i = js(&tab, &format!("[...document.querySelectorAll('#board .cell')].find((c) => c.querySelector('.sq') && c.querySelector('.sq').textContent === '{label}').dataset.index"));
+        centre(&tab, &format!("#board .cell[data-index='{}']", i.as_str().unwrap()))
+    };
+    let (from, to) = (square("18"), square("22"));
+    drag(&tab, &[from, ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0), to]);
     js(
         &tab,
         r#"(() => { const s = document.getElementById("edit-side"); s.value = "second"; s.dispatchEvent(new Event("change")); return true; })()"#,
     );
-    assert_eq!(js(&tab, "document.getElementById('edit-text').value"), "W:W18,K30:BK1");
+    assert_eq!(js(&tab, "document.getElementById('edit-text').value"), "W:W22,K30:BK1");
     screenshot(&tab, "serve-setup-checkers.png");
     mouse_click(&tab, "#edit-analyse");
     wait_until(
@@ -2059,10 +2072,10 @@ fn browser_sets_up_a_position() {
         "the game from the position",
     );
     let s = settled(&tab);
-    assert_eq!(s["game"], "checkers english fen W:W18,K30:BK1", "{}", s["game"]);
+    assert_eq!(s["game"], "checkers english fen W:W22,K30:BK1", "{}", s["game"]);
     assert_eq!((s["to_move"].as_str(), s["analysis"].as_bool()), (Some("second"), Some(true)));
     let pieces = js(&tab, "[...document.querySelectorAll('#board .cell')].filter((c) => c.querySelector('.piece')).map((c) => c.querySelector('.sq').textContent + ':' + c.dataset.content).sort()");
-    assert_eq!(pieces, json!(["18:O", "1:XK", "30:OK"]), "the board shows the position");
+    assert_eq!(pieces, json!(["1:XK", "22:O", "30:OK"]), "the board shows the position");
 
     // A FEN the server refuses: said in the editor, the game as it was.
     mouse_click(&tab, "#setup-position");
@@ -2074,7 +2087,7 @@ fn browser_sets_up_a_position() {
     mouse_click(&tab, "#edit-play");
     wait_until(&tab, "document.getElementById('edit-error').textContent.includes('33')", "the refusal");
     assert!(text(&tab, "edit-error").starts_with("The server refused the position: "), "{}", text(&tab, "edit-error"));
-    assert_eq!(js(&tab, "window.boardbot.state.game"), "checkers english fen W:W18,K30:BK1");
+    assert_eq!(js(&tab, "window.boardbot.state.game"), "checkers english fen W:W22,K30:BK1");
     mouse_click(&tab, "#edit-cancel");
 
     // Gomoku: three Black stones by one drag along a row, two White ones by clicks; Black has

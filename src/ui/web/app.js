@@ -36,6 +36,7 @@ let clockSeen = null;   // {key, at}: the game clock as the server last gave it,
 let flagAsked = 0;      // when the page last asked the server whether the person's time ran out
 let edit = null;        // setting up a position: {base, view, start, tool, side, error}
 let painting = null;    // the cells a press (held down) has painted, while it is held
+let carrying = null;    // the cell of the piece a press carries (the Move tool), while it is held
 
 async function api(method, path, body) {
   const res = await fetch(path, {
@@ -627,7 +628,8 @@ function drawGraph() {
   const evals = state ? state.evals || [] : [];
   // An SVG element has no `hidden` property: the attribute itself.
   svg.toggleAttribute("hidden", evals.length < 2);
-  $("graph-legend").hidden = evals.length < 2;
+  // The marks' thresholds, said where a move is marked.
+  $("graph-legend").hidden = evals.length < 2 || moveMarks().size === 0;
   if (evals.length < 2) return;
   const last = Math.max(state.played.length, 1);
   const x = (ply) => 6 + (286 * ply) / last;
@@ -1110,10 +1112,10 @@ function showLocked() {
 function editTools(view) {
   const [a, b] = view.players.map((p) => p.name);
   switch (view.style) {
-    case "checkers": return [["X", `${a} man`], ["XK", `${a} king`], ["O", `${b} man`], ["OK", `${b} king`], ["", "Empty"]];
+    case "checkers": return [["X", `${a} man`], ["XK", `${a} king`], ["O", `${b} man`], ["OK", `${b} king`], ["", "Empty"], ["move", "Move (drag a piece)"]];
     case "mancala": return [["+", "Add a seed"], ["-", "Take a seed"], ["0", "Empty the pit"]];
     case "columns": return [["X", `${a} disc`], ["O", `${b} disc`], ["", "Take the top disc"]];
-    default: return [["X", a], ["O", b], ["", "Empty"]];
+    default: return [["X", a], ["O", b], ["", "Empty"], ["move", "Move (drag a stone)"]];
   }
 }
 
@@ -1150,7 +1152,7 @@ function sideOfPly(ply) {
 
 function editCell(i) {
   const v = edit.view, c = v.cells[i];
-  if (!c || c.content === "#") return;
+  if (!c || c.content === "#" || edit.tool === "move") return;
   if (v.style === "mancala") {
     if (c.label === undefined || c.label === null) return;
     const n = Number(c.content) || 0;
@@ -1334,8 +1336,14 @@ function editSetup() {
     const i = cellAt(ev);
     if (i === null) return;
     ev.preventDefault();
-    painting = new Set([i]);
     edit.typed = false;
+    if (edit.tool === "move") {
+      // A piece pressed is carried to the cell where the press ends.
+      const c = edit.view.cells[i];
+      carrying = c && c.content !== "" && c.content !== "#" ? i : null;
+      return;
+    }
+    painting = new Set([i]);
     editCell(i);
   });
   $("board").addEventListener("pointerover", (ev) => {
@@ -1345,7 +1353,19 @@ function editSetup() {
     painting.add(i);
     editCell(i);
   });
-  document.addEventListener("pointerup", () => { painting = null; });
+  document.addEventListener("pointerup", (ev) => {
+    painting = null;
+    if (!edit || carrying === null) return;
+    const from = carrying, to = cellAt(ev);
+    carrying = null;
+    const cells = edit.view.cells;
+    if (to === null || to === from || cells[to].content === "#") return;
+    cells[to].content = cells[from].content;
+    cells[from].content = "";
+    edit.error = "";
+    if (hasFen(edit.view)) $("edit-text").value = fenOf(edit.view, edit.side);
+    render();
+  });
 }
 
 // ---- the form ----
