@@ -76,8 +76,10 @@ fn tic_tac_toe_against_the_engine_to_the_end() {
     // Every cell in order: those taken are refused and skipped.
     let input = TIC_TAC_TOE_CELLS.join("\n") + "\n";
     let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], &input);
-    assert!(out.contains("   a  b  c\n1  .  .  .\n2  .  .  .\n3  .  .  .\n"), "coordinates:\n{out}");
+    assert!(out.contains("   a  b  c\n3  .  .  .\n2  .  .  .\n1  .  .  .\n"), "coordinates:\n{out}");
     assert!(out.contains("you (X) play a1"), "{out}");
+    // Row 1 at the bottom, as renju and playok number them: a1 is the bottom-left cell.
+    assert!(out.contains("\n1 [X] .  .\n"), "a1 at the bottom left:\n{out}");
     assert!(out.contains("  thought: "), "the engine's thinking:\n{out}");
     assert!(!out.contains("depth 0") && !out.contains("depth 255"), "{out}");
     let result = the_result(&out);
@@ -162,7 +164,7 @@ fn wrong_entries_get_one_line_each_and_undo_takes_back_a_round() {
     assert!(lines[errors[1]].contains("'99' is not a cell"), "{out}");
     assert!(lines[errors[2]].contains("b2 is taken"), "{out}");
     assert!(lines[errors[3]].contains("level must be"), "{out}");
-    assert!(out.contains("Took back 2 moves.\n   a  b  c\n1  .  .  .\n2  .  .  .\n3  .  .  .\n"), "{out}");
+    assert!(out.contains("Took back 2 moves.\n   a  b  c\n3  .  .  .\n2  .  .  .\n1  .  .  .\n"), "{out}");
     assert_eq!(out.matches("you (X) play b2\n").count(), 2, "{out}");
     // The protocol's notation works too.
     let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], "1,1\n");

@@ -127,6 +127,10 @@ fn api_names_notation_review_hints_and_choices() {
     assert_eq!(state["game"], "mnk 3 3 3");
     let id = state["session"].as_str().unwrap().to_string();
     assert_eq!(state["view"]["col_labels"], json!(["a", "b", "c"]));
+    // Rows numbered from the bottom, as renju and playok do: a1 is the bottom-left cell.
+    assert_eq!(state["view"]["row_labels"], json!(["3", "2", "1"]));
+    assert!(state["view"]["moves"].as_array().unwrap().iter().any(|m| m["text"] == "2 0" && m["human"] == "a1"));
+    assert!(state["view"]["moves"].as_array().unwrap().iter().any(|m| m["text"] == "0 2" && m["human"] == "c3"));
     assert!(state["view"]["moves"].as_array().unwrap().iter().any(|m| m["text"] == "1 1" && m["human"] == "b2"));
     let (_, state) = server.post("/api/move", &json!({"session": id, "move": "1 1"}));
     assert_eq!(state["played"][0], json!({"text": "1 1", "human": "b2", "side": "first"}));
@@ -710,6 +714,8 @@ fn browser_draws_each_games_board() {
     assert_eq!(js(&tab, "document.getElementById('board').className.split(' ')[0]"), "style-stones");
     let cols = js(&tab, "[...document.querySelectorAll('#board .coord.col')].map((c) => c.textContent).join('')");
     assert_eq!(cols, "abcdefghijklmno");
+    let rows = js(&tab, "[...document.querySelectorAll('#board .coord.row')].map((c) => c.textContent).join(' ')");
+    assert_eq!(rows, "15 14 13 12 11 10 9 8 7 6 5 4 3 2 1", "row 1 at the bottom");
     let state = play_keys(&tab, &state, &["7 7"], true);
     assert_eq!(state["played"][0]["human"], "h8");
     assert_eq!(js(&tab, "document.querySelector('#board .cell[data-key]') !== null"), json!(true));
@@ -1776,6 +1782,11 @@ fn browser_graphs_the_evaluation() {
     assert_eq!(points, json!(plies));
     assert_eq!(js(&tab, "document.getElementById('graph').getBoundingClientRect().height > 0"), json!(true));
     let first = evals[0]["ply"].as_u64().unwrap();
+    // Each point named as the move list names its move ("After 2… c4: ..."), not by a count of
+    // single moves.
+    let title = js(&tab, &format!("document.querySelector(\"#graph circle[data-ply='{first}'] title\").textContent"));
+    let named = format!("After {}… {}: ", first / 2, state["played"][first as usize - 1]["human"].as_str().unwrap());
+    assert!(title.as_str().unwrap().starts_with(&named), "{title} should start with {named}");
     mouse_click(&tab, &format!("#graph circle[data-ply='{first}']"));
     wait_until(
         &tab,
@@ -1784,4 +1795,341 @@ fn browser_graphs_the_evaluation() {
     );
     assert_eq!(js(&tab, "document.querySelectorAll('#board .stone, #board .mark').length"), json!(first));
     screenshot(&tab, "serve-graph.png");
+
+    // The person's moves marked by the evaluations around them (the thresholds stated under the
+    // graph): the page's own marking, given evaluations that fall by 0.2 (?!), by 0.6 (??) and
+    // into a proven loss (??).
+    js(&tab, "(document.getElementById('review-end').click(), true)");
+    let legend = js(&tab, "document.getElementById('graph-legend').hidden");
+    let marks = js(&tab, "document.querySelectorAll('#moves .mv[data-nag]').length");
+    assert_eq!(legend, json!(marks == json!(0)), "the thresholds said where a move is marked");
+    let marked = js(
+        &tab,
+        r#"(() => { state = { ...state, evals: [{ ply: 2, bar: 0.2, words: "a" }, { ply: 4, bar: 0.0, words: "b" },
+              { ply: 6, bar: -0.6, words: "c" }, { ply: 8, bar: -1, words: "d" }] };
+            render();
+            return [3, 5, 7, 1].map((p) => document.querySelector(`#moves .mv[data-ply="${p}"]`).dataset.nag || ""); })()"#,
+    );
+    assert_eq!(marked, json!(["?!", "??", "??", ""]));
+    let points = js(
+        &tab,
+        "[4, 6, 8, 2].map((p) => document.querySelector(`#graph circle[data-ply='${p}']`).getAttribute('class'))",
+    );
+    assert_eq!(points, json!(["point inaccuracy", "point blunder", "point current blunder", "point"]));
+    assert_eq!(js(&tab, "document.getElementById('graph-legend').hidden"), json!(false));
+    assert!(
+        text(&tab, "graph-legend").contains("?? (blunder)") && text(&tab, "graph-legend").contains("0.15, 0.3, 0.5")
+    );
+    let title = js(&tab, "document.querySelector('#moves .mv[data-ply=\"5\"]').title");
+    assert!(
+        title.as_str().unwrap().contains("a blunder: the engine's evaluation bar fell from 0.00 to -0.60"),
+        "{title}"
+    );
+    screenshot(&tab, "serve-graph-marks.png");
+}
+
+/// Issue 59's game clock: a game with a clock reports both clocks; the engine keeps to its own
+/// (its move leaves its clock above zero, having spent no more than its share: it plans 1/25 of
+/// its time left and most of the increment, and keeps a reserve); a person whose clock runs out
+/// loses, and nothing more is played.
+#[test]
+fn api_a_game_clock_is_kept_and_a_person_out_of_time_loses() {
+    let server = Server::start(&[]);
+    let (status, plain) = server.post("/api/new", &json!({"game": "mnk 3 3 3", "time": 0.1}));
+    assert_eq!(status, 200, "{plain}");
+    assert_eq!(plain["clock"], Value::Null, "no clock unless asked");
+    let id = plain["session"].as_str().unwrap().to_string();
+    for (clock, words) in [
+        (json!({"minutes": 0}), "clock minutes"),
+        (json!({"minutes": 601}), "clock minutes"),
+        (json!({"minutes": 5, "increment": -1}), "increment"),
+        (json!({"minutes": "five"}), "JSON"),
+    ] {
+        let body = json!({"game": "mnk 3 3 3", "session": id, "clock": clock});
+        assert_error(server.post("/api/new", &body), 400, words);
+    }
+    assert_eq!(state_of(&server, &id), plain, "a refused clock changes nothing");
+
+    // 12 s each and 1 s a turn: the person's move, the engine's reply on its clock.
+    let body = json!({"game": "mnk 11 11 5", "session": id, "clock": {"minutes": 0.2, "increment": 1}});
+    let (status, s) = server.post("/api/new", &body);
+    assert_eq!(status, 200, "{s}");
+    let clock = &s["clock"];
+    assert_eq!((clock["minutes"].as_f64(), clock["increment"].as_f64()), (Some(0.2), Some(1.0)), "{clock}");
+    assert_eq!(clock["running"], "first", "the person's clock runs on their turn: {clock}");
+    let left = |s: &Value, i: usize| s["clock"]["left_ms"][i].as_u64().unwrap_or_else(|| panic!("{s}"));
+    assert!(left(&s, 0) <= 12_000 && left(&s, 1) == 12_000, "both clocks: {clock}");
+    let (status, s) = server.post("/api/move", &json!({"session": id, "move": "5 5"}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["history"].as_array().unwrap().len(), 2, "the engine replied: {s}");
+    assert_eq!(s["clock"]["running"], "first", "{s}");
+    // The person got the increment; the engine spent no more than its plan (12 s / 25 + 0.75 s
+    // = 1.23 s) and a little over for the reply, and got its increment.
+    assert!(left(&s, 0) > 12_000 - 2_000 && left(&s, 0) <= 13_000, "{}", s["clock"]);
+    let spent = 12_000 + 1_000 - left(&s, 1) as i64;
+    assert!(left(&s, 1) > 0 && spent <= 12_000 / 8, "the engine spent {spent} ms: {}", s["clock"]);
+    let budget = s["thinking"]["budget_ms"].as_u64().unwrap();
+    assert!(budget > 0 && budget <= 12_000 / 25 + 750, "the engine's plan: {budget} ms");
+    // Analysis mode stops the clocks; back to play, the person's runs again.
+    let (_, a) = server.post("/api/analysis", &json!({"session": id, "on": true}));
+    assert_eq!(a["clock"]["running"], Value::Null, "{}", a["clock"]);
+    let (_, a) = server.post("/api/analysis", &json!({"session": id, "on": false}));
+    assert_eq!(a["clock"]["running"], "first", "{}", a["clock"]);
+
+    // 0.6 s on the person's clock: it runs out, the game is lost on time.
+    let body = json!({"game": "cx 6 7 4", "session": id, "clock": {"minutes": 0.01}});
+    let (status, s) = server.post("/api/new", &body);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["status"], "your_turn");
+    std::thread::sleep(Duration::from_millis(800));
+    let s = state_of(&server, &id);
+    assert_eq!(s["status"], "over", "{s}");
+    assert_eq!(s["result"], "boardbot wins", "{s}");
+    assert_eq!(s["outcome"], "second", "{s}");
+    assert_eq!(s["end_reason"], "you ran out of time", "{s}");
+    assert_eq!((s["clock"]["flagged"].as_str(), left(&s, 0)), (Some("first"), 0), "{}", s["clock"]);
+    assert_eq!(s["clock"]["running"], Value::Null, "{}", s["clock"]);
+    assert_error(server.post("/api/move", &json!({"session": id, "move": "3"})), 409, "your time ran out");
+    assert_error(server.post("/api/undo", &json!({"session": id})), 409, "lost on time");
+    assert_error(server.post("/api/hint", &json!({"session": id})), 409, "over");
+    assert_eq!(state_of(&server, &id)["history"], json!([]), "nothing played after the time ran out");
+}
+
+/// The game clock on the page: chosen on the New-game form, both clocks shown beside the
+/// players, the running one marked and counting down; the person who runs out of time is told.
+#[test]
+fn browser_shows_the_game_clocks() {
+    let (_server, _browser, tab) = open_page(&[], browser((1100, 900)));
+    js(
+        &tab,
+        r#"(() => { document.getElementById("clock-minutes").value = "1"; document.getElementById("clock-increment").value = "2"; return true; })()"#,
+    );
+    let state = new_game(&tab, "mnk 15 15 5");
+    assert_eq!(state["clock"]["minutes"].as_f64(), Some(1.0), "{}", state["clock"]);
+    let clocks = || {
+        js(&tab, "[...document.querySelectorAll('.player .clock')].map((c) => [c.dataset.side, c.textContent, c.classList.contains('running')])")
+    };
+    let shown = clocks();
+    let shown = shown.as_array().unwrap();
+    assert_eq!(shown.len(), 2, "both clocks: {shown:?}");
+    for c in shown {
+        let text = c[1].as_str().unwrap();
+        assert!(text.starts_with("1:00") || text.starts_with("0:59"), "a minute: {shown:?}");
+        assert_eq!(c[2], json!(c[0] == "first"), "the person's runs: {shown:?}");
+    }
+    // The person's clock counts down on the page.
+    let before = js(&tab, "document.querySelector('#player-bottom .clock').textContent");
+    std::thread::sleep(Duration::from_millis(1300));
+    assert_ne!(js(&tab, "document.querySelector('#player-bottom .clock').textContent"), before, "it counts down");
+    let state = play_keys(&tab, &state, &["7 7"], true);
+    let engine = state["clock"]["left_ms"][1].as_u64().unwrap();
+    assert!(engine > 0 && engine != 60_000, "the engine's clock moved: {}", state["clock"]);
+    assert_eq!(js(&tab, "document.querySelector('#player-top .clock').textContent.length > 0"), json!(true));
+    screenshot(&tab, "serve-clock.png");
+
+    // Out of time: 0.6 s on the person's clock (the API takes less than the form offers).
+    js(
+        &tab,
+        r#"(newGame({ game: "cx 6 7 4", you: "first", level: "max", time: 0.2, clock: { minutes: 0.01, increment: 0 } }), true)"#,
+    );
+    wait_until(&tab, "document.body.dataset.status === 'over'", "the person's time runs out");
+    assert_eq!(text(&tab, "message"), "Game over: boardbot wins — you ran out of time.");
+    assert!(text(&tab, "result").contains("you ran out of time"), "{}", text(&tab, "result"));
+    assert_eq!(js(&tab, "document.querySelector('#player-bottom .clock').textContent"), json!("0:00.0"));
+    assert_eq!(js(&tab, "document.querySelector('#player-bottom .clock').classList.contains('out')"), json!(true));
+    screenshot(&tab, "serve-clock-out.png");
+}
+
+/// Issue 59's positions set up: a FEN (checkers, Kalah) in the description or a move list in
+/// the move list's notation starts a game there; the server checks it, and an illegal one gets
+/// 400 with a JSON error and changes nothing.
+#[test]
+fn api_a_position_set_up_is_checked_by_the_server() {
+    let server = Server::start(&[]);
+    let (status, s) = server
+        .post("/api/new", &json!({"game": "checkers english fen W:W18,K30:B14,K1", "analysis": true, "time": 0.1}));
+    assert_eq!(status, 200, "{s}");
+    let id = s["session"].as_str().unwrap().to_string();
+    assert_eq!(s["to_move"], "second", "White to move: {}", s["game"]);
+    let on = |s: &Value, label: &str| -> String {
+        let cells = s["view"]["cells"].as_array().unwrap();
+        let cell = cells.iter().find(|c| c["label"] == label).unwrap_or_else(|| panic!("no square {label}"));
+        cell["content"].as_str().unwrap().to_string()
+    };
+    assert_eq!([on(&s, "18"), on(&s, "30"), on(&s, "14"), on(&s, "1"), on(&s, "22")], ["O", "OK", "X", "XK", ""]);
+    let before = state_of(&server, &id);
+    for (game, words) in [
+        ("checkers english fen B:W33:B1", "33"),
+        ("checkers english fen B:W18:B18", "18"),
+        ("checkers english fen X:W1:B2", "FEN"),
+        ("kalah 6 4 fen 1,1/first", "counts"),
+        ("kalah 6 4 fen 4,4,4,4,4,4,0,4,4,4,4,4,4,0/nobody", "first or second"),
+    ] {
+        assert_error(server.post("/api/new", &json!({"game": game, "session": id})), 400, words);
+        assert_eq!(state_of(&server, &id), before, "{game} changed the session");
+    }
+    // Kalah from its FEN: the counts in the pits and stores.
+    let body = json!({"game": "kalah 6 4 fen 0,0,0,0,0,9,20,1,0,0,0,0,0,18/first", "session": id, "analysis": true});
+    let (status, s) = server.post("/api/new", &body);
+    assert_eq!(status, 200, "{s}");
+    let counts: Vec<&str> =
+        s["view"]["cells"].as_array().unwrap().iter().map(|c| c["content"].as_str().unwrap()).collect();
+    assert_eq!(counts, ["18", "0", "0", "0", "0", "0", "1", "", "", "0", "0", "0", "0", "0", "9", "20"]);
+
+    // A move list as people write it: gomoku's cells, Connect-4's columns.
+    let body = json!({"game": "gomoku", "session": id, "human_moves": ["h8", "i9", "h9"], "analysis": true});
+    let (status, s) = server.post("/api/new", &body);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["history"], json!(["7 7", "6 8", "6 7"]));
+    let before = state_of(&server, &id);
+    for (moves, words) in [(json!(["h8", "h8"]), "move 2 of the list, 'h8'"), (json!(["h8", "z99"]), "move 2")] {
+        assert_error(
+            server.post("/api/new", &json!({"game": "gomoku", "session": id, "human_moves": moves})),
+            400,
+            words,
+        );
+        assert_eq!(state_of(&server, &id), before, "{moves} changed the session");
+    }
+    let body = json!({"game": "cx 6 7 4", "session": id, "human_moves": ["4", "4", "3"], "analysis": true});
+    let (_, s) = server.post("/api/new", &body);
+    assert_eq!(s["history"], json!(["3", "3", "2"]));
+    // A game over before the list's end: refused.
+    let won = json!(["1", "2", "1", "2", "1", "2", "1", "2"]);
+    assert_error(
+        server.post("/api/new", &json!({"game": "cx 6 7 4", "session": id, "human_moves": won})),
+        400,
+        "move 8",
+    );
+}
+
+/// The press of a mouse at `from`, moved over `over` and released at the last: a drag.
+fn drag(tab: &Tab, points: &[(f64, f64)]) {
+    use headless_chrome::protocol::cdp::Input::{DispatchMouseEvent, DispatchMouseEventTypeOption, MouseButton};
+    let event = |kind: DispatchMouseEventTypeOption, (x, y): (f64, f64), buttons: u32| DispatchMouseEvent {
+        Type: kind,
+        x,
+        y,
+        modifiers: None,
+        timestamp: None,
+        button: Some(MouseButton::Left),
+        buttons: Some(buttons),
+        click_count: Some(1),
+        force: None,
+        tangential_pressure: None,
+        tilt_x: None,
+        tilt_y: None,
+        twist: None,
+        delta_x: None,
+        delta_y: None,
+        pointer_Type: None,
+    };
+    tab.call_method(event(DispatchMouseEventTypeOption::MouseMoved, points[0], 0)).unwrap();
+    tab.call_method(event(DispatchMouseEventTypeOption::MousePressed, points[0], 1)).unwrap();
+    for &p in &points[1..] {
+        tab.call_method(event(DispatchMouseEventTypeOption::MouseMoved, p, 1)).unwrap();
+    }
+    tab.call_method(event(DispatchMouseEventTypeOption::MouseReleased, *points.last().unwrap(), 0)).unwrap();
+}
+
+/// Setting up a position on the page: pieces placed by clicks and moved by a drag, stones
+/// painted by a drag, the side to move chosen, then a game started from it shows it; a pasted FEN the server refuses is said
+/// in the editor and changes nothing; the position shared by a link comes back.
+#[test]
+fn browser_sets_up_a_position() {
+    let (server, browser, tab) = open_page(&[], browser((1100, 1000)));
+    // Checkers: clear the board, a Black king on 1, a White man on 18 and a White king on 30,
+    // White to move, in analysis mode.
+    new_game(&tab, "checkers english");
+    mouse_click(&tab, "#setup-position");
+    wait_until(&tab, "window.boardbot.edit !== null && !document.getElementById('edit-bar').hidden", "the editor");
+    mouse_click(&tab, "#edit-clear");
+    let put = |tool: &str, label: &str| {
+        mouse_click(&tab, &format!("#edit-tools button[data-tool='{tool}']"));
+        let i = js(&tab, &format!("[...document.querySelectorAll('#board .cell')].find((c) => c.querySelector('.sq') && c.querySelector('.sq').textContent === '{label}').dataset.index"));
+        mouse_click(&tab, &format!("#board .cell[data-index='{}']", i.as_str().unwrap()));
+    };
+    put("XK", "1");
+    put("O", "18");
+    put("OK", "30");
+    // The Move tool: the White man dragged from 18 to 22.
+    mouse_click(&tab, "#edit-tools button[data-tool='move']");
+    let square = |label: &str| {
+        let i = js(&tab, &format!("[...document.querySelectorAll('#board .cell')].find((c) => c.querySelector('.sq') && c.querySelector('.sq').textContent === '{label}').dataset.index"));
+        centre(&tab, &format!("#board .cell[data-index='{}']", i.as_str().unwrap()))
+    };
+    let (from, to) = (square("18"), square("22"));
+    drag(&tab, &[from, ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0), to]);
+    js(
+        &tab,
+        r#"(() => { const s = document.getElementById("edit-side"); s.value = "second"; s.dispatchEvent(new Event("change")); return true; })()"#,
+    );
+    assert_eq!(js(&tab, "document.getElementById('edit-text').value"), "W:W22,K30:BK1");
+    screenshot(&tab, "serve-setup-checkers.png");
+    mouse_click(&tab, "#edit-analyse");
+    wait_until(
+        &tab,
+        "window.boardbot.edit === null && window.boardbot.state.game.includes(' fen ')",
+        "the game from the position",
+    );
+    let s = settled(&tab);
+    assert_eq!(s["game"], "checkers english fen W:W22,K30:BK1", "{}", s["game"]);
+    assert_eq!((s["to_move"].as_str(), s["analysis"].as_bool()), (Some("second"), Some(true)));
+    let pieces = js(&tab, "[...document.querySelectorAll('#board .cell')].filter((c) => c.querySelector('.piece')).map((c) => c.querySelector('.sq').textContent + ':' + c.dataset.content).sort()");
+    assert_eq!(pieces, json!(["1:XK", "22:O", "30:OK"]), "the board shows the position");
+
+    // A FEN the server refuses: said in the editor, the game as it was.
+    mouse_click(&tab, "#setup-position");
+    wait_until(&tab, "window.boardbot.edit !== null", "the editor");
+    js(
+        &tab,
+        r#"(() => { const t = document.getElementById("edit-text"); t.value = "B:W33:B1"; t.dispatchEvent(new Event("input")); return true; })()"#,
+    );
+    mouse_click(&tab, "#edit-play");
+    wait_until(&tab, "document.getElementById('edit-error').textContent.includes('33')", "the refusal");
+    assert!(text(&tab, "edit-error").starts_with("The server refused the position: "), "{}", text(&tab, "edit-error"));
+    assert_eq!(js(&tab, "window.boardbot.state.game"), "checkers english fen W:W22,K30:BK1");
+    mouse_click(&tab, "#edit-cancel");
+
+    // Gomoku: three Black stones by one drag along a row, two White ones by clicks; Black has
+    // one more, so White is to move; the person plays White from there.
+    new_game(&tab, "mnk 15 15 5");
+    mouse_click(&tab, "#setup-position");
+    wait_until(&tab, "window.boardbot.edit !== null", "the editor");
+    let cell = |key: &str| centre(&tab, &format!("#board .cell[data-index='{}']", key_index(15, key)));
+    mouse_click(&tab, "#edit-tools button[data-tool='X']");
+    drag(&tab, &[cell("7 6"), cell("7 7"), cell("7 8")]);
+    mouse_click(&tab, "#edit-tools button[data-tool='O']");
+    for key in ["6 7", "8 7"] {
+        let (x, y) = cell(key);
+        tab.click_point(Point { x, y }).unwrap();
+    }
+    let stones =
+        js(&tab, "window.boardbot.edit.view.cells.map((c, i) => c.content ? i + c.content : '').filter((x) => x)");
+    assert_eq!(stones, json!(["97O", "111X", "112X", "113X", "127O"]), "a drag paints the cells it passes");
+    js(&tab, r#"(() => { const s = document.getElementById("you"); s.value = "second"; return true; })()"#);
+    mouse_click(&tab, "#edit-play");
+    wait_until(&tab, "window.boardbot.edit === null", "the game from the position");
+    let s = settled(&tab);
+    assert_eq!(
+        s["played"].as_array().unwrap().iter().map(|m| m["human"].as_str().unwrap()).collect::<Vec<_>>(),
+        ["g8", "h9", "h8", "h7", "i8"]
+    );
+    assert_eq!(s["your_side"], "second");
+    assert_eq!(s["status"], "your_turn", "White (the person) to move");
+    assert_eq!(js(&tab, "document.querySelectorAll('#board .stone').length"), json!(5), "the board shows the position");
+    screenshot(&tab, "serve-setup-gomoku.png");
+
+    // Shared by the link: another tab opens the same position.
+    mouse_click(&tab, "#share");
+    let link = js(&tab, "document.getElementById('share-url').value").as_str().unwrap().to_string();
+    let other = open_tab(&browser, &link);
+    let shared = settled(&other);
+    assert_eq!(shared["history"], s["history"], "{link}");
+    drop(server);
+}
+
+/// The index of the cell `ROW COL` on a board `cols` wide.
+fn key_index(cols: usize, key: &str) -> usize {
+    let (r, c) = key.split_once(' ').unwrap();
+    r.parse::<usize>().unwrap() * cols + c.parse::<usize>().unwrap()
 }

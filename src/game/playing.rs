@@ -551,7 +551,9 @@ mod tests {
     fn moves_as_people_write_them() {
         let mut g = game("mnk 3 4 3");
         assert_eq!(g.parse_human("c2"), Ok("1 2".to_string()));
-        assert_eq!(g.parse_human(" D3 "), Ok("2 3".to_string()));
+        // Rows from the bottom (3 rows): d3 is the top row, a1 the bottom-left cell.
+        assert_eq!(g.parse_human(" D3 "), Ok("0 3".to_string()));
+        assert_eq!(g.parse_human("a1"), Ok("2 0".to_string()));
         assert_eq!(g.parse_human("1,2"), Ok("1 2".to_string()));
         assert_eq!(g.parse_human("1 2"), Ok("1 2".to_string()));
         for bad in ["e1", "a4", "a0", "z", "12", "b2b"] {
@@ -559,9 +561,12 @@ mod tests {
         }
         g.play("1 2").unwrap();
         assert!(matches!(g.parse_human("c2"), Err(MoveError::Illegal(_))));
-        assert_eq!(g.human_move("2 3"), "d3");
+        assert_eq!(g.human_move("2 3"), "d1");
+        assert_eq!(g.human_move("0 0"), "a3");
         assert_eq!(g.human_history(), ["c2"]);
-        assert!(g.board_picture(false, Side::First).starts_with("   a  b  c  d\n1  .  .  .  .\n2  .  . [X] .\n"));
+        assert!(g
+            .board_picture(false, Side::First)
+            .starts_with("   a  b  c  d\n3  .  .  .  .\n2  .  . [X] .\n1  .  .  .  .\n"));
         assert!(g.board_picture(true, Side::First).contains('\x1b'));
         for mv in ["0 0", "1 1", "0 1", "1 3"] {
             g.play(mv).unwrap();

@@ -88,6 +88,112 @@ pub const SMALL_SIDE: usize = 32;
 pub const EVICT_AFTER: Duration = Duration::from_secs(60);
 /// The time per move allowed, in seconds.
 pub const TIME_RANGE: (f64, f64) = (0.05, 60.0);
+/// A game clock's minutes for each side (the page offers whole and half minutes; the API takes
+/// less, down to 0.6 s).
+pub const CLOCK_MINUTES: (f64, f64) = (0.01, 600.0);
+/// A game clock's increment, the seconds added to a side's clock after each of its turns.
+pub const CLOCK_INCREMENT: (f64, f64) = (0.0, 60.0);
+/// On a game clock the engine plans a move on about this share of its time left
+/// (1/[`CLOCK_MOVES_TO_GO`]), plus [`CLOCK_INCREMENT_SHARE`] of the increment...
+pub const CLOCK_MOVES_TO_GO: u32 = 25;
+pub const CLOCK_INCREMENT_SHARE: f64 = 0.75;
+/// ...and never on more than its time left less a safety margin: this share of it, at least
+/// [`CLOCK_MIN_RESERVE`] (at most half of it). The server stops the search at the planned
+/// time ([`Deadline`]), and the engine keeps its own margin within it.
+pub const CLOCK_RESERVE_SHARE: f64 = 0.1;
+pub const CLOCK_MIN_RESERVE: Duration = Duration::from_millis(50);
+
+/// The time the engine plans for its move with `left` on its clock and `increment` to come
+/// after the move: `left / CLOCK_MOVES_TO_GO + CLOCK_INCREMENT_SHARE * increment`, at most
+/// `left` less the reserve ([`CLOCK_RESERVE_SHARE`], [`CLOCK_MIN_RESERVE`]).
+pub fn clock_budget(left: Duration, increment: Duration) -> Duration {
+    let reserve = left.mul_f64(CLOCK_RESERVE_SHARE).max(CLOCK_MIN_RESERVE).min(left / 2);
+    let usable = left.saturating_sub(reserve);
+    (left / CLOCK_MOVES_TO_GO + increment.mul_f64(CLOCK_INCREMENT_SHARE)).min(usable)
+}
+
+/// A game clock: each side's time left; the clock of the side to move runs (the person's on
+/// their turn, the engine's from the person's move to its reply), none in analysis mode or once
+/// the game is over. A side whose clock reaches zero on its turn loses on time.
+#[derive(Clone, Debug)]
+struct GameClock {
+    minutes: f64,
+    increment: Duration,
+    /// Each side's time left (the first player's first) when its clock last stopped.
+    left: [Duration; 2],
+    /// The side whose clock runs, since when.
+    running: Option<(Side, Instant)>,
+    /// The side whose time ran out, once its clock was stopped at zero.
+    flag: Option<Side>,
+}
+
+impl GameClock {
+    fn new(minutes: f64, increment: f64) -> GameClock {
+        let start = Duration::from_secs_f64(minutes * 60.0);
+        GameClock {
+            minutes,
+            increment: Duration::from_secs_f64(increment),
+            left: [start; 2],
+            running: None,
+            flag: None,
+        }
+    }
+
+    /// `side`'s time left now.
+    fn left_now(&self, side: Side) -> Duration {
+        match self.running {
+            Some((s, since)) if s == side => self.left[s.index()].saturating_sub(since.elapsed()),
+            _ => self.left[side.index()],
+        }
+    }
+
+    /// The side whose time has run out, if any: flagged, or its clock running at zero now.
+    fn flagged(&self) -> Option<Side> {
+        self.flag.or_else(|| self.running.filter(|&(s, since)| since.elapsed() >= self.left[s.index()]).map(|r| r.0))
+    }
+
+    /// Starts `side`'s clock (the other's stopped first, no increment), unless it runs already.
+    fn run(&mut self, side: Side) {
+        if self.running.map(|r| r.0) != Some(side) {
+            self.stop(false);
+            if self.flag.is_none() {
+                self.running = Some((side, Instant::now()));
+            }
+        }
+    }
+
+    /// Stops the running clock, its side charged the time since it started and given the
+    /// increment if it `moved` (its turn done); a side that used all of its time is flagged.
+    fn stop(&mut self, moved: bool) {
+        let Some((side, since)) = self.running.take() else { return };
+        let used = since.elapsed();
+        let left = &mut self.left[side.index()];
+        if used >= *left {
+            *left = Duration::ZERO;
+            self.flag = Some(side);
+        } else {
+            *left -= used;
+            if moved {
+                *left += self.increment;
+            }
+        }
+    }
+}
+
+/// A game clock as the API shows it (docs/api.md).
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockOut {
+    pub minutes: f64,
+    /// Seconds added after each turn.
+    pub increment: f64,
+    /// Each side's time left now, in milliseconds (the first player's first).
+    pub left_ms: [u64; 2],
+    /// "first" or "second": the side whose clock runs (counting down from `left_ms`); null
+    /// when none runs.
+    pub running: Option<&'static str>,
+    /// The side that ran out of time ("first" or "second"), if one did.
+    pub flagged: Option<&'static str>,
+}
 
 const INDEX_HTML: &str = include_str!("web/index.html");
 const APP_JS: &str = include_str!("web/app.js");
@@ -723,6 +829,9 @@ struct Play {
     analysis: bool,
     /// The engine's opinion after each of its turns that said one, for the evaluation graph.
     evals: Vec<EvalPoint>,
+    /// The game clock, if the game has one (the engine's moves then keep to its clock rather
+    /// than to `time`).
+    clock: Option<GameClock>,
 }
 
 /// A point of the evaluation graph: after the first `ply` moves, the engine's opinion of the
@@ -744,7 +853,7 @@ impl Play {
         self.outcome().is_none() && game.to_move() != self.you && !self.analysis
     }
 
-    /// The game's outcome, a resignation's included.
+    /// The game's outcome, a resignation's and a loss on time included.
     fn outcome(&self) -> Option<Outcome> {
         if self.resigned {
             return Some(Outcome::Win(self.you.other()));
@@ -752,7 +861,42 @@ impl Play {
         if self.agreed.is_some() {
             return Some(Outcome::Draw);
         }
+        if let Some(side) = self.flagged() {
+            return Some(Outcome::Win(side.other()));
+        }
         self.game().outcome()
+    }
+
+    /// The side that lost on time, if one did.
+    fn flagged(&self) -> Option<Side> {
+        self.clock.as_ref().and_then(GameClock::flagged)
+    }
+
+    /// Sets the clock going for the position: the side to move's runs while the game goes on
+    /// against the engine, none in analysis mode or once the game is over.
+    fn sync_clock(&mut self) {
+        if self.clock.is_none() {
+            return;
+        }
+        let still = self.outcome().is_some() || self.analysis;
+        let side = self.game().to_move();
+        let clock = self.clock.as_mut().expect("checked above");
+        if still {
+            clock.stop(false);
+        } else {
+            clock.run(side);
+        }
+    }
+
+    fn clock_out(&self) -> Option<ClockOut> {
+        let side = |s: Side| if s == Side::First { "first" } else { "second" };
+        self.clock.as_ref().map(|c| ClockOut {
+            minutes: c.minutes,
+            increment: c.increment.as_secs_f64(),
+            left_ms: [Side::First, Side::Second].map(|s| c.left_now(s).as_millis() as u64),
+            running: c.running.filter(|_| c.flagged().is_none()).map(|r| side(r.0)),
+            flagged: c.flagged().map(side),
+        })
     }
 
     fn state(&self, id: &str, status: &'static str) -> StateOut {
@@ -776,6 +920,8 @@ impl Play {
             Some("you resigned".to_string())
         } else if let Some(why) = &self.agreed {
             Some(format!("drawn by agreement: {why}"))
+        } else if let Some(side) = self.flagged() {
+            Some(if side == self.you { "you ran out of time" } else { "boardbot ran out of time" }.to_string())
         } else {
             game.human_end_reason().map(|r| in_view_names(&r, game.side_names(), &view))
         };
@@ -803,6 +949,7 @@ impl Play {
             draw_offer: self.offer.clone(),
             analysis: self.analysis,
             evals: self.evals.iter().filter(|e| e.ply <= game.history().len()).cloned().collect(),
+            clock: self.clock_out(),
         }
     }
 
@@ -865,6 +1012,8 @@ pub struct StateOut {
     pub analysis: bool,
     /// The evaluation graph: the engine's opinion after each of its turns that said one.
     pub evals: Vec<EvalPoint>,
+    /// The game clock; null for a game without one.
+    pub clock: Option<ClockOut>,
 }
 
 /// The engine's answer to an offer of a draw.
@@ -1114,9 +1263,22 @@ struct NewIn {
     /// Moves to play from the start (move text), all or nothing: a shared position.
     #[serde(default)]
     moves: Vec<String>,
+    /// Moves to play from the start (after `moves`) as people write them (the move list's
+    /// notation: `h8 i9`, `4 3`, `11-15`), all or nothing: a position set up from a move list.
+    #[serde(default)]
+    human_moves: Vec<String>,
     /// Start in analysis mode (the engine plays no move).
     #[serde(default)]
     analysis: bool,
+    /// A game clock (minutes for each side, and seconds added after each turn); none by default.
+    clock: Option<ClockIn>,
+}
+
+#[derive(Clone, Copy, Deserialize)]
+struct ClockIn {
+    minutes: f64,
+    #[serde(default)]
+    increment: f64,
 }
 
 fn default_you() -> String {
@@ -1173,13 +1335,32 @@ async fn new_game(
             TIME_RANGE.0, TIME_RANGE.1, req.time
         )));
     }
+    if let Some(c) = req.clock {
+        if !(CLOCK_MINUTES.0..=CLOCK_MINUTES.1).contains(&c.minutes) {
+            return Err(ApiError::bad(format!(
+                "clock minutes must be {} to {}, got {}",
+                CLOCK_MINUTES.0, CLOCK_MINUTES.1, c.minutes
+            )));
+        }
+        if !(CLOCK_INCREMENT.0..=CLOCK_INCREMENT.1).contains(&c.increment) {
+            return Err(ApiError::bad(format!(
+                "clock increment must be {} to {} seconds, got {}",
+                CLOCK_INCREMENT.0, CLOCK_INCREMENT.1, c.increment
+            )));
+        }
+    }
     let evaluation = checked.evaluation;
     // The game as described, its evaluation checked, its cells out of play drawn: it is built,
     // so this runs off the async workers (see `off`).
     let (blocked, seed, wanted) = (req.blocked, req.seed, evaluation.clone());
-    let moves = req.moves.clone();
-    let prepare = move |text: &str| -> Result<GameSpec, ApiError> {
+    let (moves, human_moves) = (req.moves.clone(), req.human_moves.clone());
+    // The description read and checked (a position given by `fen` is built, so that an illegal
+    // one gets 400), and the moves to play from its start, in move text.
+    let prepare = move |text: &str| -> Result<(GameSpec, Vec<String>), ApiError> {
         let mut spec = GameSpec::parse(text).map_err(ApiError::bad)?;
+        if !spec.options().is_empty() {
+            spec.new_game(&Resources::none()).map_err(ApiError::bad)?;
+        }
         if let Some(name) = &wanted {
             let game = spec.new_game(&Resources::none()).map_err(ApiError::bad)?;
             if !game.evaluations().iter().any(|(n, _)| n == name) {
@@ -1198,16 +1379,24 @@ async fn new_game(
             let mut rng = seed.map_or_else(SmallRng::from_entropy, SmallRng::seed_from_u64);
             spec = crate::ui::play::with_blocked(&spec, blocked, &mut rng).map_err(|e| ApiError::bad(e.to_string()))?;
         }
-        if !moves.is_empty() {
+        let mut moves = moves.clone();
+        if !moves.is_empty() || !human_moves.is_empty() {
             // Checked on a game of its own before the session changes.
             let mut game = spec.new_game(&Resources::none()).map_err(ApiError::bad)?;
             game.set_moves(&moves).map_err(|e| ApiError::bad(format!("moves: {e}")))?;
+            for (i, human) in human_moves.iter().enumerate() {
+                let text = game
+                    .parse_human(human)
+                    .map_err(|e| ApiError::bad(format!("move {} of the list, '{human}': {e}", i + 1)))?;
+                game.play(&text).map_err(|e| ApiError::bad(format!("move {} of the list, '{human}': {e}", i + 1)))?;
+                moves.push(text);
+            }
         }
-        Ok(spec)
+        Ok((spec, moves))
     };
     let timeout = Duration::from_secs_f64(req.time);
     let level_name = req.level.to_ascii_lowercase();
-    let setup = move |play: &mut Play, spec: &GameSpec| -> Result<(), ApiError> {
+    let setup = move |play: &mut Play, spec: &GameSpec, moves: &[String]| -> Result<(), ApiError> {
         let internal = |e: anyhow::Error| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e);
         let mut options = play.engine.options().clone();
         for (key, value) in asked {
@@ -1215,8 +1404,8 @@ async fn new_game(
         }
         play.engine.set_options(options).map_err(internal)?;
         play.engine.new_game(spec, you == Side::Second, timeout).map_err(internal)?;
-        if !req.moves.is_empty() {
-            let words: Vec<&str> = req.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+        if !moves.is_empty() {
+            let words: Vec<&str> = moves.iter().flat_map(|m| m.split_whitespace()).collect();
             play.engine.set_position(&words).map_err(internal)?;
         }
         play.analysis = req.analysis;
@@ -1228,6 +1417,7 @@ async fn new_game(
         play.agreed = None;
         play.offer = None;
         play.evals.clear();
+        play.clock = req.clock.map(|c| GameClock::new(c.minutes, c.increment));
         Ok(())
     };
     let text = req.game;
@@ -1238,8 +1428,8 @@ async fn new_game(
             // The game is read and built off the async workers; a bad description changes nothing.
             play = app
                 .off(large, move || {
-                    let spec = prepare(&text)?;
-                    setup(&mut play, &spec)?;
+                    let (spec, moves) = prepare(&text)?;
+                    setup(&mut play, &spec, &moves)?;
                     Ok::<_, ApiError>(play)
                 })
                 .await??;
@@ -1255,7 +1445,7 @@ async fn new_game(
             // workers.
             let play = app
                 .off(large, move || {
-                    let spec = prepare(&text)?;
+                    let (spec, moves) = prepare(&text)?;
                     let engine = Engine::new(options);
                     let mut play = Play {
                         engine,
@@ -1268,8 +1458,9 @@ async fn new_game(
                         offer: None,
                         analysis: false,
                         evals: Vec::new(),
+                        clock: None,
                     };
-                    setup(&mut play, &spec)?;
+                    setup(&mut play, &spec, &moves)?;
                     Ok::<_, ApiError>(play)
                 })
                 .await??;
@@ -1339,6 +1530,9 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
         // The state (the board's view, O(cells)) and its JSON are made off the async workers too.
         let (back, shown) = app
             .off(slot.large(), move || {
+                // The engine's clock runs from the person's move (a wait for a search slot
+                // included).
+                play.sync_clock();
                 let shown = play.engine_to_move().then(|| search_states(&play, &id));
                 (play, shown)
             })
@@ -1346,27 +1540,51 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
         play = back;
         let Some(shown) = shown else { break };
         let (hold, stop, _stop_on_drop) = wait_for_search(app, &slot, shown?).await;
-        let budget = Duration::from_secs_f64(play.time);
+        let engine_side = play.game().to_move();
+        // On a game clock, the engine's share of its time left (see `clock_budget`); else the
+        // page's time per move.
+        let budget = match &play.clock {
+            Some(clock) => {
+                let budget = clock_budget(clock.left_now(engine_side), clock.increment);
+                play.engine.set_clock_budget(budget);
+                budget
+            }
+            None => Duration::from_secs_f64(play.time),
+        };
         let _deadline = Deadline::start(&stop, budget);
         let budget_ms = budget.as_millis() as u64;
         let search = tokio::task::spawn_blocking(move || {
             let before = play.game().history().len();
+            let history = play.game().history();
             let turn = play.engine.think(Instant::now(), stop);
-            if let Ok(turn) = &turn {
-                let human = play.game().human_history()[before..].to_vec();
-                let ended = play.game().outcome().is_some();
-                play.thinking = turn.thought.as_ref().map(|t| ThinkingOut {
-                    budget_ms,
-                    ..ThinkingOut::new(turn.moves.clone(), human, t, "boardbot", "you", ended)
-                });
-                let ply = play.game().history().len();
-                if let Some((bar, words)) =
-                    play.thinking.as_ref().and_then(|t| Some((t.bar?, t.opinion.clone().unwrap_or_default())))
-                {
-                    play.evals.retain(|e| e.ply < ply);
-                    play.evals.push(EvalPoint { ply, bar, words });
-                }
+            let mut out_of_time = false;
+            if let Some(clock) = play.clock.as_mut() {
+                clock.stop(true);
+                out_of_time = clock.flag == Some(engine_side);
             }
+            let turn = if out_of_time {
+                // Out of time before its move was made (its reserve keeps that from happening):
+                // the move does not count, the game is lost on time.
+                play.thinking = None;
+                let words: Vec<&str> = history.iter().flat_map(|m| m.split_whitespace()).collect();
+                play.engine.set_position(&words)
+            } else {
+                turn.map(|turn| {
+                    let human = play.game().human_history()[before..].to_vec();
+                    let ended = play.game().outcome().is_some();
+                    play.thinking = turn.thought.as_ref().map(|t| ThinkingOut {
+                        budget_ms,
+                        ..ThinkingOut::new(turn.moves.clone(), human, t, "boardbot", "you", ended)
+                    });
+                    let ply = play.game().history().len();
+                    if let Some((bar, words)) =
+                        play.thinking.as_ref().and_then(|t| Some((t.bar?, t.opinion.clone().unwrap_or_default())))
+                    {
+                        play.evals.retain(|e| e.ply < ply);
+                        play.evals.push(EvalPoint { ply, bar, words });
+                    }
+                })
+            };
             // The slot and the game are free again even if the request went away.
             drop(hold);
             (play, turn)
@@ -1375,6 +1593,8 @@ async fn engine_turn(app: &App, slot: Arc<Slot>, mut play: OwnedMutexGuard<Play>
         play = back;
         turn.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
     }
+    // The person's clock runs from the engine's move (or the start) on.
+    play.sync_clock();
     let id = slot.id.clone();
     app.off(slot.large(), move || JsonBytes::of(&play.state(&id, play.resting_status()))).await?
 }
@@ -1408,6 +1628,9 @@ async fn play_move(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
     let req: MoveIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
     let mut play = slot.take().await?;
+    if play.flagged() == Some(play.you) {
+        return Err(ApiError::new(StatusCode::CONFLICT, "the game is over: your time ran out"));
+    }
     if play.outcome().is_some() {
         return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
     }
@@ -1426,6 +1649,13 @@ async fn play_move(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
             play.engine.set_position(&words).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
         } else {
             play.engine.opponent_move(&req.mv).map_err(ApiError::bad)?;
+            // The person's turn done (not an extra turn): their clock stops, the increment added.
+            let you = play.you;
+            if play.game().to_move() != you {
+                if let Some(clock) = play.clock.as_mut() {
+                    clock.stop(true);
+                }
+            }
         }
         play.offer = None;
         Ok::<_, ApiError>(play)
@@ -1447,6 +1677,9 @@ async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
     let req: SessionIn = read_body(body)?;
     let slot = app.slot(&req.session)?;
     let mut play = slot.take().await?;
+    if play.flagged().is_some() {
+        return Err(ApiError::new(StatusCode::CONFLICT, "the game was lost on time: start a new game"));
+    }
     let id = slot.id.clone();
     // A copy of the game and its moves replayed: O(cells), off the async workers.
     app.off(slot.large(), move || {
@@ -1469,6 +1702,8 @@ async fn undo(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
         play.resigned = false;
         play.agreed = None;
         play.offer = None;
+        // The time spent is not given back: the person's clock runs on from where it is.
+        play.sync_clock();
         JsonBytes::of(&play.state(&id, play.resting_status()))
     })
     .await?
@@ -1485,6 +1720,7 @@ async fn resign(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
     }
     play.resigned = true;
     play.offer = None;
+    play.sync_clock();
     let id = slot.id.clone();
     app.off(slot.large(), move || JsonBytes::of(&play.state(&id, play.resting_status()))).await?
 }
@@ -1542,17 +1778,25 @@ fn person_search(play: &mut Play, stop: Arc<AtomicBool>) -> Result<(crate::game:
 /// The start of a search on the person's turn (a hint, a draw offer): the session's game taken
 /// (409 if it is over or the engine is to move), shown as waiting and then as thinking (the
 /// board's view, O(cells), made off the async workers), once a search slot is free.
+/// `pause`: the person's clock stops meanwhile (the engine thinks on its own behalf: a draw
+/// offer); else it runs on (a hint is the person's own thinking).
 async fn person_turn_search(
     app: &App,
     session: &str,
+    pause: bool,
 ) -> Result<(Arc<Slot>, OwnedMutexGuard<Play>, (SearchHold, Arc<AtomicBool>, StopOnDrop)), ApiError> {
     let slot = app.slot(session)?;
-    let play = slot.take().await?;
+    let mut play = slot.take().await?;
     if play.outcome().is_some() {
         return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
     }
     if play.engine_to_move() {
         return Err(ApiError::new(StatusCode::CONFLICT, "it is the engine's turn (POST /api/go)"));
+    }
+    if pause {
+        if let Some(clock) = play.clock.as_mut() {
+            clock.stop(false);
+        }
     }
     let id = slot.id.clone();
     let (play, shown) = app
@@ -1570,7 +1814,7 @@ async fn person_turn_search(
 /// moves, and the game and the level are set back as they were.
 async fn hint(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Json<HintOut>, ApiError> {
     let req: SessionIn = read_body(body)?;
-    let (_, mut play, (hold, stop, _stop_on_drop)) = person_turn_search(&app, &req.session).await?;
+    let (_, mut play, (hold, stop, _stop_on_drop)) = person_turn_search(&app, &req.session, false).await?;
     let budget = Duration::from_secs_f64(play.time);
     let _deadline = Deadline::start(&stop, budget);
     let budget_ms = budget.as_millis() as u64;
@@ -1642,7 +1886,7 @@ fn draw_answer(dead: bool, best: Option<&MoveValue>, plies: usize) -> OfferOut {
 /// in `draw_offer`.
 async fn offer_draw(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<JsonBytes, ApiError> {
     let req: SessionIn = read_body(body)?;
-    let (slot, mut play, (hold, stop, _stop_on_drop)) = person_turn_search(&app, &req.session).await?;
+    let (slot, mut play, (hold, stop, _stop_on_drop)) = person_turn_search(&app, &req.session, true).await?;
     let budget = Duration::from_secs_f64(play.time.max(ANALYSIS_TIME));
     let _deadline = Deadline::start(&stop, budget);
     let search = tokio::task::spawn_blocking(move || {
@@ -1656,6 +1900,8 @@ async fn offer_draw(State(app): State<Arc<App>>, body: Result<Bytes, BytesReject
             play.agreed = Some(answer.words.trim_start_matches("boardbot accepts the draw: ").to_string());
         }
         play.offer = Some(answer);
+        // The person's clock runs again if the game goes on.
+        play.sync_clock();
         play
     });
     let play = search.await.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
@@ -1924,6 +2170,7 @@ mod tests {
             offer: None,
             analysis: false,
             evals: Vec::new(),
+            clock: None,
         };
         let slot = Arc::new(Slot {
             id: id.into(),
@@ -1992,6 +2239,47 @@ mod tests {
         assert_eq!((&q["status"], &t["status"]), (&"queued".into(), &"thinking".into()));
         t["status"] = "queued".into();
         assert_eq!(q, t);
+    }
+
+    #[test]
+    fn the_engine_plans_a_share_of_its_clock_and_keeps_a_reserve() {
+        let ms = Duration::from_millis;
+        for left in [0, 1, 10, 60, 100, 500, 1_000, 3_000, 60_000, 600_000, 36_000_000] {
+            for increment in [0, 100, 2_000, 60_000] {
+                let budget = clock_budget(ms(left), ms(increment));
+                let reserve = ms(left).mul_f64(CLOCK_RESERVE_SHARE).max(CLOCK_MIN_RESERVE).min(ms(left) / 2);
+                assert!(budget + reserve <= ms(left), "{left} ms left, +{increment}: {budget:?}");
+                if increment == 0 {
+                    assert!(budget <= ms(left) / CLOCK_MOVES_TO_GO, "{left} ms left: {budget:?}");
+                }
+            }
+        }
+        // Five minutes: 12 s a move; with an increment of 2 s, 1.5 s more.
+        assert_eq!(clock_budget(ms(300_000), ms(0)), ms(12_000));
+        assert_eq!(clock_budget(ms(300_000), ms(2_000)), ms(13_500));
+        // Little left but a large increment: never more than the time left less the reserve.
+        assert_eq!(clock_budget(ms(1_000), ms(10_000)), ms(900));
+    }
+
+    #[test]
+    fn a_clock_charges_the_side_that_moved_and_flags_one_out_of_time() {
+        let mut clock = GameClock::new(0.01, 1.0);
+        assert_eq!(clock.left_now(Side::First), Duration::from_millis(600));
+        clock.run(Side::First);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(clock.left_now(Side::First) < Duration::from_millis(600));
+        assert_eq!(clock.left_now(Side::Second), Duration::from_millis(600), "only the running clock goes down");
+        clock.stop(true);
+        let first = clock.left_now(Side::First);
+        assert!(first > Duration::from_millis(1_000) && first < Duration::from_millis(1_600), "{first:?}");
+        clock.run(Side::Second);
+        std::thread::sleep(Duration::from_millis(650));
+        assert_eq!(clock.flagged(), Some(Side::Second), "out of time while running");
+        assert_eq!(clock.left_now(Side::Second), Duration::ZERO);
+        clock.stop(true);
+        assert_eq!((clock.flag, clock.left[1]), (Some(Side::Second), Duration::ZERO), "no increment once out");
+        clock.run(Side::First);
+        assert!(clock.running.is_none(), "a flagged game's clocks stay stopped");
     }
 
     #[test]

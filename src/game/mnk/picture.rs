@@ -22,7 +22,8 @@ impl Render for Mnk {
         let look = kinarow::GridLook {
             style: if self.lines.k() >= 5 && rows >= 9 && cols >= 9 { "stones" } else { "grid" },
             col_labels: (0..cols).map(kinarow::column_letters).collect(),
-            row_labels: (1..=rows).map(|r| r.to_string()).collect(),
+            // Row 1 at the bottom, as renju and playok number them.
+            row_labels: (0..rows).map(|r| (rows - r).to_string()).collect(),
         };
         kinarow::grid_view(&self.lines, last, &placed, look, |cell| {
             self.is_legal(cell as u32).then(|| self.format_move(cell as u32))
@@ -33,12 +34,13 @@ impl Render for Mnk {
         kinarow::end_reason(&self.lines)
     }
 
-    /// Column letters and row numbers, row 1 at the top: `c3` is row 2, column 2 of the
-    /// move text (`2 2`).
+    /// Column letters and row numbers, row 1 at the bottom as renju and playok write them
+    /// (`a1` is the bottom-left cell): on a 15 x 15 board `c3` is row 12, column 2 of the move
+    /// text (`12 2`, rows from 0 at the top), and `h8` the centre (`7 7`).
     fn human_move(&self, mv: u32) -> String {
-        let cols = self.lines.cols();
+        let (rows, cols) = (self.lines.rows(), self.lines.cols());
         let cell = mv as usize;
-        format!("{}{}", kinarow::column_letters(cell % cols), cell / cols + 1)
+        format!("{}{}", kinarow::column_letters(cell % cols), rows - cell / cols)
     }
 
     /// `c3` (see [`Render::human_move`]), or the move text `ROW COL` / `ROW,COL` from 0.
@@ -46,7 +48,7 @@ impl Render for Mnk {
         let (rows, cols) = (self.lines.rows(), self.lines.cols());
         let t = text.trim().to_ascii_lowercase();
         let letters = t.bytes().take_while(u8::is_ascii_alphabetic).count();
-        let where_ = || format!("columns a to {}, rows 1 to {rows} from the top", kinarow::column_letters(cols - 1));
+        let where_ = || format!("columns a to {}, rows 1 to {rows} from the bottom", kinarow::column_letters(cols - 1));
         if letters == 0 {
             return self.parse_move(&t).map_err(|_| {
                 anyhow!("'{}' is not a cell: type a column letter and a row number, as b2 ({})", text.trim(), where_())
@@ -55,7 +57,7 @@ impl Render for Mnk {
         let col = kinarow::letters_column(&t[..letters]);
         let row = parse_index(&t[letters..]);
         match (col, row) {
-            (Some(c), Some(r)) if c < cols && (1..=rows).contains(&r) => Ok(((r - 1) * cols + c) as u32),
+            (Some(c), Some(r)) if c < cols && (1..=rows).contains(&r) => Ok(((rows - r) * cols + c) as u32),
             (Some(_), Some(_)) => Err(anyhow!("'{}' is off the board ({})", text.trim(), where_())),
             _ => Err(anyhow!(
                 "'{}' is not a cell: type a column letter and a row number, as b2 ({})",
@@ -67,7 +69,7 @@ impl Render for Mnk {
 
     fn notation_help(&self) -> String {
         format!(
-            "a cell as its column letter and row number, as b2 (columns a to {} left to right, rows 1 to {} from the top); the protocol's ROW COL from 0 (1 1 or 1,1) works too",
+            "a cell as its column letter and row number, as b2 (columns a to {} left to right, rows 1 to {} from the bottom); the protocol's ROW COL from 0 (1 1 or 1,1) works too",
             kinarow::column_letters(self.lines.cols() - 1),
             self.lines.rows()
         )
@@ -75,7 +77,8 @@ impl Render for Mnk {
 
     fn board_picture(&self, colour: bool, _bottom: Side) -> String {
         let last = self.history.last().map(|&c| c as usize);
-        let row_label = |r: usize| (r + 1).to_string();
+        let rows = self.lines.rows();
+        let row_label = |r: usize| (rows - r).to_string();
         kinarow::human_picture(&self.lines, last, kinarow::column_letters, Some(&row_label), colour)
     }
 

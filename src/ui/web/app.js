@@ -32,6 +32,11 @@ let sentPath = null;    // the squares of a jump path the person clicked, shown 
 const frames = [];      // what the animations showed, for tests: {ply, hops | counts}
 let slow = 1;           // the animations' speed divisor (tests slow them to watch them)
 let analysis = null;    // the analysis board: {key, ply, pending | error | moves, player}
+let clockSeen = null;   // {key, at}: the game clock as the server last gave it, and when it came
+let flagAsked = 0;      // when the page last asked the server whether the person's time ran out
+let edit = null;        // setting up a position: {base, view, start, tool, side, error}
+let painting = null;    // the cells a press (held down) has painted, while it is held
+let carrying = null;    // the cell of the piece a press carries (the Move tool), while it is held
 
 async function api(method, path, body) {
   const res = await fetch(path, {
@@ -66,7 +71,7 @@ function who(side) {
 }
 
 function legalMoves() {
-  if (!state || state.status !== "your_turn" || pending || review || lock || anim) return [];
+  if (!state || state.status !== "your_turn" || pending || review || lock || anim || edit) return [];
   if (analysis && analysis.pending) return [];
   return state.view.moves;
 }
@@ -243,7 +248,9 @@ function seeds(n) {
 
 function drawMancala(board, view, ctx) {
   const p = view.cols - 2;
-  board.style.gridTemplateColumns = `1.25fr repeat(${p}, minmax(0, 1fr)) 1.25fr`;
+  // The stores' columns as wide as each other, whatever the row names beside them (a long
+  // name used to widen the left one past the board's edge on a phone).
+  board.style.gridTemplateColumns = `minmax(0, 1.25fr) repeat(${p}, minmax(0, 1fr)) minmax(0, 1.25fr)`;
   const order = [...Array(view.rows * view.cols).keys()];
   if (ctx.turned) order.reverse();
   const at = (r, c) => order[r * view.cols + c];
@@ -309,12 +316,12 @@ function drawBoard(view, ctx) {
   ctx.hintCell = hintCell(view, ctx.hintKeys);
   const board = $("board");
   board.replaceChildren();
-  board.className = `style-${view.style}${ctx.interactive ? "" : " still"}${ctx.lock ? " locking" : ""}${numbers ? " numbered" : ""}`;
+  board.className = `style-${view.style}${ctx.interactive ? "" : " still"}${ctx.lock ? " locking" : ""}${numbers ? " numbered" : ""}${edit ? " editing" : ""}`;
   board.style.setProperty("--cols", view.cols);
   board.style.setProperty("--rows", view.rows);
   board.dataset.turned = ctx.turned ? "yes" : "no";
   const moves = state ? state.played.length : 0;
-  ctx.fall = view.style === "columns" && !review && !lock && moves > 0 && moves !== fallen;
+  ctx.fall = view.style === "columns" && !review && !lock && !edit && moves > 0 && moves !== fallen;
   if (ctx.fall) fallen = moves;
   if (view.style === "mancala") drawMancala(board, view, ctx);
   else drawGrid(board, view, ctx);
@@ -366,7 +373,7 @@ function alongPath(view, path) {
 // Whether the moves since the board last showed the live position are to be shown moving
 // (then `anim` is set and the board left to `animate`), or the board just shows the position.
 function startsMotion(s) {
-  if (anim || review || lock) return false;
+  if (anim || review || lock || edit) return false;
   const key = `${s.session} ${s.game}`;
   const plies = s.history.length;
   if (drawnGame !== key || plies < drawnPlies) {
@@ -508,6 +515,12 @@ function drawPlayers(view) {
     box.appendChild(el("span", "", ` · ${sideName(view, side)}`));
     const note = view.players[sideIndex(side)].note;
     if (note) box.appendChild(el("span", "note", ` · ${note}`));
+    if (state && state.clock) {
+      const c = el("span", "clock");
+      c.dataset.side = side;
+      c.setAttribute("role", "timer");
+      box.appendChild(c);
+    }
     const toMove = state && !review && state.to_move === side;
     box.classList.toggle("to-move", !!toMove);
     box.dataset.side = side;
@@ -538,6 +551,34 @@ function moveName(played, ply) {
   return { text: `${t.number}${t.side === "first" ? "." : "…"} ${m.human}`, number: t.number, of: turns.length ? turns[turns.length - 1].number : 0 };
 }
 
+// The person's moves marked by the engine's evaluations around them (its bar, from the
+// person's view: -1 boardbot wins to 1 the person wins): after the person's move and the
+// engine's reply the bar fell by at least 0.5 (a blunder, ??), 0.3 (a mistake, ?) or 0.15 (an
+// inaccuracy, ?!), from the engine's evaluation after its turn before; losing a proven win or
+// walking into a proven loss is a blunder. Map: the ply of the person's move -> its mark.
+const MARKS = [[0.5, "blunder", "??"], [0.3, "mistake", "?"], [0.15, "inaccuracy", "?!"]];
+function moveMarks() {
+  const marks = new Map();
+  const evals = (state && state.evals) || [];
+  for (let k = 1; k < evals.length; k++) {
+    const [a, b] = [evals[k - 1], evals[k]];
+    let ply = -1;
+    for (let p = b.ply; p > a.ply; p--) {
+      if (state.played[p - 1] && who(state.played[p - 1].side) === "you") { ply = p; break; }
+    }
+    if (ply < 0) continue;
+    const proven = (a.bar >= 1 && b.bar < 1) || (b.bar <= -1 && a.bar > -1);
+    const m = proven ? MARKS[0] : MARKS.find(([t]) => a.bar - b.bar >= t);
+    if (m) marks.set(ply, { kind: m[1], sign: m[2], from: a.bar, to: b.bar, at: b.ply, proven });
+  }
+  return marks;
+}
+
+function markWords(mark) {
+  const f = (x) => (x > 0 ? "+" : "") + x.toFixed(2);
+  return `${mark.kind === "inaccuracy" ? "an" : "a"} ${mark.kind}: the engine's evaluation bar fell from ${f(mark.from)} to ${f(mark.to)}${mark.proven ? " (a proven result changed)" : ""}`;
+}
+
 function drawMoves() {
   const body = $("moves").tBodies[0];
   body.replaceChildren();
@@ -547,6 +588,7 @@ function drawMoves() {
   $("moves-second").textContent = `${sideName(v, "second")} (${who("second")})`;
   let row = null;
   const current = review ? review.ply : state.played.length;
+  const marks = moveMarks();
   for (const t of numberedTurns(state.played)) {
     if (!row || t.side === "first") {
       const number = t.number;
@@ -563,6 +605,13 @@ function drawMoves() {
       b.dataset.ply = ply;
       b.title = `${who(t.side) === "you" ? "You" : "boardbot"}: ${m.human} (move text ${m.text}); click to see the board after it`;
       if (ply === current) b.classList.add("current");
+      const mark = marks.get(ply);
+      if (mark) {
+        // The sign drawn after the move (CSS), not part of its text.
+        b.dataset.nag = mark.sign;
+        b.classList.add(`nag-${mark.kind}`);
+        b.title += ` — ${markWords(mark)}`;
+      }
       b.addEventListener("click", () => showPly(ply));
       td.appendChild(b);
     }
@@ -579,6 +628,8 @@ function drawGraph() {
   const evals = state ? state.evals || [] : [];
   // An SVG element has no `hidden` property: the attribute itself.
   svg.toggleAttribute("hidden", evals.length < 2);
+  // The marks' thresholds, said where a move is marked.
+  $("graph-legend").hidden = evals.length < 2 || moveMarks().size === 0;
   if (evals.length < 2) return;
   const last = Math.max(state.played.length, 1);
   const x = (ply) => 6 + (286 * ply) / last;
@@ -592,13 +643,68 @@ function drawGraph() {
   node("line", { x1: 0, x2: 300, y1: 40, y2: 40, class: "axis" });
   node("polyline", { points: evals.map((e) => `${x(e.ply)},${y(e.bar)}`).join(" "), class: "curve" });
   const current = review ? review.ply : state.played.length;
+  const marked = new Map([...moveMarks().values()].map((m) => [m.at, m]));
   for (const e of evals) {
-    const c = node("circle", { cx: x(e.ply), cy: y(e.bar), r: 4, class: e.ply === current ? "point current" : "point" });
+    const mark = marked.get(e.ply);
+    const cls = `point${e.ply === current ? " current" : ""}${mark ? ` ${mark.kind}` : ""}`;
+    const c = node("circle", { cx: x(e.ply), cy: y(e.bar), r: mark ? 5 : 4, class: cls });
     c.dataset.ply = e.ply;
     const t = document.createElementNS(SVG, "title");
-    t.textContent = `After move ${e.ply}: ${e.words}`;
+    // The move as the list names it ("After 3… g9"), not a count of single moves.
+    t.textContent = `After ${moveName(state.played, e.ply).text}: ${e.words}${mark ? ` (your move before: ${markWords(mark)})` : ""}`;
     c.appendChild(t);
     c.addEventListener("click", () => showPly(e.ply));
+  }
+}
+
+// ---- the game clock ----
+// The server gives each side's time left when it answered and whose clock runs; the page counts
+// the running one down from when that answer came (a poll that gives the same clock again does
+// not restart the count), and asks the server once the person's reaches zero: the server says
+// whether the time ran out.
+
+function noteClock(s) {
+  const c = s && s.clock;
+  if (!c) { clockSeen = null; return; }
+  const key = `${s.session} ${s.history.length} ${c.left_ms.join(",")} ${c.running}`;
+  if (!clockSeen || clockSeen.key !== key) clockSeen = { key, at: performance.now() };
+}
+
+// A side's time left now, in milliseconds, as the page counts it.
+function clockLeft(side) {
+  const c = state.clock;
+  const left = c.left_ms[sideIndex(side)];
+  return c.running === side && clockSeen ? Math.max(0, left - (performance.now() - clockSeen.at)) : left;
+}
+
+// 5:00, 0:42; under 10 s with tenths, 0:09.3.
+function clockText(ms) {
+  const tenths = Math.floor(ms / 100);
+  const m = Math.floor(tenths / 600), sec = Math.floor((tenths % 600) / 10);
+  const text = `${m}:${String(sec).padStart(2, "0")}`;
+  return ms < 10000 ? `${text}.${tenths % 10}` : text;
+}
+
+function drawClocks() {
+  if (!state || !state.clock) return;
+  const c = state.clock;
+  for (const e of document.querySelectorAll(".player .clock")) {
+    const side = e.dataset.side;
+    const left = clockLeft(side);
+    e.textContent = clockText(left);
+    e.classList.toggle("running", c.running === side);
+    e.classList.toggle("low", left < 10000);
+    e.classList.toggle("out", c.flagged === side);
+    e.setAttribute("aria-label", `${who(side) === "you" ? "your" : "boardbot's"} clock: ${clockText(left)}`);
+  }
+  // The person's time seen to run out: the server decides (at most one question a second).
+  const mine = state.your_side;
+  if (c.running === mine && state.status === "your_turn" && !pending && clockLeft(mine) <= 0
+    && performance.now() - flagAsked > 1000) {
+    flagAsked = performance.now();
+    api("GET", `/api/state?session=${encodeURIComponent(state.session)}`)
+      .then((s) => { if (!pending && s.session === state.session) { state = s; render(); } })
+      .catch(() => {});
   }
 }
 
@@ -628,30 +734,32 @@ function render() {
   document.body.dataset.reviewing = review ? "yes" : "no";
   document.body.classList.toggle("busy", s.status === "queued" || s.status === "thinking");
   // A jump path being clicked, or sent and not yet back: the piece along it.
-  const live = !lock && !review;
+  const live = !lock && !review && !edit;
   const sent = sentPath && sentPath.plies === s.history.length ? sentPath.keys : null;
   const path = live ? (selected.length >= 2 ? selected : pending ? sent : null) : null;
-  const { view, taking } = alongPath(lock ? lock.view : review ? review.view : s.view, path);
+  const { view, taking } = alongPath(edit ? edit.view : lock ? lock.view : review ? review.view : s.view, path);
   const moves = legalMoves();
   const next = new Set(moves.filter((m) => startsWith(m.keys, selected)).map((m) => m.keys[selected.length]));
   // While moves are shown moving, the board is the animation's.
   if (!anim) {
     drawBoard(view, {
       turned: turned(view),
-      interactive: moves.length > 0 || !!lock,
+      interactive: moves.length > 0 || !!lock || !!edit,
       next,
-      hintKeys: hint && !review && !lock ? hint.keys : [],
+      hintKeys: hint && !review && !lock && !edit ? hint.keys : [],
       lock: !!lock,
       taking,
     });
   }
   // The players' notes (pieces captured, seeds in store) are those of the position shown.
+  noteClock(s);
   drawPlayers(view);
+  drawClocks();
   drawEval();
 
-  $("notes").textContent = review || lock ? "" : (s.view.notes || []).join(" ");
+  $("notes").textContent = review || lock || edit ? "" : (s.view.notes || []).join(" ");
   const result = $("result");
-  if (s.result && !review && !lock) {
+  if (s.result && !review && !lock && !edit) {
     result.hidden = false;
     result.textContent = s.result + (s.end_reason ? ` — ${s.end_reason}` : "");
     result.className = s.result === "You win" ? "win" : s.result === "Draw" ? "" : "loss";
@@ -691,6 +799,7 @@ function render() {
     $("review-back").disabled = review.ply === 0;
   }
   $("lock-bar").hidden = !lock;
+  drawEditBar();
   $("numbers").hidden = !(s.view.style === "stones" || s.view.style === "grid") || s.played.length === 0;
   $("numbers").classList.toggle("on", numbers);
 
@@ -698,7 +807,8 @@ function render() {
   const clickWhat = s.view.style === "mancala" ? "a pit of your row (at the bottom) to sow it"
     : s.view.moves.some((m) => m.keys.length > 1) ? "a piece, then where it goes"
     : s.view.style === "columns" ? "a column" : s.view.style === "stones" ? "a point" : "a cell";
-  if (lock) say("Choosing the cells out of play.");
+  if (edit) say("Setting up a position: choose what a click puts, then click or drag over the board.");
+  else if (lock) say("Choosing the cells out of play.");
   else if (review) say("Reviewing the game: the board as it was.");
   else switch (s.status) {
     case "your_turn": say(pending ? "Sending your move…" : s.analysis
@@ -707,24 +817,26 @@ function render() {
     case "queued": say("Waiting for the engine: other games are being played…"); break;
     case "thinking": say("boardbot is thinking…"); break;
     case "engine_to_move": say("boardbot to move…"); break;
-    case "over": say(`Game over: ${s.result}.`); break;
+    case "over": say(s.clock && s.clock.flagged ? `Game over: ${s.result} — ${s.end_reason}.` : `Game over: ${s.result}.`); break;
     default: say(s.status);
   }
   placeStop(stopMove());
   const busy = s.status === "queued" || s.status === "thinking";
-  $("undo").disabled = pending || s.played.length === 0 || busy || !!lock;
-  $("hint").disabled = pending || s.status !== "your_turn" || !!review || !!lock;
-  $("rematch").disabled = pending || !!lock;
-  $("resign").disabled = pending || s.status !== "your_turn" || !!lock;
-  $("draw").disabled = pending || s.status !== "your_turn" || !!lock;
+  $("undo").disabled = pending || s.played.length === 0 || busy || !!lock || !!edit;
+  $("hint").disabled = pending || s.status !== "your_turn" || !!review || !!lock || !!edit;
+  $("rematch").disabled = pending || !!lock || !!edit;
+  $("resign").disabled = pending || s.status !== "your_turn" || !!lock || !!edit;
+  $("draw").disabled = pending || s.status !== "your_turn" || !!lock || !!edit;
+  $("setup-position").disabled = pending || busy || !!lock;
+  $("setup-position").classList.toggle("on", !!edit);
   $("resign").textContent = resignAsked ? "Really resign?" : "Resign";
   $("resign").classList.toggle("on", !!resignAsked);
   $("flip").hidden = !flippable(s.view);
   $("flip").classList.toggle("on", flipped);
   $("new").disabled = pending;
   $("analysis-mode").classList.toggle("on", !!s.analysis);
-  $("analysis-mode").disabled = pending || busy || !!lock;
-  $("analyze").disabled = pending || busy || !!lock || (analysis && analysis.pending)
+  $("analysis-mode").disabled = pending || busy || !!lock || !!edit;
+  $("analyze").disabled = pending || busy || !!lock || !!edit || (analysis && analysis.pending)
     || !(s.analysis || s.status === "over" || review);
   drawAnalysis();
   if (moving) animate(s);
@@ -837,6 +949,7 @@ function hover(key, on) {
 }
 
 function click(key, index) {
+  if (edit) return; // the editor paints on the press (see `editCell`)
   if (lock) return toggleLock(index);
   const moves = legalMoves();
   if (key === null || moves.length === 0) return;
@@ -987,6 +1100,274 @@ function showLocked() {
     : "";
 }
 
+// ---- setting up a position ----
+// The board shown (the live position, or the one reviewed) copied into an editor: a click (or a
+// press dragged over the cells) puts the tool chosen on a cell; the position is then sent as the
+// game's own text: a FEN for boards whose games have one (checkers, mancala), or the moves that
+// reach it in the move list's notation (the labels of the board's edges) for boards of stones
+// and discs, where the side to move follows from the pieces. The server checks it: an illegal
+// position gets 400 and changes nothing, and the editor stays open with the error.
+
+// The tools of a board drawn in `style`: [tool, label].
+function editTools(view) {
+  const [a, b] = view.players.map((p) => p.name);
+  switch (view.style) {
+    case "checkers": return [["X", `${a} man`], ["XK", `${a} king`], ["O", `${b} man`], ["OK", `${b} king`], ["", "Empty"], ["move", "Move (drag a piece)"]];
+    case "mancala": return [["+", "Add a seed"], ["-", "Take a seed"], ["0", "Empty the pit"]];
+    case "columns": return [["X", `${a} disc`], ["O", `${b} disc`], ["", "Take the top disc"]];
+    default: return [["X", a], ["O", b], ["", "Empty"], ["move", "Move (drag a stone)"]];
+  }
+}
+
+const hasFen = (view) => view.style === "checkers" || view.style === "mancala";
+
+// A view for the editor: the cells' contents and labels, no marks, moves or keys.
+function editView(view) {
+  const cells = view.cells.map((c) => ({ content: c.content, key: null, marked: false, label: c.label,
+    marks: (c.marks || []).filter((m) => m === "store") }));
+  return { ...view, cells, moves: [], notes: [], players: view.players.map((p) => ({ name: p.name, note: null })) };
+}
+
+async function startEdit() {
+  if (!state || pending) return;
+  const base = state.game.replace(/\s+fen\s+\S+/, "");
+  let start;
+  try {
+    start = (await api("GET", `/api/view?game=${encodeURIComponent(base)}`)).view;
+  } catch (e) { say(`Error: ${e.message}`); return; }
+  const shown = review ? review.view : state.view;
+  edit = { base, view: editView(shown), start: editView(start), tool: editTools(shown)[0][0],
+    side: review ? (sideOfPly(review.ply)) : state.to_move || "first", error: "" };
+  selected = [];
+  hint = null;
+  $("edit-text").value = hasFen(shown) ? fenOf(edit.view, edit.side) : state.played.slice(0, review ? review.ply : undefined).map((m) => m.human).join(" ");
+  render();
+}
+
+// The side to move after the first `ply` moves of the game (the one that played move ply + 1).
+function sideOfPly(ply) {
+  if (ply < state.played.length) return state.played[ply].side;
+  return state.to_move || "first";
+}
+
+function editCell(i) {
+  const v = edit.view, c = v.cells[i];
+  if (!c || c.content === "#" || edit.tool === "move") return;
+  if (v.style === "mancala") {
+    if (c.label === undefined || c.label === null) return;
+    const n = Number(c.content) || 0;
+    c.content = String(edit.tool === "+" ? n + 1 : edit.tool === "-" ? Math.max(0, n - 1) : 0);
+  } else if (v.style === "columns") {
+    // Discs stack: a disc lands on the column's lowest empty cell; "take" lifts the top one.
+    const col = i % v.cols;
+    const rows = [...Array(v.rows).keys()].map((r) => r * v.cols + col);
+    if (edit.tool === "") {
+      const top = rows.find((k) => v.cells[k].content !== "");
+      if (top !== undefined) v.cells[top].content = "";
+    } else {
+      const free = rows.filter((k) => v.cells[k].content === "");
+      if (free.length) v.cells[free[free.length - 1]].content = edit.tool;
+    }
+  } else {
+    c.content = edit.tool;
+  }
+  edit.error = "";
+  if (hasFen(v)) $("edit-text").value = fenOf(v, edit.side);
+  render();
+}
+
+// The FEN of an edited board: checkers' `B:W18,K30:B14,K1` (the side to move, then White's and
+// Black's squares by the numbers the board shows, kings with K); mancala's `COUNTS/SIDE` (the
+// first player's pits from its left and its store, then the second's, as the seeds go round).
+function fenOf(v, side) {
+  if (v.style === "checkers") {
+    const list = (x) => v.cells.filter((c) => c.label && c.content[0] === x)
+      .map((c) => `${c.content[1] === "K" ? "K" : ""}${c.label}`).join(",");
+    return `${side === "first" ? "B" : "W"}:W${list("O")}:B${list("X")}`;
+  }
+  const p = v.cols - 2;
+  const round = [...Array(p).keys()].map((c) => p + 3 + c).concat([2 * p + 3], [...Array(p).keys()].map((c) => p - c), [0]);
+  return `${round.map((i) => Number(v.cells[i].content) || 0).join(",")}/${side}`;
+}
+
+// The moves (in the move list's notation: the board's edge labels) that reach an edited board
+// of stones, marks or discs, the first player's first and the players taking turns; an Error
+// saying why when none do.
+function movesOf(v) {
+  const name = (i) => v.style === "columns" ? v.col_labels[i % v.cols]
+    : v.col_labels[i % v.cols] + v.row_labels[Math.floor(i / v.cols)];
+  const [a, b] = v.players.map((p) => p.name);
+  const count = (x) => v.cells.filter((c) => c.content === x).length;
+  const [nx, no] = [count("X"), count("O")];
+  if (nx !== no && nx !== no + 1) {
+    throw new Error(`${a} moves first and the players take turns: ${a} needs as many pieces as ${b}, or one more (now ${nx} and ${no})`);
+  }
+  if (v.style !== "columns") {
+    const xs = [], os = [];
+    v.cells.forEach((c, i) => { if (c.content === "X") xs.push(name(i)); else if (c.content === "O") os.push(name(i)); });
+    const out = [];
+    for (let k = 0; k < xs.length; k++) { out.push(xs[k]); if (k < os.length) out.push(os[k]); }
+    return out;
+  }
+  // Discs: an order of drops, each column bottom up, the colours taking turns (a search).
+  const stacks = [...Array(v.cols).keys()].map((col) => {
+    const s = [];
+    for (let r = v.rows - 1; r >= 0 && v.cells[r * v.cols + col].content !== ""; r--) s.push(v.cells[r * v.cols + col].content);
+    return s;
+  });
+  const order = [], seen = new Set();
+  const go = (h) => {
+    if (order.length === nx + no) return true;
+    const key = h.join(",");
+    if (seen.has(key)) return false;
+    seen.add(key);
+    const want = order.length % 2 === 0 ? "X" : "O";
+    for (let c = 0; c < v.cols; c++) {
+      if (h[c] < stacks[c].length && stacks[c][h[c]] === want) {
+        h[c]++; order.push(c);
+        if (go(h)) return true;
+        order.pop(); h[c]--;
+      }
+    }
+    return false;
+  };
+  if (!go(stacks.map(() => 0))) throw new Error(`no order of drops makes this position (${a} drops first, then the players take turns)`);
+  return order.map((c) => v.col_labels[c]);
+}
+
+// The new game's description and moves for the edited position, or for the text pasted if it
+// was changed by hand.
+function editedGame() {
+  const v = edit.view;
+  const text = $("edit-text").value.trim();
+  if (hasFen(v)) return { game: `${edit.base} fen ${text || fenOf(v, edit.side)}`, human_moves: [] };
+  if (edit.typed) {
+    // A move list as the list writes it: its numbers ("1.", "2…") left out.
+    const words = text.split(/[\s,;]+/).filter((w) => w && !/^\d+[.…]+$/.test(w));
+    return { game: edit.base, human_moves: words };
+  }
+  return { game: edit.base, human_moves: movesOf(v) };
+}
+
+function drawEditBar() {
+  const bar = $("edit-bar");
+  bar.hidden = !edit;
+  if (!edit) return;
+  const v = edit.view;
+  const tools = $("edit-tools");
+  tools.replaceChildren();
+  for (const [tool, label] of editTools(v)) {
+    const b = el("button", tool === edit.tool ? "on" : "", label);
+    b.type = "button";
+    b.dataset.tool = tool;
+    b.setAttribute("aria-pressed", String(tool === edit.tool));
+    b.addEventListener("click", () => { edit.tool = tool; render(); });
+    tools.appendChild(b);
+  }
+  const side = $("edit-side");
+  if (side.options.length !== 2 || side.dataset.names !== v.players.map((p) => p.name).join()) {
+    side.replaceChildren(new Option(v.players[0].name, "first"), new Option(v.players[1].name, "second"));
+    side.dataset.names = v.players.map((p) => p.name).join();
+  }
+  side.value = edit.side;
+  $("edit-side-label").hidden = !hasFen(v);
+  $("edit-side-note").textContent = hasFen(v) ? "" : `${v.players[0].name} moves first: the side to move follows from the pieces.`;
+  $("edit-text-name").textContent = hasFen(v) ? "FEN" : "Moves";
+  $("edit-text").placeholder = hasFen(v) ? (v.style === "checkers" ? "B:W18,K30:B14,K1" : "4,4,4,4,4,4,0,4,4,4,4,4,4,0/first")
+    : "the moves as the list writes them: h8 i9 h9 (or 4 4 3)";
+  $("edit-error").textContent = edit.error;
+  for (const id of ["edit-play", "edit-analyse"]) $(id).disabled = pending;
+}
+
+async function startEdited(analysisMode) {
+  if (!edit || pending) return;
+  let body;
+  try { body = editedGame(); } catch (e) { edit.error = e.message; render(); return; }
+  body = { ...formSettings(), ...body, analysis: analysisMode };
+  const old = sessionStorage.getItem("boardbot-session");
+  const send = (b) => change("/api/new", b, false);
+  selected = [];
+  try {
+    try {
+      await send(old ? { ...body, session: old } : body);
+    } catch (e) {
+      if (!(old && e.status === 404)) throw e;
+      sessionStorage.removeItem("boardbot-session");
+      await send(body);
+    }
+    edit = null;
+    lastBar = null;
+    flipped = false;
+    render();
+  } catch (e) {
+    if (edit) { edit.error = `The server refused the position: ${e.message}`; render(); }
+  }
+}
+
+function editSetup() {
+  $("setup-position").addEventListener("click", () => { if (edit) { edit = null; render(); } else startEdit(); });
+  $("edit-cancel").addEventListener("click", () => { edit = null; render(); });
+  $("edit-clear").addEventListener("click", () => {
+    edit.view.cells.forEach((c) => { if (c.content !== "#") c.content = edit.view.style === "mancala" && c.label ? "0" : ""; });
+    edit.typed = false;
+    if (hasFen(edit.view)) $("edit-text").value = fenOf(edit.view, edit.side); else $("edit-text").value = "";
+    render();
+  });
+  $("edit-start").addEventListener("click", () => {
+    edit.view = editView(edit.start);
+    edit.side = "first";
+    edit.typed = false;
+    $("edit-text").value = hasFen(edit.view) ? fenOf(edit.view, edit.side) : "";
+    render();
+  });
+  $("edit-side").addEventListener("change", () => {
+    edit.side = $("edit-side").value;
+    if (hasFen(edit.view)) $("edit-text").value = fenOf(edit.view, edit.side);
+    render();
+  });
+  // Text typed in the box is what is sent (a FEN, or a move list) until the board is edited.
+  $("edit-text").addEventListener("input", () => { edit.typed = true; edit.error = ""; });
+  $("edit-play").addEventListener("click", () => startEdited(false));
+  $("edit-analyse").addEventListener("click", () => startEdited(true));
+  // A press paints its cell, and every cell it is dragged over while held.
+  const cellAt = (ev) => { const c = ev.target.closest && ev.target.closest("[data-index]"); return c ? Number(c.dataset.index) : null; };
+  $("board").addEventListener("pointerdown", (ev) => {
+    if (!edit) return;
+    const i = cellAt(ev);
+    if (i === null) return;
+    ev.preventDefault();
+    edit.typed = false;
+    if (edit.tool === "move") {
+      // A piece pressed is carried to the cell where the press ends.
+      const c = edit.view.cells[i];
+      carrying = c && c.content !== "" && c.content !== "#" ? i : null;
+      return;
+    }
+    painting = new Set([i]);
+    editCell(i);
+  });
+  $("board").addEventListener("pointerover", (ev) => {
+    if (!edit || !painting) return;
+    const i = cellAt(ev);
+    if (i === null || painting.has(i)) return;
+    painting.add(i);
+    editCell(i);
+  });
+  document.addEventListener("pointerup", (ev) => {
+    painting = null;
+    if (!edit || carrying === null) return;
+    const from = carrying, to = cellAt(ev);
+    carrying = null;
+    const cells = edit.view.cells;
+    if (to === null || to === from || cells[to].content === "#") return;
+    cells[to].content = cells[from].content;
+    cells[from].content = "";
+    edit.error = "";
+    if (hasFen(edit.view)) $("edit-text").value = fenOf(edit.view, edit.side);
+    render();
+  });
+}
+
 // ---- the form ----
 
 function gameOf(value) {
@@ -1074,6 +1455,14 @@ async function newGame(body) {
   }
 }
 
+// The form's choices but the game: your side, level, time, clock, algorithm, evaluation, depth.
+function formSettings() {
+  const body = { you: $("you").value, level: $("level").value, time: parseFloat($("time").value), ...settings() };
+  const minutes = parseFloat($("clock-minutes").value);
+  if (minutes > 0) body.clock = { minutes, increment: parseFloat($("clock-increment").value) || 0 };
+  return body;
+}
+
 async function fromForm() {
   if (lock) endLock();
   let game = description();
@@ -1082,7 +1471,7 @@ async function fromForm() {
     game = `${game} blocked ${lockedCells.cells.join(" ")}`;
     blocked = 0;
   }
-  const body = { game, you: $("you").value, level: $("level").value, time: parseFloat($("time").value), ...settings() };
+  const body = { game, ...formSettings() };
   if (blocked > 0) body.blocked = blocked;
   return newGame(body);
 }
@@ -1110,7 +1499,8 @@ async function start() {
   $("rematch").addEventListener("click", () => {
     if (!state) return fromForm();
     newGame({ game: state.game, you: otherSide(state.your_side), level: state.level, time: state.time,
-      algorithm: state.algorithm, evaluation: state.evaluation, depth: state.depth });
+      algorithm: state.algorithm, evaluation: state.evaluation, depth: state.depth,
+      clock: state.clock ? { minutes: state.clock.minutes, increment: state.clock.increment } : null });
   });
   $("numbers").addEventListener("click", () => { numbers = !numbers; render(); });
   $("flip").addEventListener("click", () => { flipped = !flipped; render(); });
@@ -1155,6 +1545,7 @@ async function start() {
   $("review-next").addEventListener("click", () => review && showPly(review.ply + 1));
   $("review-end").addEventListener("click", () => { review = null; render(); });
   $("lock").addEventListener("click", startLock);
+  editSetup();
   $("lock-done").addEventListener("click", endLock);
   $("lock-clear").addEventListener("click", () => { lock.cells.clear(); applyLock(); });
   // A click or a key shows a move being shown moving at its end at once.
@@ -1164,7 +1555,7 @@ async function start() {
     if (!state || ev.target.closest("input, select, textarea")) return;
     if (ev.key === "ArrowLeft") showPly((review ? review.ply : state.played.length) - 1 < 0 ? 0 : (review ? review.ply : state.played.length) - 1);
     else if (ev.key === "ArrowRight" && review) showPly(review.ply + 1);
-    else if (ev.key === "Escape") { if (lock) endLock(); else if (review) { review = null; render(); } else { selected = []; render(); } }
+    else if (ev.key === "Escape") { if (edit) { edit = null; render(); } else if (lock) endLock(); else if (review) { review = null; render(); } else { selected = []; render(); } }
   });
   // A shared position: its game at its moves (the fragment then cleared, so that a reload
   // goes on with the game rather than start it again).
@@ -1201,8 +1592,12 @@ window.boardbot = {
   get hint() { return hint; },
   get animating() { return !!anim; },
   get analysis() { return analysis; },
+  get edit() { return edit; },
   frames,
   set slow(f) { slow = f; },
 };
+
+// The running clock counts down on the page.
+setInterval(drawClocks, 100);
 
 start().catch((e) => say(`Error: ${e.message}`));
