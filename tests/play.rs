@@ -98,7 +98,7 @@ fn connect_four_by_column_numbers() {
     let input = "4\n3\n5\n2\n6\n1\n7\n".repeat(6);
     let out = play(&["cx", "6", "7", "4", "--time", "0.1"], &input);
     assert!(out.contains(" 1  2  3  4  5  6  7\n"), "column numbers above the board:\n{out}");
-    assert!(out.contains("you (X) play 4\n"), "{out}");
+    assert!(out.contains("you (Red) play 4\n"), "{out}");
     assert!(out.contains("  thought: "), "{out}");
     let result = the_result(&out);
     assert!(result.starts_with("Result: "), "{out}");
@@ -238,7 +238,7 @@ fn the_setup_step_by_step_with_the_defaults() {
     let again = play(&["--time", "0.1", "--seed", "7"], "\n3\nnone\n\n\n");
     assert_eq!(lines_starting(&again, "New game: ")[0], game);
     let out = play(&[], "connect4\n\n\n\n4\nquit\n");
-    assert!(out.contains("New game: cx 6 7 4;") && out.contains("you (X) play 4\n"), "{out}");
+    assert!(out.contains("New game: cx 6 7 4;") && out.contains("you (Red) play 4\n"), "{out}");
 }
 
 #[test]
@@ -417,7 +417,21 @@ fn an_occupied_gomoku_cell_is_taken() {
 #[test]
 fn a_book_move_is_called_a_book_move() {
     let out = play(&["gomoku", "--you", "second", "--time", "0.5"], "quit\n");
-    assert!(out.contains("boardbot (X) plays h8\n  thought: book move\n"), "{out}");
+    assert!(out.contains("boardbot (Black) plays h8\n  thought: book move\n"), "{out}");
     let out = play(&["cx", "6", "7", "4", "--you", "second", "--time", "0.5"], "quit\n");
-    assert!(out.contains("boardbot (X) plays 4\n  thought: book move: boardbot wins in 21 moves\n"), "{out}");
+    assert!(out.contains("boardbot (Red) plays 4\n  thought: book move: boardbot wins in 21 moves\n"), "{out}");
+}
+
+/// Gomoku's players are Black and White, Connect-4's Red and Yellow, as the page names them (the
+/// text board's X and O said beside them); tic-tac-toe keeps X and O.
+#[test]
+fn players_are_named_as_people_name_them() {
+    let out = play(&["gomoku", "--time", "0.1"], "h8\nhelp\nquit\n");
+    assert!(out.contains("; Black (X): you, White (O): boardbot,"), "{out}");
+    assert!(out.contains("you (Black) play h8\n") && out.contains("boardbot (White) plays "), "{out}");
+    assert!(out.contains("The board: Black (X) moves first"), "{out}");
+    let out = play(&["cx", "6", "7", "4", "--time", "0.1"], "quit\n");
+    assert!(out.contains("; Red (X): you, Yellow (O): boardbot,"), "{out}");
+    let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], "quit\n");
+    assert!(out.contains("; X: you, O: boardbot,"), "{out}");
 }

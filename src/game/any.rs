@@ -92,6 +92,8 @@ pub trait AnyNotation: AnyRules {
     fn board_picture(&self, colour: bool, bottom: Side) -> String;
     /// The players' names (see [`Render::side_names`]).
     fn side_names(&self) -> [&'static str; 2];
+    /// The marks the text board draws for the players (see [`Render::side_marks`]).
+    fn side_marks(&self) -> Option<[&'static str; 2]>;
     /// How people write moves (see [`Render::notation_help`]).
     fn notation_help(&self) -> String;
     /// Reads a move as people write it (see [`Render::parse_human`]) and returns its move text

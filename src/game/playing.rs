@@ -239,6 +239,10 @@ where
         self.game.side_names()
     }
 
+    fn side_marks(&self) -> Option<[&'static str; 2]> {
+        self.game.side_marks()
+    }
+
     fn notation_help(&self) -> String {
         self.game.notation_help()
     }
@@ -584,7 +588,7 @@ mod tests {
         assert_eq!(g.human_history().join(" "), "1 7 2 7 3 7 4");
         assert_eq!(
             g.human_end_reason().as_deref(),
-            Some("X has 4 in a row across columns 1 to 4 (row 1 from the bottom)")
+            Some("Red has 4 in a row across columns 1 to 4 (row 1 from the bottom)")
         );
     }
 

@@ -64,6 +64,12 @@ pub trait Render: Game {
     fn side_names(&self) -> [&'static str; 2] {
         ["X", "O"]
     }
+    /// The marks the text board ([`Render::board_picture`]) draws for the players, where they
+    /// are not the players' names (gomoku's Black and White stones drawn X and O); None where
+    /// the names are the marks or the board draws no marks.
+    fn side_marks(&self) -> Option<[&'static str; 2]> {
+        None
+    }
     /// A search score from the side to move's view as an [`Opinion`] for people. By default a
     /// proof is a win or loss in so many moves, and an evaluation counts in hundreds (a man in
     /// checkers, a seed in Kalah).

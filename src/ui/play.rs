@@ -495,7 +495,7 @@ impl<R: Input, W: Write> Session<R, W> {
             }
         };
         self.owners = vec![(0, self.humans)];
-        let names = self.game().side_names();
+        let names = titles(self.game());
         let text = format!(
             "New game: {}; {}: {}, {}: {}{level}, {} s a move. Type help for the commands.",
             self.spec,
@@ -736,7 +736,7 @@ impl<R: Input, W: Write> Session<R, W> {
                 let ply = self.played();
                 self.owners.retain(|(from, _)| *from < ply);
                 self.owners.push((ply, self.humans));
-                let names = self.game().side_names();
+                let names = titles(self.game());
                 let text = format!(
                     "Sides changed: {}: {}, {}: {}.",
                     names[0],
@@ -852,9 +852,19 @@ impl<R: Input, W: Write> Session<R, W> {
     }
 }
 
+/// The players' names with the marks the text board draws for them where those differ
+/// ("Black (X)"), the first player's first.
+fn titles(game: &dyn AnyGame) -> [String; 2] {
+    let names = game.side_names();
+    match game.side_marks() {
+        Some(marks) => [0, 1].map(|i| format!("{} ({})", names[i], marks[i])),
+        None => names.map(str::to_string),
+    }
+}
+
 /// The commands and the notation of `game`.
 fn help(game: &dyn AnyGame) -> String {
-    let names = game.side_names();
+    let names = titles(game);
     format!(
         "Type a move: {}.\n\
          Commands:\n  \

@@ -9,6 +9,16 @@ use crate::search::Score;
 use anyhow::{anyhow, Result};
 
 impl Render for ConnectX {
+    /// Red and Yellow discs, as the page draws them (Connect-4's first player Red).
+    fn side_names(&self) -> [&'static str; 2] {
+        kinarow::piece_names("columns")
+    }
+
+    /// The text board's X and O for the Red and Yellow discs.
+    fn side_marks(&self) -> Option<[&'static str; 2]> {
+        Some(["X", "O"])
+    }
+
     fn board_text(&self) -> String {
         kinarow::board_picture(&self.lines)
     }

@@ -16,7 +16,7 @@ pub use cellset::CellSet;
 pub use patterns::Patterns;
 pub use picture::{
     board_picture, column_letters, end_reason, end_reason_in, grid_view, human_picture, letters_column, open_windows,
-    GridLook, EVALUATIONS,
+    piece_names, GridLook, EVALUATIONS,
 };
 
 use super::zobrist;

@@ -8,7 +8,29 @@ use crate::game::{Game, Side};
 use crate::search::Score;
 use anyhow::{anyhow, Result};
 
+impl Mnk {
+    /// How the board is drawn for people: `stones` on gomoku-sized boards (K >= 5, at least
+    /// 9 x 9), `grid` otherwise (see [`View::style`]).
+    fn style(&self) -> &'static str {
+        if self.lines.k() >= 5 && self.lines.rows() >= 9 && self.lines.cols() >= 9 {
+            "stones"
+        } else {
+            "grid"
+        }
+    }
+}
+
 impl Render for Mnk {
+    /// Black and White on gomoku-sized boards, X and O on the others (as the page draws them).
+    fn side_names(&self) -> [&'static str; 2] {
+        kinarow::piece_names(self.style())
+    }
+
+    /// The text board's X and O, where the players are Black and White.
+    fn side_marks(&self) -> Option<[&'static str; 2]> {
+        (self.style() != "grid").then_some(["X", "O"])
+    }
+
     fn board_text(&self) -> String {
         kinarow::board_picture(&self.lines)
     }
@@ -20,7 +42,7 @@ impl Render for Mnk {
         let placed: Vec<usize> = self.history.iter().map(|&c| c as usize).collect();
         let (rows, cols) = (self.lines.rows(), self.lines.cols());
         let look = kinarow::GridLook {
-            style: if self.lines.k() >= 5 && rows >= 9 && cols >= 9 { "stones" } else { "grid" },
+            style: self.style(),
             col_labels: (0..cols).map(kinarow::column_letters).collect(),
             // Row 1 at the bottom, as renju and playok number them.
             row_labels: (0..rows).map(|r| (rows - r).to_string()).collect(),
