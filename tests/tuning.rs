@@ -92,8 +92,8 @@ fn selfplay_then_tune_then_the_weights_in_the_protocol_and_a_match() {
 }
 
 /// The same for gomoku's pattern evaluation (a board that keeps patterns: K = 5 beyond 64
-/// cells): self-play, a fit of the named pattern weights, the file in a game; a file naming a
-/// weight the evaluation does not have is refused.
+/// cells): self-play, a fit of the named pattern weights (by their gradient: they are many),
+/// the file in a game; a file naming a weight the evaluation does not have is refused.
 #[test]
 fn gomoku_pattern_weights_are_tuned_and_loaded() {
     let (data, tuned) = (temp("mnk-data.txt"), temp("mnk-tuned.txt"));
@@ -110,7 +110,7 @@ fn gomoku_pattern_weights_are_tuned_and_loaded() {
     assert!(out.contains("validation:") && out.contains(" -> "), "{out}");
     let weights = std::fs::read_to_string(&tuned).unwrap();
     assert!(weights.lines().any(|l| l == "game mnk"), "{weights}");
-    for name in ["value.move.F3", "class.wait.FLEX3X2", "threat.mine.BLOCK4_FLEX3"] {
+    for name in ["cell.move.F3+B3+DEAD+DEAD", "cell.wait.F3S+F3+DEAD+DEAD", "threat.mine.BLOCK4_FLEX3"] {
         assert!(weights.lines().any(|l| l.split_whitespace().next() == Some(name)), "{name} in {weights}");
     }
 
@@ -120,7 +120,7 @@ fn gomoku_pattern_weights_are_tuned_and_loaded() {
     let reply = e.ask("go");
     assert!(reply.split_whitespace().count() == 2, "a move: {reply}\n{}", e.transcript());
     let bad = temp("mnk-bad.txt");
-    std::fs::write(&bad, "game mnk\nvalue.move.F3 7\nqueen 3\n").unwrap();
+    std::fs::write(&bad, "game mnk\ncell.move.F3+B3+DEAD+DEAD 7\nqueen 3\n").unwrap();
     let error = e.expect_error(&format!("set weights {}", bad.to_str().unwrap()));
     assert!(error.contains("unknown weight 'queen'"), "{error}");
     let reply = e.ask("go");

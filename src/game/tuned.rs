@@ -11,6 +11,9 @@ use std::sync::Arc;
 /// weights of the game's evaluation.
 pub trait TunedPosition: Send {
     fn evaluate(&self, weights: &Weights) -> Score;
+    /// The evaluation's features from the first player's view, where it is linear (see
+    /// [`RootKnowledge::features`]).
+    fn features(&self) -> Option<Vec<(u32, f32)>>;
 }
 
 /// Which evaluation of a position a tuner fits.
@@ -70,5 +73,13 @@ impl<G: Game + Send, K: RootKnowledge<G> + Send> TunedPosition for Tuned<G, K> {
             Side::First => e,
             Side::Second => -e,
         }
+    }
+
+    fn features(&self) -> Option<Vec<(u32, f32)>> {
+        let f = self.know.features(&self.game)?;
+        Some(match self.game.to_move() {
+            Side::First => f,
+            Side::Second => f.into_iter().map(|(i, c)| (i, -c)).collect(),
+        })
     }
 }

@@ -338,6 +338,14 @@ pub trait RootKnowledge<G: Game>: Knowledge<G> {
         self.evaluate(g)
     }
 
+    /// The evaluation as a sum of the weights times counts, where it is one (linear in the
+    /// weights): (index of the weight in [`RootKnowledge::weights`], count), from the side to
+    /// move's view, before any clamp, so that a tuner can fit many weights at once by their
+    /// gradient. None by default (the tuner then measures each weight's effect by a step).
+    fn features(&self, _g: &G) -> Option<Vec<(u32, f32)>> {
+        None
+    }
+
     /// Returns once the tables the knowledge builds in the background are ready (a
     /// reproducible run waits for them; play does not). By default there are none.
     fn wait_until_ready(&self) {}

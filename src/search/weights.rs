@@ -63,8 +63,10 @@ impl Weights {
         if value.abs() > MAX_WEIGHT {
             bail!("weight '{name}' {value} is beyond +-{MAX_WEIGHT}");
         }
-        let i =
-            self.index(name).ok_or_else(|| anyhow!("unknown weight '{name}' (weights: {})", self.names.join(", ")))?;
+        let i = self.index(name).ok_or_else(|| match self.names.len() {
+            ..=100 => anyhow!("unknown weight '{name}' (weights: {})", self.names.join(", ")),
+            n => anyhow!("unknown weight '{name}' (the evaluation's {n} weights: see a file `boardbot tune` writes)"),
+        })?;
         self.values[i] = value;
         Ok(())
     }

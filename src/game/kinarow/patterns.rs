@@ -270,11 +270,7 @@ fn pattern_table(k: usize) -> &'static [u8] {
 /// [`class_index`] of the cell's four patterns (13^4 = 28,561 entries).
 fn class_table() -> &'static [Class] {
     static TABLE: OnceLock<Vec<Class>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        (0..PATTERNS.pow(4))
-            .map(|i| combine(std::array::from_fn(|d| (i / PATTERNS.pow(d as u32) % PATTERNS) as Pattern)))
-            .collect()
-    })
+    TABLE.get_or_init(|| (0..CLASS_INDICES).map(|i| combine(index_patterns(i))).collect())
 }
 
 /// What pattern `p` in direction `d` adds to a cell's class index: p x 13^d.
@@ -284,14 +280,26 @@ fn class_index(p: Pattern, d: usize) -> u16 {
     p as u16 * POWERS[d]
 }
 
-/// The ordering weights read from the patterns: the score `score` / `class_score` of a stone on
+/// The weights read from the patterns: the ordering score `score` / `class_score` of a stone on
 /// an empty cell by its pattern in each direction and by its class, read when asked (the move
-/// gains, [`super::Lines::move_gain`]). The evaluation's weights are the game knowledge's: the
-/// patterns only count (see [`Patterns::pattern_counts`]).
+/// gains, [`super::Lines::move_gain`]); and, if not empty, `values`: what an empty cell is worth
+/// to a side by its class index (see [`class_index`]: its four patterns), under two weightings
+/// (the game's evaluation says what they mean), summed over the empty cells as the patterns
+/// change ([`Patterns::value_sums`]).
 #[derive(Clone, Debug)]
 pub struct Weights {
     pub score: [i32; PATTERNS],
     pub class_score: [i32; CLASSES],
+    /// Empty, or one entry per class index (13^4).
+    pub values: Vec<[i32; 2]>,
+}
+
+/// How many class indices there are: 13^4, the four patterns of a cell in order.
+pub const CLASS_INDICES: usize = PATTERNS * PATTERNS * PATTERNS * PATTERNS;
+
+/// The four patterns of class index `i`, by direction.
+pub fn index_patterns(i: usize) -> [Pattern; 4] {
+    std::array::from_fn(|d| (i / PATTERNS.pow(d as u32) % PATTERNS) as Pattern)
 }
 
 /// One cell's lines. For an empty cell every field is kept; for an occupied one only `keys`
@@ -327,6 +335,8 @@ pub struct Patterns {
     threes: [CellSet; 2],
     /// By side and pattern: how many (empty cell, direction) pairs have it.
     pattern_count: [[i32; PATTERNS]; 2],
+    /// By side and weighting: the sum of `weights.values` over the empty cells (0 without them).
+    value_sum: [[i32; 2]; 2],
     /// One frame per stone placed and not yet taken back, newest last: what taking it back
     /// restores (see [`Patterns::removed`]).
     frames: Vec<Frame>,
@@ -342,6 +352,7 @@ struct Frame {
     start: usize,
     count: [[u32; CLASSES]; 2],
     pattern_count: [[i32; PATTERNS]; 2],
+    value_sum: [[i32; 2]; 2],
 }
 
 /// Which of a side's cell sets a class puts a cell in: none, the threes, the fours.
@@ -369,6 +380,7 @@ impl Patterns {
             fours: [CellSet::new(n), CellSet::new(n)],
             threes: [CellSet::new(n), CellSet::new(n)],
             pattern_count: [[0; PATTERNS]; 2],
+            value_sum: [[0; 2]; 2],
             frames: Vec::new(),
             saved: Vec::new(),
         };
@@ -450,6 +462,7 @@ impl Patterns {
             for &p in &pats {
                 self.pattern_count[side][p as usize] += 1;
             }
+            self.add_value(side, index, 1);
             self.add_class(side, cell, class, 1);
         }
     }
@@ -461,7 +474,17 @@ impl Patterns {
                 self.pattern_count[side][p as usize] -= 1;
             }
             let class = self.lines[cell].class[side];
+            self.add_value(side, self.lines[cell].index[side], -1);
             self.add_class(side, cell, class, -1);
+        }
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) the values of class index `index` to `side`'s sums.
+    #[inline]
+    fn add_value(&mut self, side: usize, index: u16, sign: i32) {
+        if let Some(v) = self.weights.values.get(index as usize) {
+            self.value_sum[side][0] += sign * v[0];
+            self.value_sum[side][1] += sign * v[1];
         }
     }
 
@@ -493,7 +516,13 @@ impl Patterns {
     /// they were is saved for [`Patterns::removed`].
     pub fn placed(&mut self, cells: &[u8], cell: usize) {
         let start = self.saved.len();
-        self.frames.push(Frame { cell: cell as u32, start, count: self.count, pattern_count: self.pattern_count });
+        self.frames.push(Frame {
+            cell: cell as u32,
+            start,
+            count: self.count,
+            pattern_count: self.pattern_count,
+            value_sum: self.value_sum,
+        });
         self.changed::<true>(cells, cell);
     }
 
@@ -528,6 +557,7 @@ impl Patterns {
         }
         self.count = frame.count;
         self.pattern_count = frame.pattern_count;
+        self.value_sum = frame.value_sum;
     }
 
     /// Moves the empty cell `x` from `side`'s cell set of group `from` to that of group `to`
@@ -628,8 +658,15 @@ impl Patterns {
             }
             self.pattern_count[side][po as usize] -= 1;
             self.pattern_count[side][pn as usize] += 1;
-            let index = self.lines[x].index[side] + class_index(pn, d) - class_index(po, d);
+            let before_index = self.lines[x].index[side];
+            let index = before_index + class_index(pn, d) - class_index(po, d);
             self.lines[x].index[side] = index;
+            if let (Some(a), Some(b)) =
+                (self.weights.values.get(before_index as usize), self.weights.values.get(index as usize))
+            {
+                self.value_sum[side][0] += b[0] - a[0];
+                self.value_sum[side][1] += b[1] - a[1];
+            }
             let class = self.classes[index as usize];
             let before = self.lines[x].class[side];
             if class != before {
@@ -668,6 +705,16 @@ impl Patterns {
         let w = self.weights;
         let pats = self.side_patterns(cell, side);
         pats.iter().map(|&p| w.score[p as usize]).sum::<i32>() + w.class_score[self.class(cell, side) as usize]
+    }
+    /// The class index of the empty `cell` for `side` (see [`class_index`], [`index_patterns`]).
+    #[inline]
+    pub fn class_index(&self, cell: usize, side: usize) -> u16 {
+        self.lines[cell].index[side]
+    }
+    /// By weighting: the sum over the empty cells of `side`'s values (see [`Weights::values`]).
+    #[inline]
+    pub fn value_sums(&self, side: usize) -> [i32; 2] {
+        self.value_sum[side]
     }
     /// How many empty cells have class `class` for `side`.
     #[inline]

@@ -2,17 +2,23 @@
 //! [`crate::game::kinarow::patterns`]), where the board keeps them: K = 5 on boards beyond the
 //! exact solvers' range (see [`super::Mnk::new`]). Elsewhere the window sums serve.
 //!
-//! An empty cell scores for a side by what its stone there would make: a value per direction
-//! by the line pattern, and one by the cell's threat class, under two weightings, one for the
-//! side to move and one for the side that is not. The board counts, per side, the (cell,
-//! direction) pairs of each pattern and the cells of each class; the evaluation is the side to
-//! move's counts times its weights less the other's, plus a term for each threat class a side
-//! has at least one cell of (the first such cell is what counts: a second four-three cell wins
-//! no more than the first). It is linear in the weights, which `boardbot tune` fits by name
-//! ([`names`]).
+//! An empty cell is worth to a side what its stone there would make: a value by the cell's
+//! *combination*, its four line patterns taken together regardless of direction (one of
+//! [`COMBOS`] multisets: an open three beside a three is worth more than either alone), under two
+//! weightings, one for the side to move and one for the side that is not. The board keeps the
+//! sums of these values over its empty cells as the patterns change
+//! ([`Patterns::value_sums`]); the evaluation is the side to move's sum less the other's, plus
+//! a term for each threat class a side has at least one cell of (the first such cell is what
+//! counts: a second four-three cell wins no more than the first). It is linear in the weights,
+//! which `boardbot tune` fits by name ([`names`]), the compiled-in ones read from
+//! `weights.txt` beside this file.
 
-use crate::game::kinarow::patterns::{Patterns, Weights, CLASSES, PATTERNS};
+use crate::game::kinarow::patterns::{
+    index_patterns, Pattern, Patterns, Weights, CLASSES, CLASS_INDICES, F5, PATTERNS,
+};
+use crate::game::kinarow::Lines;
 use crate::search::{Score, EVAL_LIMIT};
+use std::sync::OnceLock;
 
 /// The patterns' names, in their order.
 pub const PATTERN_NAMES: [&str; PATTERNS] =
@@ -34,50 +40,104 @@ pub const CLASS_NAMES: [&str; CLASSES] = [
     "FIVE",
 ];
 
-/// The evaluation's weights: `value[w][p]` what an empty cell scores for a side by its pattern
-/// `p` in one direction, `class_value[w][c]` by its class `c`, under the weighting `w` (0: the
-/// side is to move, 1: it is not); `threat[s][c]` the term for having at least one cell of
-/// class `c` (s 0: the side to move, 1: the other).
+/// How many combinations of four patterns there are (multisets of 4 of the 13): C(16, 4).
+pub const COMBOS: usize = 1820;
+
+/// The combinations: each as its patterns strongest first, in lexicographic order of that;
+/// and the combination of each class index (the four patterns by direction).
+struct Combos {
+    list: Vec<[Pattern; 4]>,
+    of_index: Vec<u16>,
+}
+
+fn combos() -> &'static Combos {
+    static COMBOS_: OnceLock<Combos> = OnceLock::new();
+    COMBOS_.get_or_init(|| {
+        let mut list = Vec::with_capacity(COMBOS);
+        let top = PATTERNS as Pattern;
+        for a in 0..top {
+            for b in 0..=a {
+                for c in 0..=b {
+                    for d in 0..=c {
+                        list.push([a, b, c, d]);
+                    }
+                }
+            }
+        }
+        assert_eq!(list.len(), COMBOS);
+        let of_index = (0..CLASS_INDICES)
+            .map(|i| {
+                let mut p = index_patterns(i);
+                p.sort_unstable_by(|x, y| y.cmp(x));
+                list.binary_search(&p).expect("every sorted four is listed") as u16
+            })
+            .collect();
+        Combos { list, of_index }
+    })
+}
+
+/// The combination of class index `index` (see [`Patterns::class_index`]).
+#[inline]
+pub fn combo_of(index: u16) -> usize {
+    combos().of_index[index as usize] as usize
+}
+
+/// A combination's name: its patterns strongest first, joined by `+` (`F3+B3+F1+DEAD`).
+pub fn combo_name(combo: usize) -> String {
+    combos().list[combo].map(|p| PATTERN_NAMES[p as usize]).join("+")
+}
+
+/// The evaluation's weights: `cell[c][w]` what an empty cell of combination `c` is worth to a
+/// side under the weighting `w` (0: the side is to move, 1: it is not); `threat[s][c]` the term
+/// for having at least one cell of class `c` (s 0: the side to move, 1: the other).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalWeights {
-    pub value: [[i32; PATTERNS]; 2],
-    pub class_value: [[i32; CLASSES]; 2],
+    pub cell: Vec<[i32; 2]>,
     pub threat: [[i32; CLASSES]; 2],
 }
 
-/// The weights compiled in: fitted by `boardbot tune` to 1,500 self-play games at 5,000 nodes a
-/// move from the balanced openings (docs/results/tuning.md, section 4; they replaced issue 42's
-/// after an SPRT at 0.1 s: +148 Elo). `value.move.F4` and `class.move.FLEX4` nearly cancel: an
-/// open four of the side to move is a won position the search takes before it evaluates.
-pub const DEFAULT: EvalWeights = EvalWeights {
-    value: [[0, 0, 0, 0, 3, 2, 3, 5, 53, 52, 21, -2941, 100], [0, 0, 0, 0, 2, 2, 3, 3, -2, -5, -60, -111, 80]],
-    class_value: [
-        [0, -3, -4, -4, -6, -49, -48, -113, -12, -1, 478, 2949, 500],
-        [0, -3, -2, -4, -4, 6, 7, 4, 69, 80, 158, 140, 300],
-    ],
-    threat: [[0, 12, 4, 17, 4, 0, 34, 37, -2, -1, -359, 1179, 0], [0, -4, 3, -18, -2, -5, -33, -19, 3, 10, 35, -22, 0]],
-};
+/// The weights compiled in (see [`default`]): `weights.txt`, written by `boardbot tune`.
+const WEIGHTS_FILE: &str = include_str!("weights.txt");
 
-/// The ordering weights (pattern order as [`PATTERN_NAMES`], class order as [`CLASS_NAMES`]).
-pub static WEIGHTS: Weights = Weights {
-    score: [0, 1, 2, 2, 5, 6, 7, 6, 20, 22, 15, 200, 5000],
-    class_score: [0, 3, 3, 15, 15, 40, 80, 300, 10, 100, 1500, 3000, 50000],
-};
+/// The weights compiled in.
+pub fn default() -> &'static EvalWeights {
+    static DEFAULT: OnceLock<EvalWeights> = OnceLock::new();
+    DEFAULT.get_or_init(|| {
+        let file = crate::search::WeightFile::parse(WEIGHTS_FILE).expect("weights.txt reads");
+        let mut w = EvalWeights { cell: vec![[0; 2]; COMBOS], threat: [[0; CLASSES]; 2] };
+        let mut values = w.to_values();
+        for (name, value) in &file.values {
+            let i = names().iter().position(|n| n == name).unwrap_or_else(|| panic!("weights.txt: {name}?"));
+            values[i] = *value;
+        }
+        w = EvalWeights::from_values(&values).expect("counted");
+        w
+    })
+}
+
+/// The ordering weights (pattern order as [`PATTERN_NAMES`], class order as [`CLASS_NAMES`])
+/// and the compiled-in cell values by class index, which the board sums.
+pub fn pattern_weights() -> &'static Weights {
+    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+    WEIGHTS.get_or_init(|| Weights {
+        score: [0, 1, 2, 2, 5, 6, 7, 6, 20, 22, 15, 200, 5000],
+        class_score: [0, 3, 3, 15, 15, 40, 80, 300, 10, 100, 1500, 3000, 50000],
+        values: (0..CLASS_INDICES).map(|i| default().cell[combo_of(i as u16)]).collect(),
+    })
+}
 
 /// A stone's ordering score for the side to move: its own score plus this share (in 1/8) of
 /// what the same cell is worth to the opponent (a defence).
 pub const DEFENCE_EIGHTHS: i64 = 7;
 
-/// The weights' names, in the order of [`EvalWeights::to_values`]: `value.move.P`,
-/// `value.wait.P`, `class.move.C`, `class.wait.C`, `threat.mine.C`, `threat.theirs.C`.
+/// The weights' names, in the order of [`EvalWeights::to_values`]: `cell.move.COMBO`,
+/// `cell.wait.COMBO` (see [`combo_name`]), `threat.mine.CLASS`, `threat.theirs.CLASS`.
 pub fn names() -> &'static [&'static str] {
-    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
     NAMES.get_or_init(|| {
         let mut v = Vec::new();
-        for (group, list) in [("value", &PATTERN_NAMES[..]), ("class", &CLASS_NAMES[..])] {
-            for who in ["move", "wait"] {
-                v.extend(list.iter().map(|n| format!("{group}.{who}.{n}")));
-            }
+        for who in ["move", "wait"] {
+            v.extend((0..COMBOS).map(|c| format!("cell.{who}.{}", combo_name(c))));
         }
         for who in ["mine", "theirs"] {
             v.extend(CLASS_NAMES.iter().map(|n| format!("threat.{who}.{n}")));
@@ -86,16 +146,24 @@ pub fn names() -> &'static [&'static str] {
     })
 }
 
-/// The weights a tuner leaves alone: a dead line, no class (every empty cell has some pattern
-/// and class, so these only shift the score), and a five (a position with one is never
-/// evaluated: the win is taken first).
+/// The weights a tuner leaves alone: a cell dead in every direction (they only shift the
+/// score), a cell that makes a five (a position with one is never evaluated for the side to
+/// move: the win is taken first; for the other it is a four to answer, searched, not
+/// evaluated), and the threat terms of no class and of a five.
 pub fn fixed() -> &'static [&'static str] {
-    static FIXED: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    static FIXED: OnceLock<Vec<&'static str>> = OnceLock::new();
     FIXED.get_or_init(|| {
+        let dead = combo_name(0);
+        let five = PATTERN_NAMES[F5 as usize];
         names()
             .iter()
             .copied()
-            .filter(|n| n.ends_with(".DEAD") || n.ends_with(".NONE") || n.ends_with(".F5") || n.ends_with(".FIVE"))
+            .filter(|n| {
+                n.ends_with(&format!(".{dead}"))
+                    || n.split(['.', '+']).any(|part| part == five)
+                    || n.ends_with(".NONE")
+                    || n.ends_with(".FIVE")
+            })
             .collect()
     })
 }
@@ -104,42 +172,45 @@ impl EvalWeights {
     /// The values in the order of [`names`].
     pub fn to_values(&self) -> Vec<i32> {
         let mut v = Vec::with_capacity(names().len());
-        v.extend(self.value.iter().flatten());
-        v.extend(self.class_value.iter().flatten());
+        for w in 0..2 {
+            v.extend(self.cell.iter().map(|c| c[w]));
+        }
         v.extend(self.threat.iter().flatten());
         v
     }
 
     /// From values in the order of [`names`] (None if there are not as many).
     pub fn from_values(v: &[i32]) -> Option<EvalWeights> {
-        if v.len() != 2 * PATTERNS + 4 * CLASSES {
+        if v.len() != 2 * COMBOS + 2 * CLASSES {
             return None;
         }
-        let mut w =
-            EvalWeights { value: [[0; PATTERNS]; 2], class_value: [[0; CLASSES]; 2], threat: [[0; CLASSES]; 2] };
-        let mut it = v.iter().copied();
-        for row in w.value.iter_mut() {
-            row.iter_mut().for_each(|x| *x = it.next().expect("counted"));
+        let mut w = EvalWeights { cell: vec![[0; 2]; COMBOS], threat: [[0; CLASSES]; 2] };
+        for (i, &x) in v[..2 * COMBOS].iter().enumerate() {
+            w.cell[i % COMBOS][i / COMBOS] = x;
         }
-        for row in w.class_value.iter_mut().chain(w.threat.iter_mut()) {
-            row.iter_mut().for_each(|x| *x = it.next().expect("counted"));
+        for (i, &x) in v[2 * COMBOS..].iter().enumerate() {
+            w.threat[i / CLASSES][i % CLASSES] = x;
         }
         Some(w)
     }
 }
 
-/// What `side`'s empty cells are worth under weighting `weighting`.
-#[inline]
-fn value(p: &Patterns, w: &EvalWeights, side: usize, weighting: usize) -> i64 {
-    let pats = p.pattern_counts(side).iter().zip(&w.value[weighting]).map(|(&n, &x)| n as i64 * x as i64);
-    let classes = p.class_counts(side).iter().zip(&w.class_value[weighting]).map(|(&n, &x)| n as i64 * x as i64);
-    pats.sum::<i64>() + classes.sum::<i64>()
-}
-
 /// The evaluation from the view of `me` (0 first player, 1 second), to move, with weights `w`.
-pub fn evaluate(p: &Patterns, me: usize, w: &EvalWeights) -> Score {
+/// With `summed` the board's sums of the compiled-in values serve (`w` must be those); otherwise
+/// the cells are summed here (any weights: the tuner's, a weights file's).
+pub fn evaluate(lines: &Lines, p: &Patterns, me: usize, w: &EvalWeights, summed: bool) -> Score {
     let other = 1 - me;
-    let mut v = value(p, w, me, 0) - value(p, w, other, 1);
+    let mut v = if summed {
+        p.value_sums(me)[0] as i64 - p.value_sums(other)[1] as i64
+    } else {
+        (0..lines.cell_count())
+            .filter(|&c| lines.is_empty_cell(c))
+            .map(|c| {
+                let (mine, theirs) = (combo_of(p.class_index(c, me)), combo_of(p.class_index(c, other)));
+                w.cell[mine][0] as i64 - w.cell[theirs][1] as i64
+            })
+            .sum()
+    };
     let (mine, theirs) = (p.class_counts(me), p.class_counts(other));
     for class in 1..CLASSES {
         if mine[class] > 0 {
@@ -150,6 +221,29 @@ pub fn evaluate(p: &Patterns, me: usize, w: &EvalWeights) -> Score {
         }
     }
     v.clamp(-(EVAL_LIMIT as i64), EVAL_LIMIT as i64) as Score
+}
+
+/// The evaluation's features, the counts its weights are multiplied by (see [`evaluate`]):
+/// (index in [`names`], count), from the view of `me`, to move, before the clamp.
+pub fn features(lines: &Lines, p: &Patterns, me: usize) -> Vec<(u32, f32)> {
+    let other = 1 - me;
+    let mut count = vec![0i32; 2 * COMBOS];
+    for c in (0..lines.cell_count()).filter(|&c| lines.is_empty_cell(c)) {
+        count[combo_of(p.class_index(c, me))] += 1;
+        count[COMBOS + combo_of(p.class_index(c, other))] -= 1;
+    }
+    let mut out: Vec<(u32, f32)> =
+        count.iter().enumerate().filter(|(_, &n)| n != 0).map(|(i, &n)| (i as u32, n as f32)).collect();
+    let (mine, theirs) = (p.class_counts(me), p.class_counts(other));
+    for class in 1..CLASSES {
+        if mine[class] > 0 {
+            out.push(((2 * COMBOS + class) as u32, 1.0));
+        }
+        if theirs[class] > 0 {
+            out.push(((2 * COMBOS + CLASSES + class) as u32, 1.0));
+        }
+    }
+    out
 }
 
 /// The ordering score of a stone of `me` on the empty `cell`.

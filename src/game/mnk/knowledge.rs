@@ -72,6 +72,9 @@ pub struct MnkKnowledge {
     /// (on the boards that keep patterns; the window sums have none).
     weights: Weights,
     eval: eval::EvalWeights,
+    /// Whether `eval` is the compiled-in set, whose sums the board keeps (else the evaluation
+    /// sums the cells itself).
+    summed: bool,
 }
 
 /// The exact solver as play uses it (see [`MnkKnowledge::with_solver`]).
@@ -101,7 +104,8 @@ impl MnkKnowledge {
             threats: ThreatMemo::default(),
             book: Some(book::built_in()),
             weights: default_weights(),
-            eval: eval::DEFAULT,
+            eval: eval::default().clone(),
+            summed: true,
         }
     }
 
@@ -138,7 +142,7 @@ impl MnkKnowledge {
 
 /// The evaluation's weights compiled in, by name.
 fn default_weights() -> Weights {
-    Weights::new(eval::names(), &eval::DEFAULT.to_values(), eval::fixed())
+    Weights::new(eval::names(), &eval::default().to_values(), eval::fixed())
 }
 
 /// The exact solver's board, if it covers this game: no blocked cell, and M x (N + 1) <= 64.
@@ -231,7 +235,7 @@ fn pattern_candidates(g: &Mnk, p: &Patterns, out: &mut Vec<Candidate<Cell>>) -> 
 impl Knowledge<Mnk> for MnkKnowledge {
     fn evaluate(&self, g: &Mnk) -> Score {
         match g.lines.patterns() {
-            Some(p) => eval::evaluate(p, g.to_move().index(), &self.eval),
+            Some(p) => eval::evaluate(&g.lines, p, g.to_move().index(), &self.eval, self.summed),
             None => g.lines.evaluation(g.to_move()),
         }
     }
@@ -405,15 +409,21 @@ impl RootKnowledge<Mnk> for MnkKnowledge {
     fn set_weights(&mut self, weights: &Weights) -> Result<()> {
         let eval = eval::EvalWeights::from_values(weights.values()).filter(|_| weights.names() == eval::names());
         let Some(eval) = eval else { bail!("not the m,n,k evaluation's weights") };
+        self.summed = eval == *eval::default();
         (self.weights, self.eval) = (weights.clone(), eval);
         Ok(())
     }
 
     fn evaluate_with(&self, g: &Mnk, weights: &Weights) -> Score {
         match (g.lines.patterns(), eval::EvalWeights::from_values(weights.values())) {
-            (Some(p), Some(w)) => eval::evaluate(p, g.to_move().index(), &w),
+            (Some(p), Some(w)) => eval::evaluate(&g.lines, p, g.to_move().index(), &w, false),
             _ => self.evaluate(g),
         }
+    }
+
+    /// The pattern evaluation's features (on the boards that keep patterns).
+    fn features(&self, g: &Mnk) -> Option<Vec<(u32, f32)>> {
+        g.lines.patterns().map(|p| eval::features(&g.lines, p, g.to_move().index()))
     }
 
     fn refuted_moves(&self, g: &Mnk, moves: &[Cell]) -> Vec<Cell> {

@@ -70,7 +70,7 @@ impl Mnk {
         let n = rows * cols;
         let mut lines = Lines::new(rows, cols, k, &idx, GAME_ID);
         if k == PATTERN_K && n > knowledge::SMALL_BOARD && n <= PATTERN_CELLS {
-            lines.enable_patterns(&eval::WEIGHTS);
+            lines.enable_patterns(eval::pattern_weights());
         }
         Ok(Mnk { lines, history: Vec::new(), near: vec![0; n], near_empty: CellSet::new(n) })
     }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::search::{Candidate, Knowledge};
+use crate::search::{Candidate, Knowledge, Score};
 
 fn play_all(g: &mut Mnk, cells: &[(usize, usize)]) {
     for &(r, c) in cells {
@@ -130,8 +130,9 @@ fn threat_stages_put_our_threats_first_and_leave_quiet_moves_alone() {
 }
 
 /// The pattern evaluation's weights by name: the defaults evaluate as the compiled-in
-/// evaluation, another set changes the evaluation where its patterns occur, a file's names
-/// that are not these weights are refused and leave the set as it was.
+/// evaluation (the board's sums and the cells summed afresh agree), another set changes the
+/// evaluation where its combinations occur, as the features say; a file's names that are not
+/// these weights are refused and leave the set as it was.
 #[test]
 fn the_pattern_weights_are_named_settable_and_read_by_the_evaluation() {
     use crate::search::RootKnowledge;
@@ -139,26 +140,68 @@ fn the_pattern_weights_are_named_settable_and_read_by_the_evaluation() {
     play_all(&mut g, &[(7, 7), (7, 8), (8, 8), (6, 6), (8, 7), (8, 6), (9, 7), (6, 7)]);
     let mut know = knowledge::MnkKnowledge::new();
     let defaults = know.weights().unwrap().clone();
-    assert_eq!(defaults.names().len(), 2 * 13 + 4 * 13);
-    assert_eq!(defaults.get("value.move.F3"), Some(eval::DEFAULT.value[0][8]));
-    assert_eq!(defaults.get("threat.theirs.FLEX4"), Some(eval::DEFAULT.threat[1][11]));
-    assert!(defaults.is_fixed(defaults.index("class.wait.NONE").unwrap()));
+    assert_eq!(defaults.names().len(), 2 * eval::COMBOS + 2 * 13);
+    assert_eq!(defaults.get("threat.theirs.FLEX4"), Some(eval::default().threat[1][11]));
+    assert!(defaults.is_fixed(defaults.index("cell.wait.DEAD+DEAD+DEAD+DEAD").unwrap()));
+    assert!(defaults.is_fixed(defaults.index("cell.move.F5+F3+DEAD+DEAD").unwrap()));
+    assert!(!defaults.is_fixed(defaults.index("cell.move.F3+B3+DEAD+DEAD").unwrap()));
     let before = know.evaluate(&g);
     assert_eq!(know.evaluate_with(&g, &defaults), before);
 
-    // Every weight that a pattern or class of this position reads moves the evaluation.
-    let p = g.lines.patterns().unwrap();
-    let me = g.to_move().index();
-    let f2 = p.pattern_counts(me)[crate::game::kinarow::patterns::F2 as usize];
-    assert!(f2 > 0, "the side to move has open twos");
+    // The features give the evaluation: the weights times the counts.
+    let features = know.features(&g).unwrap();
+    let sum: f32 = features.iter().map(|&(i, n)| defaults.values()[i as usize] as f32 * n).sum();
+    assert_eq!(sum as Score, before);
+
+    // The side to move's most frequent combination: its weight moves the evaluation by its count.
+    let &(i, n) = features.iter().filter(|&&(i, _)| (i as usize) < eval::COMBOS).max_by_key(|f| f.1 as i32).unwrap();
+    assert!(n >= 2.0);
+    let name = defaults.names()[i as usize];
     let mut changed = defaults.clone();
-    changed.set("value.move.F2", defaults.get("value.move.F2").unwrap() + 10).unwrap();
-    assert_eq!(know.evaluate_with(&g, &changed), before + 10 * f2);
+    changed.set(name, defaults.get(name).unwrap() + 10).unwrap();
+    let expected = before + 10 * n as Score;
+    assert_eq!(know.evaluate_with(&g, &changed), expected);
     know.set_weights(&changed).unwrap();
-    assert_eq!(know.evaluate(&g), before + 10 * f2);
+    assert_eq!(know.evaluate(&g), expected);
 
     // A set of another game's names is refused, and the knowledge keeps its weights.
     let other = crate::search::Weights::new(&["man", "king"], &[100, 130], &[]);
     assert!(know.set_weights(&other).is_err());
-    assert_eq!(know.evaluate(&g), before + 10 * f2);
+    assert_eq!(know.evaluate(&g), expected);
+    // Back to the defaults: the board's sums serve again.
+    know.set_weights(&defaults).unwrap();
+    assert_eq!(know.evaluate(&g), before);
+}
+
+/// The features are the evaluation: for any weights, their sum times the counts is what
+/// `evaluate_with` says, in positions of random games on 15x15.
+#[test]
+fn the_features_sum_to_the_evaluation_for_any_weights() {
+    use crate::search::RootKnowledge;
+    use rand::{Rng, SeedableRng};
+    let know = knowledge::MnkKnowledge::new();
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+    let mut weights = know.weights().unwrap().clone();
+    for v in weights.values_mut() {
+        *v = rng.gen_range(-1000..=1000);
+    }
+    for _ in 0..20 {
+        let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
+        for _ in 0..rng.gen_range(4..40) {
+            if g.outcome().is_some() {
+                break;
+            }
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            let near: Vec<Cell> = moves.iter().copied().filter(|&c| g.near_empty.contains(c)).collect();
+            let pick = if near.is_empty() { &moves } else { &near };
+            g.play(pick[rng.gen_range(0..pick.len())]);
+            if g.outcome().is_some() {
+                continue;
+            }
+            let features = know.features(&g).unwrap();
+            let sum: f64 = features.iter().map(|&(i, n)| weights.values()[i as usize] as f64 * n as f64).sum();
+            assert_eq!(sum as Score, know.evaluate_with(&g, &weights));
+        }
+    }
 }

@@ -183,6 +183,7 @@ fn assert_matches_recomputation(l: &Lines) {
     for side in 0..2 {
         assert_eq!(p.count[side], fresh.count[side]);
         assert_eq!(p.pattern_count[side], fresh.pattern_count[side]);
+        assert_eq!(p.value_sums(side), fresh.value_sums(side));
         for (kept, new) in [(&p.fours[side], &fresh.fours[side]), (&p.threes[side], &fresh.threes[side])] {
             let (mut a, mut b) = (kept.as_slice().to_vec(), new.as_slice().to_vec());
             a.sort();
@@ -192,11 +193,21 @@ fn assert_matches_recomputation(l: &Lines) {
     }
 }
 
-/// Weights with every entry distinct, so that a wrong sum shows.
-pub(crate) static TEST_WEIGHTS: Weights = Weights {
-    score: [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048],
-    class_score: [0, 5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10240],
-};
+/// Weights with every entry distinct, so that a wrong sum shows (the values drawn by a hash of
+/// the class index).
+pub(crate) fn test_weights() -> &'static Weights {
+    static WEIGHTS: std::sync::OnceLock<Weights> = std::sync::OnceLock::new();
+    WEIGHTS.get_or_init(|| Weights {
+        score: [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048],
+        class_score: [0, 5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10240],
+        values: (0..CLASS_INDICES as u64)
+            .map(|i| {
+                let h = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                [(h % 1001) as i32 - 500, (h / 1001 % 1001) as i32 - 500]
+            })
+            .collect(),
+    })
+}
 
 /// Random games on many shapes, K from 1 to 8 (tables up to 5, direct beyond), with blocked
 /// cells: after every stone placed and every stone taken back, the kept patterns equal a
@@ -221,7 +232,7 @@ fn incremental_patterns_match_recomputation() {
         for _ in 0..games {
             let blocked = random_cells(&mut rng, rows * cols, nblocked);
             let mut l = Lines::new(rows, cols, k, &blocked, 0);
-            l.enable_patterns(&TEST_WEIGHTS);
+            l.enable_patterns(test_weights());
             assert!(blocked.iter().all(|&b| l.cell(b) == BLOCKED));
             assert_matches_recomputation(&l);
             play_random_game(&mut l, &mut rng, assert_matches_recomputation);
@@ -235,7 +246,7 @@ fn fours_and_threes_agree_with_the_windows() {
     let mut rng = SplitMix64::new(3);
     for _ in 0..20 {
         let mut l = Lines::new(15, 15, 5, &[], 0);
-        l.enable_patterns(&TEST_WEIGHTS);
+        l.enable_patterns(test_weights());
         let mut side = Side::First;
         for _ in 0..60 {
             if l.winner().is_some() {
@@ -265,7 +276,7 @@ fn stones_taken_back_out_of_order() {
     let mut rng = SplitMix64::new(17);
     for _ in 0..10 {
         let mut l = Lines::new(15, 15, 5, &[], 0);
-        l.enable_patterns(&TEST_WEIGHTS);
+        l.enable_patterns(test_weights());
         let mut played: Vec<(usize, Side)> = Vec::new();
         let mut side = Side::First;
         for step in 0..40 {
@@ -299,7 +310,7 @@ fn stones_taken_back_out_of_order() {
 fn a_copy_without_patterns_has_the_windows_gains() {
     let mut rng = SplitMix64::new(23);
     let mut l = Lines::new(15, 15, 5, &[3, 100], 0);
-    l.enable_patterns(&TEST_WEIGHTS);
+    l.enable_patterns(test_weights());
     let mut side = Side::First;
     for _ in 0..30 {
         let free: Vec<usize> = (0..225).filter(|&c| l.is_empty_cell(c)).collect();
