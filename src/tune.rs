@@ -63,6 +63,11 @@ pub struct TuneArgs {
     /// The most passes over the weights.
     #[arg(long, default_value_t = 200)]
     passes: usize,
+    /// How much of a position's target is its search score's prediction (the logistic of the
+    /// score at the K of the starting weights) rather than its game's result, where the data
+    /// has a score: 0 (the result alone) to 1.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.0)]
+    score_share: f64,
 }
 
 /// The evaluation fitted.
@@ -76,6 +81,9 @@ pub enum EvalKind {
 pub struct Sample {
     pub position: Box<dyn TunedPosition>,
     pub target: f64,
+    /// The search's score of the position in its game, from the first player's view, if the
+    /// data has one (self-play files do, match logs do not).
+    pub score: Option<f64>,
 }
 
 /// The prediction of an evaluation `e` (first player's view) at scale `k`.
@@ -524,7 +532,8 @@ pub fn samples(
         }
         match game.tuning_position(leaf) {
             Some(position) => {
-                let sample = Sample { position, target: r.result };
+                let score = r.score.map(|s| if game.to_move() == Side::First { s as f64 } else { -(s as f64) });
+                let sample = Sample { position, target: r.result, score };
                 if validates(r.game, validation) {
                     valid.push(sample);
                 } else {
@@ -590,6 +599,16 @@ pub fn log_records(spec: &GameSpec, text: &str) -> Result<Vec<Record>> {
     Ok(records)
 }
 
+/// Each sample's target becomes `share` of its search score's prediction at scale `k` and the
+/// rest its game's result; samples without a score keep the result.
+pub fn blend_scores(samples: &mut [Sample], share: f64, k: f64) {
+    for s in samples.iter_mut() {
+        if let Some(score) = s.score {
+            s.target = (1.0 - share) * s.target + share * sigmoid(k, score);
+        }
+    }
+}
+
 /// Runs `boardbot tune`.
 pub fn run(args: TuneArgs) -> Result<()> {
     let words: Vec<&str> = args.game.iter().map(String::as_str).collect();
@@ -636,7 +655,14 @@ pub fn run(args: TuneArgs) -> Result<()> {
             EvalKind::Quiescence => "the game over on the expected line",
         }
     );
-    let valid_before = error(&evaluations(&valid, &start), &valid, fit_k(&evaluations(&train, &start), &train));
+    if !(0.0..=1.0).contains(&args.score_share) {
+        bail!("--score-share is a share, from 0 to 1");
+    }
+    let k_start = fit_k(&evaluations(&train, &start), &train);
+    let (mut train, mut valid) = (train, valid);
+    blend_scores(&mut train, args.score_share, k_start);
+    blend_scores(&mut valid, args.score_share, k_start);
+    let valid_before = error(&evaluations(&valid, &start), &valid, k_start);
     let fit = tune(&train, &valid, &start, &fix, args.passes, |pass, step, err, k| {
         println!("pass {pass}: step {step}, training error {err:.6}, K {k:.4}");
     });
@@ -652,7 +678,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     );
     println!("\n{summary}");
     let comment = format!(
-        "tuned by boardbot tune {} --data {} --eval {} --validation {}\n{} positions fitted, {} validated, {} passes\n{summary}",
+        "tuned by boardbot tune {} --data {} --eval {} --validation {} --score-share {}\n{} positions fitted, {} validated, {} passes\n{summary}",
         spec,
         data_names,
         match args.eval {
@@ -660,6 +686,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
             EvalKind::Quiescence => "quiescence",
         },
         args.validation,
+        args.score_share,
         train.len(),
         valid.len(),
         fit.passes
@@ -729,7 +756,7 @@ mod tests {
             .filter_map(|g| g.tuning_position(Leaf::Static))
             .map(|position| {
                 let target = sigmoid(k_true, position.evaluate(&truth) as f64);
-                Sample { position, target }
+                Sample { position, target, score: None }
             })
             .collect();
         assert!(samples.len() > 2000, "{}", samples.len());
@@ -758,7 +785,7 @@ mod tests {
         let samples: Vec<Sample> = positions
             .iter()
             .filter_map(|g| g.tuning_position(Leaf::Static))
-            .map(|position| Sample { position, target: 0.0 })
+            .map(|position| Sample { position, target: 0.0, score: None })
             .collect();
         let w = positions[0].weights().unwrap();
         let evals = evaluations(&samples, &w);
@@ -770,5 +797,23 @@ mod tests {
         let k = fit_k(&evals, &samples);
         assert!(k > 0.4 && k < 1.6, "K {k}");
         assert!(error(&evals, &samples, k) <= error(&evals, &samples, 0.8) + 1e-12);
+    }
+
+    #[test]
+    fn a_share_of_the_target_is_the_search_score() {
+        let positions = random_positions(4, 9);
+        let mut samples: Vec<Sample> = positions
+            .iter()
+            .filter_map(|g| g.tuning_position(Leaf::Static))
+            .take(3)
+            .zip([Some(0.0), Some(400.0), None])
+            .map(|(position, score)| Sample { position, target: 1.0, score })
+            .collect();
+        assert_eq!(samples.len(), 3);
+        blend_scores(&mut samples, 0.25, 1.0);
+        // 0 predicts 1/2, 400 at K 1 predicts 10/11; no score keeps the result.
+        let targets: Vec<f64> = samples.iter().map(|s| s.target).collect();
+        let expected = [0.75 + 0.25 * 0.5, 0.75 + 0.25 * 10.0 / 11.0, 1.0];
+        assert!(targets.iter().zip(expected).all(|(t, e)| (t - e).abs() < 1e-12), "{targets:?}");
     }
 }
