@@ -333,8 +333,6 @@ pub struct Patterns {
     /// By side: the empty cells where its stone makes an open three or better short of a four
     /// (FLEX3 ..= FLEX3X2).
     threes: [CellSet; 2],
-    /// By side and pattern: how many (empty cell, direction) pairs have it.
-    pattern_count: [[i32; PATTERNS]; 2],
     /// By side and weighting: the sum of `weights.values` over the empty cells (0 without them).
     value_sum: [[i32; 2]; 2],
     /// One frame per stone placed and not yet taken back, newest last: what taking it back
@@ -351,7 +349,6 @@ struct Frame {
     cell: u32,
     start: usize,
     count: [[u32; CLASSES]; 2],
-    pattern_count: [[i32; PATTERNS]; 2],
     value_sum: [[i32; 2]; 2],
 }
 
@@ -379,7 +376,6 @@ impl Patterns {
             count: [[0; CLASSES]; 2],
             fours: [CellSet::new(n), CellSet::new(n)],
             threes: [CellSet::new(n), CellSet::new(n)],
-            pattern_count: [[0; PATTERNS]; 2],
             value_sum: [[0; 2]; 2],
             frames: Vec::new(),
             saved: Vec::new(),
@@ -459,9 +455,6 @@ impl Patterns {
             let class = self.classes[index as usize];
             self.lines[cell].index[side] = index;
             self.lines[cell].class[side] = class;
-            for &p in &pats {
-                self.pattern_count[side][p as usize] += 1;
-            }
             self.add_value(side, index, 1);
             self.add_class(side, cell, class, 1);
         }
@@ -470,9 +463,6 @@ impl Patterns {
     /// The `cell`, now occupied, leaves the counts.
     fn leave(&mut self, cell: usize) {
         for side in 0..2 {
-            for p in self.side_patterns(cell, side) {
-                self.pattern_count[side][p as usize] -= 1;
-            }
             let class = self.lines[cell].class[side];
             self.add_value(side, self.lines[cell].index[side], -1);
             self.add_class(side, cell, class, -1);
@@ -516,13 +506,7 @@ impl Patterns {
     /// they were is saved for [`Patterns::removed`].
     pub fn placed(&mut self, cells: &[u8], cell: usize) {
         let start = self.saved.len();
-        self.frames.push(Frame {
-            cell: cell as u32,
-            start,
-            count: self.count,
-            pattern_count: self.pattern_count,
-            value_sum: self.value_sum,
-        });
+        self.frames.push(Frame { cell: cell as u32, start, count: self.count, value_sum: self.value_sum });
         self.changed::<true>(cells, cell);
     }
 
@@ -556,7 +540,6 @@ impl Patterns {
             self.regroup(side, cell, 0, group(self.lines[cell].class[side]));
         }
         self.count = frame.count;
-        self.pattern_count = frame.pattern_count;
         self.value_sum = frame.value_sum;
     }
 
@@ -656,17 +639,11 @@ impl Patterns {
             if po == pn {
                 continue;
             }
-            self.pattern_count[side][po as usize] -= 1;
-            self.pattern_count[side][pn as usize] += 1;
             let before_index = self.lines[x].index[side];
             let index = before_index + class_index(pn, d) - class_index(po, d);
             self.lines[x].index[side] = index;
-            if let (Some(a), Some(b)) =
-                (self.weights.values.get(before_index as usize), self.weights.values.get(index as usize))
-            {
-                self.value_sum[side][0] += b[0] - a[0];
-                self.value_sum[side][1] += b[1] - a[1];
-            }
+            self.add_value(side, before_index, -1);
+            self.add_value(side, index, 1);
             let class = self.classes[index as usize];
             let before = self.lines[x].class[side];
             if class != before {
@@ -728,11 +705,6 @@ impl Patterns {
     /// The empty cells where a stone of `side` makes an open three (or better, short of a four).
     pub fn threes(&self, side: usize) -> &[u32] {
         self.threes[side].as_slice()
-    }
-    /// By pattern: how many (empty cell, direction) pairs have it for `side`.
-    #[inline]
-    pub fn pattern_counts(&self, side: usize) -> &[i32; PATTERNS] {
-        &self.pattern_count[side]
     }
     /// By class: how many empty cells have it for `side`.
     #[inline]
