@@ -160,3 +160,86 @@ fn won_openings_are_won_for_the_side_to_move_and_repeatable() {
     // needs a million nodes, so the script fails after its 5 batches, with nothing found.
     assert_eq!(try_won_openings(&["4", "4", "3", "2", "4", "6", "7"], "1000000"), (false, vec![]));
 }
+
+/// A stand-in for Rapfi that speaks enough of the Gomocup protocol for scripts/rapfi-label.py:
+/// OK to START, and to each BOARD a MESSAGE line whose evaluation is 100 times the stones given
+/// as the side to move's (1) minus 10 times the opponent's (2), or a mate (+M5) with 3 stones of
+/// its own, then a move.
+const FAKE_RAPFI: &str = r#"#!/usr/bin/env python3
+import sys
+mine = theirs = 0
+board = False
+for line in sys.stdin:
+    w = line.strip()
+    if w.startswith("START"):
+        print("OK", flush=True)
+    elif w == "BOARD":
+        board, mine, theirs = True, 0, 0
+    elif w == "DONE":
+        board = False
+        ev = "+M5" if mine == 3 else "%+d" % (100 * mine - 10 * theirs)
+        print("MESSAGE Speed 1 | Depth 1-1 | Eval %s | Node 1 | Time 0ms" % ev, flush=True)
+        print("7,7", flush=True)
+    elif board:
+        mine += w.endswith(",1")
+        theirs += w.endswith(",2")
+    elif w == "END":
+        break
+"#;
+
+#[test]
+fn rapfi_label_writes_each_distinct_position_with_the_engines_evaluation_in_boardbots_units() {
+    let dir = std::env::temp_dir().join(format!("boardbot-rapfi-label-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let engine = dir.join("fake-rapfi");
+    std::fs::write(&engine, FAKE_RAPFI).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Two games: the second is lost by a forfeit (left out); a self-play file repeats a position.
+    let log = temp_log(
+        "rapfi-label",
+        &[
+            "1 | mnk 15 15 5 | a | b | 1-0 | win | 7,7 7,8 8,8 8,9 9,9",
+            "2 | mnk 15 15 5 | a | b | 0-1 | forfeit by first timeout | 1,1 2,2",
+        ],
+    );
+    let selfplay = dir.join("selfplay.txt");
+    std::fs::write(
+        &selfplay,
+        "# game mnk 15 15 5\n1\t1/2\t0-1\t5\tmoves 7,7 7,8\n1\t2/2\t0-1\t-7\tmoves 0,0 0,1 0,2 0,3 0,4 0,5\n",
+    )
+    .unwrap();
+    let out = dir.join("labelled.txt");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/rapfi-label.py");
+    let run = Command::new("python3")
+        .arg(script)
+        .args(["--rapfi", engine.to_str().unwrap(), "--nodes", "10", "--k", "5", "--jobs", "2"])
+        .arg(&out)
+        .args([&log, &selfplay])
+        .output()
+        .expect("python3 runs (Debian: apt-get install python3)");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut records: Vec<Vec<&str>> =
+        text.lines().filter(|l| !l.starts_with('#')).map(|l| l.split('\t').collect()).collect();
+    records.sort_by_key(|r| r[4].len());
+    assert!(text.lines().any(|l| l == "# game mnk 15 15 5"), "{text}");
+    // e = 2 v / (K ln 10) at K 5, v = 100 x own stones - 10 x the opponent's: 0 -> 0, -10 ->
+    // -2, 90 -> 16, 80 -> 14, 180 -> 31; three stones of its own: a mate, +2000. The log's first
+    // game gives its 5 positions before a move (7,7 7,8, again in the self-play file, counts
+    // once), the self-play file's second position 1 more; the forfeited game none.
+    let expected = [
+        ["1", "1/5", "1-0", "0", "moves"],
+        ["1", "2/5", "1-0", "-2", "moves 7,7"],
+        ["1", "3/5", "1-0", "16", "moves 7,7 7,8"],
+        ["1", "4/5", "1-0", "14", "moves 7,7 7,8 8,8"],
+        ["1", "5/5", "1-0", "31", "moves 7,7 7,8 8,8 8,9"],
+        ["100000001", "2/2", "0-1", "2000", "moves 0,0 0,1 0,2 0,3 0,4 0,5"],
+    ];
+    assert_eq!(records.len(), expected.len(), "{text}");
+    for (r, e) in records.iter().zip(&expected) {
+        assert_eq!(&r[..], &e[..], "{text}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_file(&log).ok();
+}
