@@ -243,3 +243,65 @@ fn rapfi_label_writes_each_distinct_position_with_the_engines_evaluation_in_boar
     std::fs::remove_dir_all(&dir).ok();
     std::fs::remove_file(&log).ok();
 }
+
+#[test]
+fn rapfi_missed_wins_keeps_the_positions_the_own_search_missed_and_the_engine_still_wins() {
+    let dir = std::env::temp_dir().join(format!("boardbot-missed-wins-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let engine = dir.join("fake-rapfi");
+    std::fs::write(&engine, FAKE_RAPFI).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Boardbot's scores (side to move's view) and the labels: A won for Rapfi, not for boardbot,
+    // and the stand-in announces a mate there (three stones of its own); B the same but the
+    // stand-in announces none when asked again; C won for both; D not won for Rapfi; E lost.
+    let (a, b, c, d, e) = (
+        "moves 0,0 0,1 0,2 0,3 0,4 0,5",
+        "moves 0,0 0,1",
+        "moves 1,0 1,1 1,2 1,3 1,4 1,5",
+        "moves 2,0 2,1 2,2 2,3 2,4 2,5",
+        "moves 3,0 3,1 3,2 3,3 3,4 3,5",
+    );
+    let selfplay = dir.join("selfplay.txt");
+    let own = [(a, 40), (b, -3), (c, 999_990), (d, 12), (e, 7)];
+    let mut text = String::from("# game mnk 15 15 5\n");
+    for (i, (p, s)) in own.iter().enumerate() {
+        text.push_str(&format!("1\t{}/5\t1-0\t{s}\t{p}\n", i + 1));
+    }
+    std::fs::write(&selfplay, text).unwrap();
+    let labelled = dir.join("labelled.txt");
+    let labels = [(a, 2000), (b, 2000), (c, 2000), (d, 300), (e, -2000)];
+    let mut text = String::from("# game mnk 15 15 5\n");
+    for (i, (p, s)) in labels.iter().enumerate() {
+        text.push_str(&format!("1\t{}/5\t1-0\t{s}\t{p}\n", i + 1));
+    }
+    std::fs::write(&labelled, text).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/rapfi-missed-wins.py");
+    let run = Command::new("python3")
+        .arg(script)
+        .args(["--rapfi", engine.to_str().unwrap(), "--nodes", "10", "--count", "10"])
+        .args([&labelled, &selfplay])
+        .output()
+        .expect("python3 runs (Debian: apt-get install python3)");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let out = String::from_utf8(run.stdout).unwrap();
+    let wins: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        wins,
+        ["win | rapfi | x | 0,0 0,1 0,2 0,3 0,4 0,5 | 7,7 | selfplay game 1 position 1/5; boardbot 40; rapfi 10 nodes +M5"],
+        "{out}"
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("2 positions Rapfi marks won") && stderr.contains("1 of 2 kept"), "{stderr}");
+    // The suite reads it.
+    let suite = dir.join("suite.txt");
+    std::fs::write(&suite, &out).unwrap();
+    let check = Command::new(BIN).args(["suite", suite.to_str().unwrap(), "--nodes", "100"]).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(
+        String::from_utf8_lossy(&check.stdout).contains("(1 positions)"),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
