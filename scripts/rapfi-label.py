@@ -20,15 +20,13 @@ Usage: scripts/rapfi-label.py [--rapfi PATH] [--nodes N] [--k K] [--jobs J] OUT 
 import argparse
 import math
 import os
-import re
-import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rapfi_pbrain import Rapfi  # noqa: E402
+
 MATE = 2000
-EVAL = re.compile(r"Eval ([+-]?M?\d+)")
-MOVE = re.compile(r"\d+,\d+")
 
 
 def records(paths):
@@ -58,42 +56,16 @@ def records(paths):
 
 def label(rapfi, nodes, k, todo, out):
     """Writes out's records for the positions todo, one Rapfi process answering in turn."""
-    with tempfile.TemporaryDirectory() as empty:  # no config.toml of the caller's directory
-        p = subprocess.Popen([rapfi], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=empty, text=True)
-
-        def send(text):
-            p.stdin.write(text + "\n")
-            p.stdin.flush()
-
-        send("START 15")
-        while (line := p.stdout.readline()) and line.strip() != "OK":
-            pass
-        send("INFO timeout_turn 1000000")
-        send("INFO timeout_match 1000000000")
-        send(f"INFO MAX_NODE {nodes}")
-        with open(out, "w") as o:
-            for game, kn, result, moves in todo:
-                to_move = len(moves) % 2
-                stones = [f"{m},{1 if i % 2 == to_move else 2}" for i, m in enumerate(moves)]
-                send("\n".join(["BOARD", *stones, "DONE"]))
-                value = None
-                while True:
-                    line = p.stdout.readline()
-                    if not line:
-                        sys.exit("Rapfi stopped")
-                    if m := EVAL.search(line):
-                        value = m.group(1)
-                    if MOVE.fullmatch(line.strip()):
-                        break
-                if value is None:  # answered without a search: nothing to learn
-                    continue
-                if "M" in value:
-                    score = MATE if value[0] != "-" else -MATE
-                else:
-                    score = round(int(value) * 2 / (k * math.log(10)))
-                o.write(f"{game}\t{kn}\t{result}\t{score}\t{' '.join(['moves', *moves])}\n")
-        send("END")
-        p.wait()
+    with Rapfi(rapfi, nodes) as engine, open(out, "w") as o:
+        for game, kn, result, moves in todo:
+            value, _ = engine.search(moves)
+            if value is None:  # answered without a search: nothing to learn
+                continue
+            if "M" in value:
+                score = MATE if value[0] != "-" else -MATE
+            else:
+                score = round(int(value) * 2 / (k * math.log(10)))
+            o.write(f"{game}\t{kn}\t{result}\t{score}\t{' '.join(['moves', *moves])}\n")
 
 
 def main():

@@ -16,13 +16,10 @@ Usage: scripts/rapfi-missed-wins.py [--rapfi PATH] [--nodes N] [--count C] [--se
 import argparse
 import os
 import random
-import re
-import subprocess
 import sys
-import tempfile
 
-EVAL = re.compile(r"Eval ([+-]?M?\d+)")
-MOVE = re.compile(r"\d+,\d+")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rapfi_pbrain import Rapfi  # noqa: E402
 
 
 def main():
@@ -56,44 +53,20 @@ def main():
     missed.sort()
     print(f"{len(missed)} positions Rapfi marks won for the side to move and boardbot's search did not", file=sys.stderr)
     chosen = random.Random(args.seed).sample(missed, min(args.count, len(missed)))
-    with tempfile.TemporaryDirectory() as empty:
-        p = subprocess.Popen([args.rapfi], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=empty, text=True)
-
-        def send(text):
-            p.stdin.write(text + "\n")
-            p.stdin.flush()
-
-        send("START 15")
-        while (line := p.stdout.readline()) and line.strip() != "OK":
-            pass
-        send("INFO timeout_turn 1000000")
-        send("INFO timeout_match 1000000000")
-        send(f"INFO MAX_NODE {args.nodes}")
-        print(f"# Wins boardbot's own search missed: scripts/rapfi-missed-wins.py --nodes {args.nodes} "
-              f"--count {args.count} --seed {args.seed} {os.path.basename(args.labelled)} "
-              f"{os.path.basename(args.selfplay)}\n# Format: src/suite.rs. ANSWERS: Rapfi's move (not proved).")
-        kept = 0
+    print(f"# Wins boardbot's own search missed: scripts/rapfi-missed-wins.py --nodes {args.nodes} "
+          f"--count {args.count} --seed {args.seed} {os.path.basename(args.labelled)} "
+          f"{os.path.basename(args.selfplay)}\n# Format: src/suite.rs. ANSWERS: Rapfi's move (not proved).")
+    kept = 0
+    with Rapfi(args.rapfi, args.nodes) as engine:
         for position, game, kn, score in chosen:
             moves = position.split()[1:]
-            to_move = len(moves) % 2
-            send("\n".join(["BOARD", *[f"{m},{1 if i % 2 == to_move else 2}" for i, m in enumerate(moves)], "DONE"]))
-            value, move = None, None
-            while move is None:
-                line = p.stdout.readline()
-                if not line:
-                    sys.exit("Rapfi stopped")
-                if m := EVAL.search(line):
-                    value = m.group(1)
-                if MOVE.fullmatch(line.strip()):
-                    move = line.strip()
+            value, move = engine.search(moves)
             if value is None or not value.startswith("+M"):
                 continue
             kept += 1
-            side = "x" if to_move == 0 else "o"
+            side = "x" if len(moves) % 2 == 0 else "o"
             print(f"win | rapfi | {side} | {' '.join(moves)} | {move} | selfplay game {game} position {kn}; "
                   f"boardbot {score}; rapfi {args.nodes} nodes {value}")
-        send("END")
-        p.wait()
     print(f"{kept} of {len(chosen)} kept (Rapfi announced the mate again)", file=sys.stderr)
 
 

@@ -187,14 +187,20 @@ for line in sys.stdin:
         break
 "#;
 
+/// Writes [`FAKE_RAPFI`] into `dir` as an executable and returns its path.
+fn fake_rapfi(dir: &std::path::Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let engine = dir.join("fake-rapfi");
+    std::fs::write(&engine, FAKE_RAPFI).unwrap();
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    engine
+}
+
 #[test]
 fn rapfi_label_writes_each_distinct_position_with_the_engines_evaluation_in_boardbots_units() {
     let dir = std::env::temp_dir().join(format!("boardbot-rapfi-label-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let engine = dir.join("fake-rapfi");
-    std::fs::write(&engine, FAKE_RAPFI).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let engine = fake_rapfi(&dir);
     // Two games: the second is lost by a forfeit (left out); a self-play file repeats a position.
     let log = temp_log(
         "rapfi-label",
@@ -248,10 +254,7 @@ fn rapfi_label_writes_each_distinct_position_with_the_engines_evaluation_in_boar
 fn rapfi_missed_wins_keeps_the_positions_the_own_search_missed_and_the_engine_still_wins() {
     let dir = std::env::temp_dir().join(format!("boardbot-missed-wins-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let engine = dir.join("fake-rapfi");
-    std::fs::write(&engine, FAKE_RAPFI).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let engine = fake_rapfi(&dir);
     // Boardbot's scores (side to move's view) and the labels: A won for Rapfi, not for boardbot,
     // and the stand-in announces a mate there (three stones of its own); B the same but the
     // stand-in announces none when asked again; C won for both; D not won for Rapfi; E lost.
