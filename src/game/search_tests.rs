@@ -151,13 +151,14 @@ fn a_double_threat_at_the_horizon_scores_as_the_win() {
     // 15x15x5: X's two stones on row 7 and two on column 8 meet at 7,8: that stone makes two
     // threes at once, and no one stone of O spoils both. The win takes 5 plies (O's reply, X's
     // open four, O's block, X's five); a two-ply search sees it only because its leaf, X to move
-    // with a stone that makes two threats, scores as the win.
+    // with a stone that makes two threats, scores as the win. The quiet-win check sees the
+    // double three itself (O has no four to make): 5 plies.
     let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
     for (r, c) in [(7, 5), (0, 0), (7, 6), (0, 14), (5, 8), (14, 0), (6, 8), (14, 14)] {
         g.play((r * 15 + c) as u32);
     }
     let know = MnkKnowledge::new();
-    assert_eq!(know.quiet_win(&g), None, "no double threat yet");
+    assert_eq!(know.quiet_win(&g), Some(5), "a double three, no open four yet");
     let r = Searcher::new(1).search(&mut g, &know, &Limits::depth(2));
     assert!(r.score >= WIN_BOUND, "{r:?}");
     g.play(r.best);
@@ -180,5 +181,15 @@ fn a_win_by_three_fours_is_seen_from_depth_one() {
     }
     let r = Searcher::new(16).search(&mut g, &MnkKnowledge::new(), &Limits::depth(1));
     assert_eq!(r.score, WIN - 7, "the win in 7 plies: {:?}", r.pv);
-    assert_eq!(r.best, 7 * 15 + 5);
+    // The fours above start it, or (7,6), the other four on row 7, whose line the quiet-win
+    // check sees: either way O's block is forced and X then has a forced win by threats.
+    assert!([7 * 15 + 5, 7 * 15 + 6].contains(&r.best), "{}", g.format_move(r.best));
+    g.play(r.best);
+    let mut block = Vec::new();
+    assert!(MnkKnowledge::new().candidates(&g, &mut block), "a four: only its block");
+    assert_eq!(block.len(), 1, "a four: one block");
+    g.play(block[0].mv);
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+    let (verdict, _) = g.vct_dfpn(&crate::game::mnk::ThreatMemo::default(), g.to_move(), far, 1_000_000);
+    assert_eq!(verdict, crate::search::dfpn::Verdict::Proved);
 }

@@ -119,6 +119,10 @@ pub struct Selectivity {
     pub singular_depth: i32,
     /// The singular search's margin below the table's score, per ply of depth.
     pub singular_margin: Score,
+    /// [`Knowledge::quiet_win`] is asked at every quiet node, not only past the horizon: a win
+    /// it sees ends the node as a proof before its moves are searched (as Rapfi's quick win
+    /// check at every node).
+    pub quiet_wins_inside: bool,
 }
 
 impl Default for Selectivity {
@@ -134,6 +138,7 @@ impl Default for Selectivity {
             extend_unquiet: false,
             singular_depth: 0,
             singular_margin: 0,
+            quiet_wins_inside: false,
         }
     }
 }

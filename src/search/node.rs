@@ -152,17 +152,21 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     }
 
     /// Step 4a: what the game knows of the position without a search (a value from an endgame
-    /// database), and a quiet node past the horizon (a win the evaluation does not see, or the
-    /// quiescence search). Continue: whether the side to move is quiet, the node to be searched.
+    /// database), a win the evaluation does not see at a quiet node (past the horizon, or at
+    /// every depth where the game asks: [`Selectivity::quiet_wins_inside`]), and a quiet node
+    /// past the horizon (the quiescence search). Continue: whether the side to move is quiet,
+    /// the node to be searched.
     fn known(&mut self, game: &mut G, depth: i32, ply: usize, window: &Window) -> ControlFlow<Value, bool> {
         if let Some(v) = self.know.known_value(game) {
             return Break(Value::heuristic(v.clamp(window.lo, window.hi)));
         }
         let quiet = self.know.quiet(game);
-        if depth <= 0 && quiet {
+        if quiet && (depth <= 0 || self.sel.quiet_wins_inside) {
             if let Some(plies) = self.know.quiet_win(game) {
                 return Break(Value::proof(WIN - ply as Score - plies as Score));
             }
+        }
+        if depth <= 0 && quiet {
             if let Some(plies) = self.know.horizon_win(game) {
                 return Break(Value::proof(WIN - ply as Score - plies as Score));
             }

@@ -478,4 +478,5 @@ const SELECTIVITY: Selectivity = Selectivity {
     extend_unquiet: false,
     singular_depth: 6,
     singular_margin: 2,
+    quiet_wins_inside: false,
 };

@@ -5,7 +5,7 @@ use super::book::{self, BookMap};
 use super::vct::ThreatMemo;
 use super::{eval, solver, Cell, Mnk};
 use crate::game::kinarow::patterns::{Patterns, BLOCK4, BLOCK4_FLEX3, BLOCK4_PLUS, F3, FLEX3X2, FLEX4};
-use crate::game::kinarow::BLOCKED;
+use crate::game::kinarow::{BLOCKED, EMPTY};
 use crate::game::{Game, Side};
 use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, Selectivity, Weights, WIN};
 use anyhow::{bail, Result};
@@ -170,6 +170,36 @@ impl Mnk {
     }
 }
 
+/// The cell that blocks the four a stone of side `m` makes on the empty `cell`: the one empty
+/// cell of a window of K holding K - 2 of `m`'s stones besides `cell` and nothing else. None if
+/// the stone makes no four, or two (then no one cell blocks them).
+fn four_block(g: &Mnk, p: &Patterns, cell: usize, m: usize) -> Option<usize> {
+    let k = p.k() as isize;
+    let own = 1 + m as u8;
+    let mut block = None;
+    for d in 0..4 {
+        for start in 1 - k..=0 {
+            let (mut stones, mut empty) = (0, None);
+            for off in (start..start + k).filter(|&off| off != 0) {
+                match p.neighbour(cell, d, off).map(|x| (x, g.lines.cell(x))) {
+                    Some((_, v)) if v == own => stones += 1,
+                    Some((x, EMPTY)) if empty.is_none() => empty = Some(x),
+                    _ => {
+                        empty = None;
+                        break;
+                    }
+                }
+            }
+            match (empty, block) {
+                (Some(x), None) if stones == k - 2 => block = Some(x),
+                (Some(x), Some(b)) if stones == k - 2 && x != b => return None,
+                _ => {}
+            }
+        }
+    }
+    block
+}
+
 /// [`Knowledge::candidates`] where the board keeps its line patterns (a large board, no threat
 /// against the side to move that wins at once): selective by the opponent's threat classes.
 /// - The opponent has a cell where its stone makes an open four or two fours (it has an open
@@ -321,11 +351,29 @@ impl Knowledge<Mnk> for MnkKnowledge {
         );
     }
 
-    /// A cell where our stone makes two threats with different missing cells: the opponent,
-    /// with no threat of its own (the node is quiet), stops one and we complete the other.
+    /// With no threat against the side to move (the node is quiet), a stone that wins by force
+    /// though the evaluation does not say so:
+    /// - a cell where our stone makes two threats with different missing cells (an open four or
+    ///   a double four): the opponent stops one and we complete the other (3 plies);
+    /// - on the boards that keep patterns, a four-three whose forced block makes no four for
+    ///   the opponent (the block lies off the three's line, so the three becomes an open four;
+    ///   the opponent's fours come too late), or, when the opponent has no cell that makes a
+    ///   four at all, a double three (one stone spoils one of the two open threes, the other
+    ///   becomes an open four): 5 plies. As Rapfi's quick win check.
     fn quiet_win(&self, g: &Mnk) -> Option<u32> {
         if let Some(p) = g.lines.patterns() {
-            return (p.count(g.to_move().index(), FLEX4) > 0).then_some(3);
+            let (m, o) = (g.to_move().index(), g.to_move().other().index());
+            if p.count(m, FLEX4) > 0 {
+                return Some(3);
+            }
+            if p.fours(o).is_empty() {
+                return (p.count(m, BLOCK4_FLEX3) > 0 || p.count(m, FLEX3X2) > 0).then_some(5);
+            }
+            let four_three = |&c: &u32| {
+                p.class(c as usize, m) == BLOCK4_FLEX3
+                    && four_block(g, p, c as usize, m).is_some_and(|y| p.class(y, o) < BLOCK4)
+            };
+            return (p.count(m, BLOCK4_FLEX3) > 0 && p.fours(m).iter().any(four_three)).then_some(5);
         }
         g.lines.double_maker(g.to_move(), None).map(|_| 3)
     }
@@ -354,7 +402,9 @@ impl Knowledge<Mnk> for MnkKnowledge {
     /// [`Selectivity::static_margin`]); elsewhere the search's own.
     fn selectivity(&self, g: &Mnk) -> Selectivity {
         match g.lines.patterns() {
-            Some(_) => Selectivity { static_margin: Some(STATIC_MARGIN), ..Selectivity::default() },
+            Some(_) => {
+                Selectivity { static_margin: Some(STATIC_MARGIN), quiet_wins_inside: true, ..Selectivity::default() }
+            }
             None => Selectivity::default(),
         }
     }

@@ -205,3 +205,98 @@ fn the_features_sum_to_the_evaluation_for_any_weights() {
         }
     }
 }
+
+/// Whether `attacker`, to move in `g` with no threat against it, wins within 5 plies by one of
+/// the stones the five-ply quiet win names (a four-three or a double three), against every
+/// reply of the defender: after the reply the attacker has a five to make, or (the defender
+/// having none) a cell that makes an open four or a double four.
+fn wins_in_five_against_every_reply(g: &mut Mnk) -> bool {
+    use crate::game::kinarow::patterns::{BLOCK4_FLEX3, FLEX3X2, FLEX4};
+    let me = g.to_move();
+    let p = g.lines.patterns().unwrap();
+    let firsts: Vec<u32> = (0..g.lines.cell_count() as u32)
+        .filter(|&c| g.lines.is_empty_cell(c as usize))
+        .filter(|&c| matches!(p.class(c as usize, me.index()), BLOCK4_FLEX3 | FLEX3X2))
+        .collect();
+    firsts.into_iter().any(|a| {
+        g.play(a);
+        let mut replies = Vec::new();
+        g.legal_moves(&mut replies);
+        let holds = replies.iter().all(|&d| {
+            g.play(d);
+            let p = g.lines.patterns().unwrap();
+            let ok = g.outcome().is_none()
+                && (!g.lines.threats(me).is_empty()
+                    || (g.lines.threats(me.other()).is_empty() && p.count(me.index(), FLEX4) > 0));
+            g.undo();
+            ok
+        });
+        g.undo();
+        holds
+    })
+}
+
+#[test]
+fn quiet_wins_in_five_hold_against_every_reply_on_15x15() {
+    // Random free-style 15x15 positions (they keep patterns), the side to move quiet: every
+    // five-ply win the quiet-win check claims (a four-three or a double three, the opponent
+    // without a four to make) holds against each of the defender's replies, and the df-pn VCT
+    // prover proves it.
+    use super::vct::ThreatMemo;
+    use crate::search::dfpn::Verdict;
+    let know = MnkKnowledge::new();
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+    let mut seed = 0x5eed_0ff1_e000_u64;
+    let (mut claimed, mut positions) = (0, 0);
+    for _ in 0..3000 {
+        let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
+        g.play(7 * 15 + 7);
+        let stones = 8 + (seed >> 60) as usize;
+        for _ in 0..stones {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let near = g.near_empty.as_slice();
+            if g.outcome().is_some() || near.is_empty() {
+                break;
+            }
+            g.play(near[(seed >> 33) as usize % near.len()]);
+        }
+        if g.outcome().is_some() || know.winning_move(&g).is_some() || !know.quiet(&g) {
+            continue;
+        }
+        positions += 1;
+        if know.quiet_win(&g) != Some(5) {
+            continue;
+        }
+        claimed += 1;
+        assert!(wins_in_five_against_every_reply(&mut g), "a five-ply quiet win that a reply stops: {:?}", g.history);
+        let (verdict, _) = g.vct_dfpn(&ThreatMemo::default(), g.to_move(), far, 1_000_000);
+        assert_eq!(verdict, Verdict::Proved, "a five-ply quiet win the prover does not prove");
+    }
+    assert!(claimed >= 20 && positions >= 1000, "{claimed} claims in {positions} quiet positions");
+}
+
+#[test]
+fn a_four_three_wins_in_five_unless_its_block_makes_a_four() {
+    // X to move on 15x15 with a four-three at (7,8): the four (7,5)-(7,8) closed by O's (7,4),
+    // blocked only at (7,9), and the open three (5,8)-(7,8).
+    let x = [(7, 5), (7, 6), (7, 7), (5, 8), (6, 8)];
+    let position = |o: [(usize, usize); 5]| {
+        let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
+        for (a, b) in x.iter().zip(o.iter()) {
+            play_all(&mut g, &[*a, *b]);
+        }
+        g
+    };
+    let know = MnkKnowledge::new();
+    // O has no four to make: the four-three wins.
+    let g = position([(7, 4), (0, 0), (0, 14), (14, 0), (14, 14)]);
+    assert!(know.quiet(&g));
+    assert_eq!(know.quiet_win(&g), Some(5));
+    // O has fours to make, none at the block: they come too late.
+    let g = position([(7, 4), (10, 0), (10, 1), (10, 2), (0, 14)]);
+    assert_eq!(know.quiet_win(&g), Some(5));
+    // O's block at (7,9) makes its own four (column 9): X must answer it, no claim.
+    let g = position([(7, 4), (4, 9), (5, 9), (6, 9), (0, 0)]);
+    assert!(know.quiet(&g));
+    assert_eq!(know.quiet_win(&g), None);
+}
