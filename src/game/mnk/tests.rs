@@ -206,6 +206,22 @@ fn the_features_sum_to_the_evaluation_for_any_weights() {
     }
 }
 
+/// A free-style 15x15 position: the centre stone, then up to `stones` stones, each on an empty
+/// cell near the stones drawn by the linear congruential `seed` (advanced), until the game ends.
+pub(super) fn random_15x15(seed: &mut u64, stones: usize) -> Mnk {
+    let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
+    g.play(7 * 15 + 7);
+    for _ in 0..stones {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let near = g.near_empty.as_slice();
+        if g.outcome().is_some() || near.is_empty() {
+            break;
+        }
+        g.play(near[(*seed >> 33) as usize % near.len()]);
+    }
+    g
+}
+
 /// Whether `attacker`, to move in `g` with no threat against it, wins within 5 plies by one of
 /// the stones the five-ply quiet win names (a four-three or a double three), against every
 /// reply of the defender: after the reply the attacker has a five to make, or (the defender
@@ -249,17 +265,8 @@ fn quiet_wins_in_five_hold_against_every_reply_on_15x15() {
     let mut seed = 0x5eed_0ff1_e000_u64;
     let (mut claimed, mut positions) = (0, 0);
     for _ in 0..3000 {
-        let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
-        g.play(7 * 15 + 7);
         let stones = 8 + (seed >> 60) as usize;
-        for _ in 0..stones {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let near = g.near_empty.as_slice();
-            if g.outcome().is_some() || near.is_empty() {
-                break;
-            }
-            g.play(near[(seed >> 33) as usize % near.len()]);
-        }
+        let mut g = random_15x15(&mut seed, stones);
         if g.outcome().is_some() || know.winning_move(&g).is_some() || !know.quiet(&g) {
             continue;
         }

@@ -292,18 +292,9 @@ mod tests {
         let mut seed = 0x0bad_cafe_u64;
         let (mut found, mut none) = (0, 0);
         for _ in 0..400 {
-            let mut g = Mnk::new(15, 15, 5, &[]).unwrap();
-            assert!(g.lines.patterns().is_some());
-            g.play(7 * 15 + 7);
             let stones = 10 + (seed >> 61) as usize * 3;
-            for _ in 0..stones {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                let near = g.near_empty.as_slice();
-                if g.outcome().is_some() || near.is_empty() {
-                    break;
-                }
-                g.play(near[(seed >> 33) as usize % near.len()]);
-            }
+            let mut g = super::super::tests::random_15x15(&mut seed, stones);
+            assert!(g.lines.patterns().is_some());
             if g.outcome().is_some() || MnkKnowledge::new().winning_move(&g).is_some() {
                 continue;
             }
