@@ -5,7 +5,7 @@ use super::book::{self, BookMap};
 use super::vct::ThreatMemo;
 use super::{eval, solver, Cell, Mnk};
 use crate::game::kinarow::patterns::{Patterns, BLOCK4, BLOCK4_FLEX3, BLOCK4_PLUS, F3, FLEX3X2, FLEX4};
-use crate::game::kinarow::{BLOCKED, EMPTY};
+use crate::game::kinarow::BLOCKED;
 use crate::game::{Game, Side};
 use crate::search::{Candidate, Knowledge, Proof, RootKnowledge, Score, Selectivity, Weights, WIN};
 use anyhow::{bail, Result};
@@ -168,36 +168,6 @@ impl Mnk {
             })
             .expect("a game in progress has an empty cell") as Cell
     }
-}
-
-/// The cell that blocks the four a stone of side `m` makes on the empty `cell`: the one empty
-/// cell of a window of K holding K - 2 of `m`'s stones besides `cell` and nothing else. None if
-/// the stone makes no four, or two (then no one cell blocks them).
-fn four_block(g: &Mnk, p: &Patterns, cell: usize, m: usize) -> Option<usize> {
-    let k = p.k() as isize;
-    let own = 1 + m as u8;
-    let mut block = None;
-    for d in 0..4 {
-        for start in 1 - k..=0 {
-            let (mut stones, mut empty) = (0, None);
-            for off in (start..start + k).filter(|&off| off != 0) {
-                match p.neighbour(cell, d, off).map(|x| (x, g.lines.cell(x))) {
-                    Some((_, v)) if v == own => stones += 1,
-                    Some((x, EMPTY)) if empty.is_none() => empty = Some(x),
-                    _ => {
-                        empty = None;
-                        break;
-                    }
-                }
-            }
-            match (empty, block) {
-                (Some(x), None) if stones == k - 2 => block = Some(x),
-                (Some(x), Some(b)) if stones == k - 2 && x != b => return None,
-                _ => {}
-            }
-        }
-    }
-    block
 }
 
 /// [`Knowledge::candidates`] where the board keeps its line patterns (a large board, no threat
@@ -369,9 +339,14 @@ impl Knowledge<Mnk> for MnkKnowledge {
             if p.fours(o).is_empty() {
                 return (p.count(m, BLOCK4_FLEX3) > 0 || p.count(m, FLEX3X2) > 0).then_some(5);
             }
+            // A four-three's block: the one missing cell of its four (Lines::threats_after).
+            let mut blocks = Vec::new();
             let four_three = |&c: &u32| {
-                p.class(c as usize, m) == BLOCK4_FLEX3
-                    && four_block(g, p, c as usize, m).is_some_and(|y| p.class(y, o) < BLOCK4)
+                blocks.clear();
+                p.class(c as usize, m) == BLOCK4_FLEX3 && {
+                    g.lines.threats_after(g.to_move(), c as usize, &mut blocks);
+                    matches!(blocks[..], [y] if p.class(y as usize, o) < BLOCK4)
+                }
             };
             return (p.count(m, BLOCK4_FLEX3) > 0 && p.fours(m).iter().any(four_three)).then_some(5);
         }
