@@ -161,28 +161,31 @@ fn won_openings_are_won_for_the_side_to_move_and_repeatable() {
     assert_eq!(try_won_openings(&["4", "4", "3", "2", "4", "6", "7"], "1000000"), (false, vec![]));
 }
 
-/// A stand-in for Rapfi that speaks enough of the Gomocup protocol for scripts/rapfi-label.py:
-/// OK to START, and to each BOARD a MESSAGE line whose evaluation is 100 times the stones given
-/// as the side to move's (1) minus 10 times the opponent's (2), or a mate (+M5) with 3 stones of
-/// its own, then a move.
+/// A stand-in for Rapfi that speaks enough of the Gomocup protocol for the Rapfi scripts: OK to
+/// START, and to each BOARD a MESSAGE line whose evaluation is 100 times the stones given as the
+/// side to move's (1) minus 10 times the opponent's (2), or a mate (+M5) with 3 stones of its
+/// own, then a move: 7,7 if it is free, else the first free cell of row 0.
 const FAKE_RAPFI: &str = r#"#!/usr/bin/env python3
 import sys
 mine = theirs = 0
+taken = set()
 board = False
 for line in sys.stdin:
     w = line.strip()
     if w.startswith("START"):
         print("OK", flush=True)
     elif w == "BOARD":
-        board, mine, theirs = True, 0, 0
+        board, mine, theirs, taken = True, 0, 0, set()
     elif w == "DONE":
         board = False
         ev = "+M5" if mine == 3 else "%+d" % (100 * mine - 10 * theirs)
         print("MESSAGE Speed 1 | Depth 1-1 | Eval %s | Node 1 | Time 0ms" % ev, flush=True)
-        print("7,7", flush=True)
+        free = [c for c in ["7,7"] + ["0,%d" % i for i in range(15)] if c not in taken]
+        print(free[0], flush=True)
     elif board:
         mine += w.endswith(",1")
         theirs += w.endswith(",2")
+        taken.add(w.rsplit(",", 1)[0])
     elif w == "END":
         break
 "#;
@@ -306,5 +309,50 @@ fn rapfi_missed_wins_keeps_the_positions_the_own_search_missed_and_the_engine_st
         "{}",
         String::from_utf8_lossy(&check.stdout)
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn rapfi_book_prepares_the_replies_of_both_engines_once_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("boardbot-rapfi-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let engine = fake_rapfi(&dir);
+    let book = dir.join("book.txt");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/rapfi-book.py");
+    let make = |book: &std::path::Path, plies: &str| {
+        let run = Command::new("python3")
+            .arg(script)
+            .args(["--rapfi", engine.to_str().unwrap(), "--boardbot", BIN, "--nodes", "10"])
+            .args(["--reply-nodes", "5,7", "--boardbot-ms", "50", "--plies", plies, "--colour", "first"])
+            .arg(book)
+            .output()
+            .expect("python3 runs (Debian: apt-get install python3)");
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        std::fs::read_to_string(book).unwrap()
+    };
+    let text = make(&book, "4");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    // The first move; the stand-in's reply (0,0: every budget gives it) and boardbot's own next
+    // to the stone, each answered by the stand-in's move; nothing of 4 stones or more.
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with(" => 7,7  # Rapfi"), "{text}");
+    assert!(lines.iter().any(|l| l.starts_with("7,7 0,0 => 0,1  # Rapfi")), "{text}");
+    let own = lines.iter().find(|l| !l.starts_with(" =>") && !l.starts_with("7,7 0,0")).expect("boardbot's reply");
+    let reply = own.split_whitespace().nth(1).unwrap();
+    let (r, c) = reply.split_once(',').unwrap();
+    let (r, c): (i32, i32) = (r.parse().unwrap(), c.parse().unwrap());
+    assert!((r - 7).abs() <= 2 && (c - 7).abs() <= 2, "boardbot answers near the stone: {text}");
+    assert!(own.contains("=> 0,0  # Rapfi"), "{text}");
+    // The replies prepared for are kept as a comment, for a run that resumes.
+    assert!(text.contains(&format!("# replies 7,7 : 0,0 {reply}\n")), "{text}");
+    // Run again: every position is known, nothing is added.
+    assert_eq!(make(&book, "4"), text);
+    // A book that holds a position in another image (7,7 0,0 turned half a turn) answers it
+    // in the image met: the line after it goes on from 0,1, not from 14,13.
+    let turned = dir.join("turned.txt");
+    std::fs::write(&turned, "7,7 14,14 => 14,13\n").unwrap();
+    let text = make(&turned, "5");
+    assert!(!text.contains("7,7 0,0 =>"), "{text}");
+    assert!(text.contains("# replies 7,7 0,0 0,1 : "), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }

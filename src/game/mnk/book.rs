@@ -1,6 +1,7 @@
 //! The opening book of free-style gomoku on 15 x 15 (`mnk 15 15 5`, no blocked cell), built into
-//! the binary from `book/gomoku-15x15.txt` (made by `boardbot book --game mnk 15 15 5`, see
-//! [`super::book_maker`]): for positions of the opening, the move to play. The search plays it
+//! the binary from `book/gomoku-15x15.txt` (made by scripts/rapfi-book.py from Rapfi's searches;
+//! `boardbot book --game mnk 15 15 5`, [`super::book_maker`], makes one of the engine's own):
+//! for positions of the opening, the move to play. The search plays it
 //! at once under a clock (see [`crate::search::RootKnowledge::book_move`]).
 //!
 //! File format: text; `#` starts a comment; one position a line: its moves from the empty board
