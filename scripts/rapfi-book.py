@@ -24,6 +24,7 @@ Usage: scripts/rapfi-book.py [--rapfi PATH] [--boardbot PATH] [--nodes N] [--rep
   --plies        book positions have fewer stones than this (default 12)
 """
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -75,19 +76,17 @@ def finished(moves):
     """Whether the last move made five in a row (or more) for its colour."""
     if not moves:
         return False
-    mine = {cell(m) for m in moves[len(moves) - 1::-2]}
+    mine = {cell(m) for m in moves[::-2]}
     r, c = cell(moves[-1])
     for dr, dc in [(0, 1), (1, 0), (1, 1), (1, -1)]:
-        run = 1 + sum(1 for _ in iter_while(mine, r, c, dr, dc)) + sum(1 for _ in iter_while(mine, r, c, -dr, -dc))
+        run = 1
+        for s in (1, -1):
+            k = 1
+            while (r + s * k * dr, c + s * k * dc) in mine:
+                run, k = run + 1, k + 1
         if run >= 5:
             return True
     return False
-
-
-def iter_while(stones, r, c, dr, dc):
-    while (r + dr, c + dc) in stones:
-        r, c = r + dr, c + dc
-        yield r, c
 
 
 class Boardbot:
@@ -145,10 +144,18 @@ def main():
             if "=>" in line:
                 moves, reply = line.split("=>")
                 known[key(moves.split())] = to_key(moves.split(), reply.strip())
-    out = open(a.out, "a")
-    best = Rapfi(a.rapfi, a.nodes).__enter__()
-    quick = [Rapfi(a.rapfi, n).__enter__() for n in reply_nodes]
-    bots = [Boardbot(a.boardbot, ms) for ms in bot_ms]
+    with contextlib.ExitStack() as engines:
+        best = engines.enter_context(Rapfi(a.rapfi, a.nodes))
+        quick = [engines.enter_context(Rapfi(a.rapfi, n)) for n in reply_nodes]
+        bots = [Boardbot(a.boardbot, ms) for ms in bot_ms]
+        with open(a.out, "a") as out:
+            grow(a, out, known, prepared, best, quick, bots)
+        for b in bots:
+            b.close()
+
+
+def grow(a, out, known, prepared, best, quick, bots):
+    """Writes to `out` the book's lines that `known` lacks (see the module's text)."""
 
     def book_move(moves):
         k = key(moves)
@@ -194,10 +201,6 @@ def main():
                     print(f"{len(moves):2} stones, {' '.join(moves)}: replies {' '.join(found)}", file=sys.stderr, flush=True)
                     following.extend(moves + [r] for r in found)
             level = following
-    for b in bots:
-        b.close()
-    for r in [best, *quick]:
-        r.__exit__(None, None, None)
 
 
 if __name__ == "__main__":
