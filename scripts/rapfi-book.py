@@ -11,8 +11,8 @@ and in any of the board's 8 images (a move read back is turned to the position's
 and the replies prepared for, are read from it), and each new line is appended at once.
 
 Usage: scripts/rapfi-book.py [--rapfi PATH] [--boardbot PATH] [--nodes N] [--reply-nodes N,...]
-                             [--boardbot-ms MS,...] [--wide W] [--plies P]
-                             [--colour first|second|both] OUT
+                             [--boardbot-ms MS,...] [--wide W] [--plies P] [--near-below S]
+                             [--again] [--colour first|second|both] OUT
   --rapfi        the engine (default $RAPFI or /work/rapfi/pbrain-rapfi; scripts/rapfi.sh builds it)
   --boardbot     the boardbot whose replies are prepared for (default target/release/boardbot)
   --nodes        Rapfi's budget for the book's moves (default 1,000,000: about 1 s)
@@ -22,6 +22,12 @@ Usage: scripts/rapfi-book.py [--rapfi PATH] [--boardbot PATH] [--nodes N] [--rep
                  Rapfi's at the first budget and at --nodes, and boardbot's at the first time
                  (default 6)
   --plies        book positions have fewer stones than this (default 12)
+  --near-below   in positions of fewer than S stones, every free cell within 2 of a stone is a
+                 reply to prepare too (default 0: none; 2 prepares every near answer to the first
+                 stone)
+  --again        the positions of fewer than --wide stones that OUT prepared already are asked
+                 again of every engine, and the new kinds of replies added (a book widened with
+                 more budgets, --reply-nodes, or --near-below)
 """
 import argparse
 import contextlib
@@ -89,6 +95,13 @@ def finished(moves):
     return False
 
 
+def near(moves):
+    """The free cells within 2 rows and columns of a stone of `moves`."""
+    taken = {cell(m) for m in moves}
+    cells = {(r + dr, c + dc) for r, c in taken for dr in range(-2, 3) for dc in range(-2, 3)}
+    return [f"{r},{c}" for r, c in sorted(cells - taken) if 0 <= r < N and 0 <= c < N]
+
+
 class Boardbot:
     """boardbot over its own protocol: its move in a position, in `ms` milliseconds."""
 
@@ -125,6 +138,8 @@ def main():
     ap.add_argument("--boardbot-ms", default="300,1000")
     ap.add_argument("--wide", type=int, default=6)
     ap.add_argument("--plies", type=int, default=12)
+    ap.add_argument("--near-below", type=int, default=0)
+    ap.add_argument("--again", action="store_true")
     ap.add_argument("--colour", choices=["first", "second", "both"], default="both")
     ap.add_argument("out")
     a = ap.parse_args()
@@ -170,15 +185,20 @@ def grow(a, out, known, prepared, best, quick, bots):
         """The opponent's replies to prepare for, one of each symmetric kind: below `--wide`
         stones every engine's, beyond it Rapfi's at the first and the largest budget and
         boardbot's at its first time."""
-        if key(moves) in prepared:
-            return [from_key(moves, mv) for mv in prepared[key(moves)]]
         wide = len(moves) < a.wide
+        kept = [from_key(moves, mv) for mv in prepared.get(key(moves), [])]
+        if key(moves) in prepared and not (a.again and wide) and len(moves) >= a.near_below:
+            return kept
         engines = (quick if wide else quick[:1]) + [best]
         found = [r.search(moves)[1] for r in engines] + [b.move(moves) for b in (bots if wide else bots[:1])]
-        kept = []
+        if len(moves) < a.near_below:
+            found += near(moves)
+        before = len(kept)
         for mv in found:
             if all(key(moves + [mv]) != key(moves + [r]) for r in kept):
                 kept.append(mv)
+        if key(moves) in prepared and len(kept) == before:
+            return kept
         out.write(f"# replies {' '.join(moves)} : {' '.join(kept)}\n")
         out.flush()
         prepared[key(moves)] = [to_key(moves, mv) for mv in kept]

@@ -319,17 +319,19 @@ fn rapfi_book_prepares_the_replies_of_both_engines_once_and_resumes() {
     let engine = fake_rapfi(&dir);
     let book = dir.join("book.txt");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/rapfi-book.py");
-    let make = |book: &std::path::Path, plies: &str| {
+    let make_with = |book: &std::path::Path, plies: &str, more: &[&str]| {
         let run = Command::new("python3")
             .arg(script)
             .args(["--rapfi", engine.to_str().unwrap(), "--boardbot", BIN, "--nodes", "10"])
             .args(["--reply-nodes", "5,7", "--boardbot-ms", "50", "--plies", plies, "--colour", "first"])
+            .args(more)
             .arg(book)
             .output()
             .expect("python3 runs (Debian: apt-get install python3)");
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
         std::fs::read_to_string(book).unwrap()
     };
+    let make = |book: &std::path::Path, plies: &str| make_with(book, plies, &[]);
     let text = make(&book, "4");
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     // The first move; the stand-in's reply (0,0: every budget gives it) and boardbot's own next
@@ -347,6 +349,16 @@ fn rapfi_book_prepares_the_replies_of_both_engines_once_and_resumes() {
     assert!(text.contains(&format!("# replies 7,7 : 0,0 {reply}\n")), "{text}");
     // Run again: every position is known, nothing is added.
     assert_eq!(make(&book, "4"), text);
+    // Widened: every cell near the first stone is prepared for too, one of each of its 5
+    // symmetric kinds (row and column offsets 0,1 1,1 0,2 1,2 2,2; boardbot's reply is one),
+    // in a new line of replies; each new kind answered. Run again: nothing is added.
+    let wide = make_with(&book, "4", &["--near-below", "2", "--again"]);
+    let replies = wide.lines().filter(|l| l.starts_with("# replies 7,7 : ")).last().unwrap();
+    assert_eq!(replies.split_whitespace().count(), 4 + 6, "{wide}");
+    assert!(replies.starts_with(&format!("# replies 7,7 : 0,0 {reply} ")), "{wide}");
+    let answered = wide.lines().filter(|l| !l.starts_with('#') && l.contains("=>")).count();
+    assert_eq!(answered, 1 + 6, "{wide}");
+    assert_eq!(make_with(&book, "4", &["--near-below", "2", "--again"]), wide);
     // A book that holds a position in another image (7,7 0,0 turned half a turn) answers it
     // in the image met: the line after it goes on from 0,1, not from 14,13.
     let turned = dir.join("turned.txt");
