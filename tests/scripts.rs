@@ -353,7 +353,7 @@ fn rapfi_book_prepares_the_replies_of_both_engines_once_and_resumes() {
     // symmetric kinds (row and column offsets 0,1 1,1 0,2 1,2 2,2; boardbot's reply is one),
     // in a new line of replies; each new kind answered. Run again: nothing is added.
     let wide = make_with(&book, "4", &["--near-below", "2", "--again"]);
-    let replies = wide.lines().filter(|l| l.starts_with("# replies 7,7 : ")).last().unwrap();
+    let replies = wide.lines().rfind(|l| l.starts_with("# replies 7,7 : ")).unwrap();
     assert_eq!(replies.split_whitespace().count(), 4 + 6, "{wide}");
     assert!(replies.starts_with(&format!("# replies 7,7 : 0,0 {reply} ")), "{wide}");
     let answered = wide.lines().filter(|l| !l.starts_with('#') && l.contains("=>")).count();
