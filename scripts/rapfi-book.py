@@ -182,26 +182,29 @@ def grow(a, out, known, prepared, best, quick, bots):
         return from_key(moves, known[k])
 
     def replies(moves):
-        """The opponent's replies to prepare for, one of each symmetric kind: below `--wide`
-        stones every engine's, beyond it Rapfi's at the first and the largest budget and
-        boardbot's at its first time."""
+        """The opponent's replies to prepare for, one of each symmetric kind: those prepared
+        before; the engines' where the position is new (or asked again): below `--wide` stones
+        every engine's, beyond it Rapfi's at the first and the largest budget and boardbot's at
+        its first time; below `--near-below` stones every near cell. A line of replies is
+        written where the position is new or gained a kind."""
+        k = key(moves)
         wide = len(moves) < a.wide
-        kept = [from_key(moves, mv) for mv in prepared.get(key(moves), [])]
-        if key(moves) in prepared and not (a.again and wide) and len(moves) >= a.near_below:
-            return kept
-        engines = (quick if wide else quick[:1]) + [best]
-        found = [r.search(moves)[1] for r in engines] + [b.move(moves) for b in (bots if wide else bots[:1])]
+        found = []
+        if k not in prepared or (a.again and wide):
+            engines = (quick if wide else quick[:1]) + [best]
+            found = [r.search(moves)[1] for r in engines] + [b.move(moves) for b in (bots if wide else bots[:1])]
         if len(moves) < a.near_below:
             found += near(moves)
-        before = len(kept)
+        kept = [from_key(moves, mv) for mv in prepared.get(k, [])]
+        new = False
         for mv in found:
             if all(key(moves + [mv]) != key(moves + [r]) for r in kept):
                 kept.append(mv)
-        if key(moves) in prepared and len(kept) == before:
-            return kept
-        out.write(f"# replies {' '.join(moves)} : {' '.join(kept)}\n")
-        out.flush()
-        prepared[key(moves)] = [to_key(moves, mv) for mv in kept]
+                new = True
+        if new or k not in prepared:
+            out.write(f"# replies {' '.join(moves)} : {' '.join(kept)}\n")
+            out.flush()
+            prepared[k] = [to_key(moves, mv) for mv in kept]
         return kept
 
     # Level by level (breadth first), so that a book stopped early is complete to a depth.
