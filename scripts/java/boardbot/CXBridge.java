@@ -29,18 +29,11 @@ public class CXBridge implements connectx.CXPlayer {
             for (CXCell c : B.getMarkedCells()) history.add(Integer.toString(c.j));
             Set<String> free = new HashSet<>();
             for (Integer col : avail) free.add(col.toString());
-            String move = engine.turn(history, reply -> {
-                try {
-                    String col = Integer.toString(Integer.parseInt(reply));
-                    return free.contains(col) ? col : null;
-                } catch (NumberFormatException e) {
-                    return null;
-                }
-            });
+            String move = engine.turn(history, free);
             if (move != null) return Integer.parseInt(move);
             Engine.log("no move from the engine: playing the first available column");
         } catch (RuntimeException e) {
-            Engine.log("bridge failure: " + e + "; playing the first available column");
+            Engine.log("bridge failure: ", e, "; playing the first available column");
         }
         return avail[0];
     }

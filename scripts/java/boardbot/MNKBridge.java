@@ -24,26 +24,17 @@ public class MNKBridge implements mnkgame.MNKPlayer {
     public MNKCell selectCell(MNKCell[] FC, MNKCell[] MC) {
         try {
             List<String> history = new ArrayList<>();
-            for (MNKCell c : MC) history.add(c.i + " " + c.j);
+            for (MNKCell c : MC) history.add(Engine.text(c.i, " ", c.j));
             Set<String> free = new HashSet<>();
-            for (MNKCell c : FC) free.add(c.i + " " + c.j);
-            String move = engine.turn(history, reply -> {
-                String[] w = reply.split("[\\s,]+");
-                if (w.length != 2) return null;
-                try {
-                    String cell = Integer.parseInt(w[0]) + " " + Integer.parseInt(w[1]);
-                    return free.contains(cell) ? cell : null;
-                } catch (NumberFormatException e) {
-                    return null;
-                }
-            });
+            for (MNKCell c : FC) free.add(Engine.text(c.i, " ", c.j));
+            String move = engine.turn(history, free);
             if (move != null) {
                 String[] w = move.split(" ");
                 return new MNKCell(Integer.parseInt(w[0]), Integer.parseInt(w[1]));
             }
             Engine.log("no move from the engine: playing the first free cell");
         } catch (RuntimeException e) {
-            Engine.log("bridge failure: " + e + "; playing the first free cell");
+            Engine.log("bridge failure: ", e, "; playing the first free cell");
         }
         return new MNKCell(FC[0].i, FC[0].j);
     }
