@@ -368,3 +368,90 @@ fn rapfi_book_prepares_the_replies_of_both_engines_once_and_resumes() {
     assert!(text.contains("# replies 7,7 0,0 0,1 : "), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// scripts/decisive-openings.py on two made-up result files: an opening is kept where enough of
+/// its pairs (pooled over the files) were played and few enough split 1-1; a file of other
+/// openings is refused; and `match` plays from what it prints.
+#[test]
+fn decisive_openings_keeps_the_openings_whose_pairs_were_decided() {
+    let dir = std::env::temp_dir().join(format!("boardbot-decisive-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# four openings\n7,7 7,8 8,8 6,6\n7,7 8,8\n6,6 7,7 8,8\n5,5 7,7\n").unwrap();
+    // Each round: (opening, engine1's scores in its two games); 1.0 in all is a pair split 1-1.
+    let write = |name: &str, header_openings: &std::path::Path, rounds: &[(usize, f64, f64)]| {
+        let mut text = format!("{{\"match\":{{\"openings\":\"{}\"}}}}\n", header_openings.display());
+        for (i, &(opening, a, b)) in rounds.iter().enumerate() {
+            for score in [a, b] {
+                text.push_str(&format!(
+                    "{{\"game\":{{\"board\":\"mnk 15 15 5\",\"round\":{},\"opening\":{opening},\"score\":{score:.1}}}}}\n",
+                    i + 1
+                ));
+            }
+        }
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    // Opening 1: 5 pairs, all split. 2: 5 pairs, 2 split. 3: 3 pairs (too few), none split.
+    // 4: 6 pairs over both files, 4 split. A round with one game only counts for nothing.
+    let mut a = vec![(1, 1.0, 0.0); 5];
+    a.extend([(2, 1.0, 0.0), (2, 0.0, 1.0), (2, 1.0, 1.0), (2, 0.0, 0.0), (2, 1.0, 1.0)]);
+    a.extend([(3, 1.0, 1.0); 3]);
+    a.extend([(4, 0.5, 0.5), (4, 1.0, 0.0), (4, 1.0, 1.0)]);
+    let a = write("a.jsonl", &openings, &a);
+    let b = write("b.jsonl", &openings, &[(4, 0.0, 1.0), (4, 1.0, 0.0), (4, 0.0, 0.0)]);
+    let mut text = std::fs::read_to_string(&b).unwrap();
+    text.push_str("{\"game\":{\"board\":\"mnk 15 15 5\",\"round\":4,\"opening\":4,\"score\":1.0}}\n");
+    std::fs::write(&b, text).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/decisive-openings.py");
+    let run = |args: &[&str], files: &[&PathBuf]| {
+        Command::new("python3")
+            .arg(script)
+            .args(args)
+            .arg(&openings)
+            .args(files)
+            .output()
+            .expect("python3 runs (Debian: apt-get install python3)")
+    };
+    let out = run(&[], &[&a, &b]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "7,7 8,8\n5,5 7,7\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("2 of 4 openings kept; their pairs: 6 of 11 split 1-1 (all: 11 of 19)"), "{stderr}");
+    let strict = run(&["--share", "0.5"], &[&a, &b]);
+    assert_eq!(String::from_utf8_lossy(&strict.stdout), "7,7 8,8\n");
+    let few = run(&["--min-pairs", "3"], &[&a]);
+    assert_eq!(String::from_utf8_lossy(&few.stdout), "7,7 8,8\n6,6 7,7 8,8\n5,5 7,7\n");
+    // Results of a match on other openings are refused.
+    let other = write("other.jsonl", &dir.join("other.txt"), &[(1, 1.0, 1.0)]);
+    let refused = run(&[], &[&a, &other]);
+    assert!(!refused.status.success(), "{}", String::from_utf8_lossy(&refused.stdout));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not"), "{}", String::from_utf8_lossy(&refused.stderr));
+    // The shipped set is such a file, and a match plays from it.
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/results/gomoku-15x15-decisive.txt");
+    let results = dir.join("shipped.jsonl");
+    let played = Command::new(BIN)
+        .args(["match", "mnk", "15", "15", "5", "--engine1", "random", "--engine2", "random", "--rounds", "2"])
+        .args(["--openings", shipped, "--results", results.to_str().unwrap(), "--seed", "5"])
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+    // Each game begins with the stones of its opening (numbered from 1 among the file's openings).
+    let text = std::fs::read_to_string(shipped).unwrap();
+    let set: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(set.len(), 120);
+    let games: Vec<String> = std::fs::read_to_string(&results)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("{\"game\""))
+        .map(String::from)
+        .collect();
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        let number: usize = game.split("\"opening\":").nth(1).unwrap().split(',').next().unwrap().parse().unwrap();
+        let stones: Vec<String> = set[number - 1].split(' ').map(|c| format!("\"{}\"", c.replace(',', " "))).collect();
+        assert!(game.contains(&format!("\"moves\":[{}", stones.join(","))), "opening {number}: {game}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
