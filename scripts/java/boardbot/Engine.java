@@ -42,16 +42,15 @@ import java.util.concurrent.TimeoutException;
  * come by then (a frozen or stalled process), turn() returns null at once, the process is killed
  * (descendants included) and replaced in the background, and the next turn restores the game. The
  * bridge's margin only has to cover that fallback path (waking up, detaching the process, handing
- * it to the keeper thread, returning), plus the JVM's and the machine's hiccups: beside two CPU
- * hogs the fallback move of the frozen-engine test came 929-952 ms into the turn (10 games), 1 s
- * allowed; the engine's time is not spent on it.
+ * it to the keeper thread, returning), plus the JVM's and the machine's hiccups; the engine's time
+ * is not spent on it.
  *
- * Cold paths: code that runs for the first time inside a timed call pays the JVM's linking, and
- * beside two CPU hogs on two cores (tests/java_bridges.rs's frozen engine) that was 42-68 ms for a
- * lambda made in the fallback path and 20-40 ms for string concatenation with "+" (both are linked
- * through invokedynamic at their first run). So the timed paths use no lambda and no "+" on
- * strings: text() joins strings, the keeper thread and its job are made in the constructor, and
- * the bridges pass the legal moves as a set, not a function.
+ * Cold paths: code that runs for the first time inside a timed call pays the JVM's linking, which
+ * on a loaded machine took a large share of the margin for a lambda and for string concatenation
+ * with "+" (both are linked through invokedynamic at their first run; figures in
+ * docs/results/java-bridges.md). So the timed paths use no lambda and no "+" on strings: text()
+ * joins strings, the keeper thread and its job are made in the constructor, and the bridges pass
+ * the legal moves as a set, not a function.
  *
  * Every turn the bridge hands over the full history (move texts as the protocol writes them). If
  * the engine knows all of it but the opponent's last move, that move is sent with "move"; otherwise
@@ -68,10 +67,9 @@ final class Engine {
     /** A restore (or a second init) is not tried with less time than this left before the deadline. */
     private static final long MIN_RESTORE_MS = 50;
     /**
-     * The longest single wait for a reply, in ms; a longer wait is a loop of these. Beside two CPU
-     * hogs on two cores, a thread parked for 900 ms woke 23-39 ms late (8 tries, p50 26 ms) and the
-     * bridge's deadline was missed by 80-100 ms in tests/java_bridges.rs; parked for 50 ms at a
-     * time, the 900 ms wait ended at most 4 ms late (p50 0 ms).
+     * The longest single wait for a reply, in ms; a longer wait is a loop of these: on a loaded
+     * machine a thread parked for the whole turn woke far later than one parked in short slices
+     * (figures in docs/results/java-bridges.md).
      */
     private static final long WAIT_SLICE_MS = 50;
 
@@ -215,10 +213,16 @@ final class Engine {
      */
     void stop() {
         Process p = proc;
+        Writer in = out;
+        detach();
+        end(p, in);
+    }
+
+    /** Forgets the process (alive() is false from here); it is not ended. */
+    private void detach() {
         proc = null;
         replies = null;
         synced = false;
-        end(p, out);
     }
 
     /** Closes {@code in} (the process's stdin), then kills {@code p} and its descendants. */
@@ -294,9 +298,7 @@ final class Engine {
     private void restartLater() {
         dying = proc;
         dyingIn = out;
-        proc = null;
-        replies = null;
-        synced = false;
+        detach();
         log("restarting the engine");
         restart = keeper.submit(replace);
     }
