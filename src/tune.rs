@@ -23,6 +23,8 @@
 //! game do not fall on both sides) is kept out of the fit and its error reported before and
 //! after.
 
+mod policy;
+
 use crate::game::registry::{GameSpec, Resources};
 use crate::game::tuned::{Leaf, TunedPosition};
 use crate::game::{Outcome, Side};
@@ -68,6 +70,11 @@ pub struct TuneArgs {
     /// has a score: 0 (the result alone) to 1.
     #[arg(long, value_name = "SHARE", default_value_t = 0.0)]
     score_share: f64,
+    /// Fits the game's move policy (its order of the moves) to the moves played in match logs
+    /// instead of its evaluation to the results: a softmax over each position's candidates,
+    /// from all weights 0, `--passes` passes of Adam (600 fit the gomoku policy).
+    #[arg(long)]
+    policy: bool,
 }
 
 /// The evaluation fitted.
@@ -548,7 +555,7 @@ pub fn samples(
 
 /// Game numbers of the `i`-th data file (from 0) start after `i * FILE_GAMES`, so that games of
 /// different files never share a number (the validation games are drawn by number).
-const FILE_GAMES: usize = 100_000_000;
+pub(crate) const FILE_GAMES: usize = 100_000_000;
 
 /// The records of the data files for `spec`, each file a self-play file or a match's game log
 /// ([`log_records`]), the games of file i numbered from `i * FILE_GAMES + 1`.
@@ -615,6 +622,9 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let spec = GameSpec::from_words(&words)?;
     if args.validation > 50 {
         bail!("--validation is a percent of the games, at most 50");
+    }
+    if args.policy {
+        return policy::run(&spec, &args.data, &args.out, args.validation, args.passes);
     }
     let records = read_data(&spec, &args.data)?;
     let data_names = args.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" --data ");

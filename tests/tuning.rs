@@ -185,3 +185,50 @@ fn tune_reads_match_logs_beside_selfplay_files() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// `tune --policy` fits free-style gomoku's move policy to the moves of a match log (here 40
+/// of the Rapfi self-play games the compiled-in policy was fitted to): every weight named,
+/// the moves predicted better than by chance, and the file loads no weights of the evaluation.
+/// A self-play file (no moves to fit) and a game with no policy are refused.
+#[test]
+fn tune_fits_the_gomoku_policy_to_a_match_log() {
+    let (log, tuned) = (temp("policy-log.txt"), temp("policy-tuned.txt"));
+    let (l, t) = (log.to_str().unwrap(), tuned.to_str().unwrap());
+    let data = include_str!("../benches/data/gomoku-rapfi-selfplay.tsv");
+    std::fs::write(&log, data.lines().take(41).map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let (ok, out, err) = run(&["tune", "mnk", "15", "15", "5", "--policy", "--data", l, "--out", t, "--passes", "100"]);
+    assert!(ok, "tune --policy failed: {err}\n{out}");
+    let candidates: f64 = out
+        .split(" candidates each")
+        .next()
+        .and_then(|s| s.rsplit('(').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no candidates count in {out}"));
+    let fitted = out.lines().find(|l| l.starts_with("fitted: training: log-loss ")).expect("the fitted line");
+    let loss: f64 = fitted["fitted: training: log-loss ".len()..].split(',').next().unwrap().parse().unwrap();
+    assert!(loss < 0.8 * candidates.ln(), "log-loss {loss} against chance's {}: {out}", candidates.ln());
+    let file = std::fs::read_to_string(&tuned).unwrap();
+    let names: Vec<&str> =
+        file.lines().filter(|l| !l.starts_with('#')).skip(1).map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(names.len(), 2 * 1820, "a weight for each combination, own and the opponent's");
+    assert!(names.contains(&"own.F3+B3+DEAD+DEAD") && names.contains(&"opp.F4+DEAD+DEAD+DEAD"));
+
+    let mut e = Engine::spawn_with(&["--nodes", "300"], &[]);
+    e.expect_ok("init mnk 15 15 5 first 1");
+    let error = e.expect_error(&format!("set weights {t}"));
+    assert!(error.contains("unknown weight 'own.DEAD+DEAD+DEAD+DEAD'"), "{error}");
+    e.send("quit");
+
+    let selfplay = temp("policy-selfplay.txt");
+    let s = selfplay.to_str().unwrap();
+    let (ok, _, err) =
+        run(&["selfplay", "mnk", "15", "15", "5", "--games", "1", "--nodes", "100", "--out", s, "--quiet"]);
+    assert!(ok, "selfplay failed: {err}");
+    let (ok, _, err) = run(&["tune", "mnk", "15", "15", "5", "--policy", "--data", s, "--out", t]);
+    assert!(!ok && err.contains("not a match's game log"), "{err}");
+    let (ok, _, err) = run(&["tune", "kalah", "6", "4", "--policy", "--data", l, "--out", t]);
+    assert!(!ok && err.contains("kalah orders its moves by no policy"), "{err}");
+    for f in [log, tuned, selfplay] {
+        let _ = std::fs::remove_file(f);
+    }
+}

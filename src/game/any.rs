@@ -12,7 +12,7 @@ use super::contract::RulesReport;
 use super::players::{Analysis, Turn};
 use super::render::Opinion;
 use super::render::View;
-use super::tuned::{Leaf, TunedPosition};
+use super::tuned::{Leaf, PolicySample, TunedPosition};
 use crate::search::{Outcome, Score, Searcher, Side, WeightFile, Weights};
 use anyhow::{anyhow, Result};
 use rand::rngs::SmallRng;
@@ -165,6 +165,13 @@ pub trait AnyTuning: AnyRules {
     /// The position for a tuner (see [`Leaf`]); None when the game is over, or there is no
     /// quiet position to evaluate.
     fn tuning_position(&self, leaf: Leaf) -> Option<Box<dyn TunedPosition>>;
+    /// The move policy's weights by name (None: the game orders its moves by no fitted policy;
+    /// see [`crate::search::RootKnowledge::policy`]).
+    fn policy(&self) -> Option<Weights>;
+    /// For a policy's tuner: the candidates the policy orders in this position, with their
+    /// features, and which of them is the move `mv` (move text). None where the policy orders
+    /// no move here, or `mv` is not among its candidates; an error if `mv` is no legal move.
+    fn policy_sample(&self, mv: &str) -> Result<Option<PolicySample>>;
     /// Checks the rules' contract ([`super::contract`]) by `playouts` random games from this
     /// position, seeded by `seed`.
     fn check_rules(&self, seed: u64, playouts: usize) -> Result<RulesReport>;

@@ -8,7 +8,7 @@ use super::any::{AnyGame, AnyNotation, AnyRules, AnyThinking, AnyTuning, GameSpe
 use super::contract::RulesReport;
 use super::players::{Algorithm, Analysis, Chooser, Request, Turn};
 use super::render::{with_human_moves, Render, View};
-use super::tuned::{quiet_leaf, Leaf, Tuned, TunedPosition, LEAF_PLIES};
+use super::tuned::{quiet_leaf, Leaf, PolicySample, Tuned, TunedPosition, LEAF_PLIES};
 use crate::search::{
     Game, Limits, Outcome, RootKnowledge, Score, Searcher, Side, Source, WeightFile, Weights, WIN, WIN_BOUND,
 };
@@ -492,6 +492,17 @@ where
             Leaf::Quiescence => quiet_leaf(self.know.as_ref(), &mut self.game.clone(), LEAF_PLIES).1?,
         };
         Some(Box::new(Tuned { game, know: self.know.clone() }))
+    }
+
+    fn policy(&self) -> Option<Weights> {
+        self.know.policy().cloned()
+    }
+
+    fn policy_sample(&self, mv: &str) -> Result<Option<PolicySample>> {
+        let mv = Self::parse_legal(&self.game, mv).map_err(|e| anyhow!("{e}"))?;
+        let Some(candidates) = self.know.policy_features(&self.game) else { return Ok(None) };
+        let chosen = candidates.iter().position(|(m, _)| self.game.move_key(*m) == self.game.move_key(mv));
+        Ok(chosen.map(|chosen| PolicySample { chosen, features: candidates.into_iter().map(|(_, f)| f).collect() }))
     }
 
     fn check_rules(&self, seed: u64, playouts: usize) -> Result<RulesReport> {

@@ -16,6 +16,14 @@ pub trait TunedPosition: Send {
     fn features(&self) -> Option<Vec<(u32, f32)>>;
 }
 
+/// A position as a policy's tuner sees it: the features of each candidate the policy orders
+/// (indices of the policy's weights), and which candidate was played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicySample {
+    pub features: Vec<Vec<u32>>,
+    pub chosen: usize,
+}
+
 /// Which evaluation of a position a tuner fits.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Leaf {

@@ -351,6 +351,20 @@ pub trait RootKnowledge<G: Game>: Knowledge<G> {
         None
     }
 
+    /// The move policy's weights, where the game orders moves by a policy a tuner can fit: a
+    /// move's ordering score is the sum of the weights of its features (see
+    /// [`RootKnowledge::policy_features`]). None by default.
+    fn policy(&self) -> Option<&Weights> {
+        None
+    }
+
+    /// Where the policy orders the moves of `g`: every candidate it orders, with the indices of
+    /// its features in [`RootKnowledge::policy`] (its score: the sum of those weights). None
+    /// where it orders none (by default, everywhere).
+    fn policy_features(&self, _g: &G) -> Option<Vec<(G::Move, Vec<u32>)>> {
+        None
+    }
+
     /// Returns once the tables the knowledge builds in the background are ready (a
     /// reproducible run waits for them; play does not). By default there are none.
     fn wait_until_ready(&self) {}

@@ -2,6 +2,7 @@
 //! blocks, and candidate moves near the stones, ordered by how much they change the evaluation.
 
 use super::book::{self, BookMap};
+use super::policy::{self, Policy};
 use super::vct::ThreatMemo;
 use super::{eval, solver, Cell, Mnk};
 use crate::game::kinarow::patterns::{Patterns, BLOCK4, BLOCK4_FLEX3, BLOCK4_PLUS, F3, FLEX3X2, FLEX4};
@@ -72,6 +73,8 @@ pub struct MnkKnowledge {
     /// (on the boards that keep patterns; the window sums have none).
     weights: Weights,
     eval: eval::EvalWeights,
+    /// The move policy of free-style gomoku (compiled in).
+    policy: &'static Policy,
     /// Whether `eval` is the compiled-in set, whose sums the board keeps (else the evaluation
     /// sums the cells itself).
     summed: bool,
@@ -106,6 +109,7 @@ impl MnkKnowledge {
             weights: default_weights(),
             eval: eval::default().clone(),
             summed: true,
+            policy: Policy::built_in(),
         }
     }
 
@@ -181,8 +185,9 @@ impl Mnk {
 ///   its four and its open three, and our fours (a heuristic selection, as in strong engines).
 /// - Otherwise every empty cell near the stones.
 ///
-/// Each is scored by its patterns for both sides ([`eval::move_score`]). Never exhaustive.
-fn pattern_candidates(g: &Mnk, p: &Patterns, out: &mut Vec<Candidate<Cell>>) -> bool {
+/// Each is scored by its patterns for both sides ([`eval::move_score`]), or, in the last case,
+/// by `policy` where it is given (free-style gomoku: [`policy::applies`]). Never exhaustive.
+fn pattern_candidates(g: &Mnk, p: &Patterns, policy: Option<&Policy>, out: &mut Vec<Candidate<Cell>>) -> bool {
     let me = g.to_move();
     let (m, o) = (me.index(), me.other().index());
     let push = |out: &mut Vec<Candidate<Cell>>, c: u32| {
@@ -226,8 +231,18 @@ fn pattern_candidates(g: &Mnk, p: &Patterns, out: &mut Vec<Candidate<Cell>>) -> 
         push(out, g.central_cell());
         return false;
     }
-    for &c in g.near_empty.as_slice() {
-        push(out, c);
+    match policy {
+        Some(policy) => {
+            debug_assert!(policy::orders(g, p));
+            out.extend(
+                g.near_empty.as_slice().iter().map(|&c| Candidate { mv: c, score: policy.score(p, c as usize, m) }),
+            );
+        }
+        None => {
+            for &c in g.near_empty.as_slice() {
+                push(out, c);
+            }
+        }
     }
     false
 }
@@ -258,7 +273,8 @@ impl Knowledge<Mnk> for MnkKnowledge {
             return true;
         }
         if let Some(p) = g.lines.patterns() {
-            return pattern_candidates(g, p, out);
+            let policy = policy::applies(g).then_some(self.policy);
+            return pattern_candidates(g, p, policy, out);
         }
         let small = g.is_small();
         if !small && !g.lines.makers(me.other()).is_empty() {
@@ -449,6 +465,14 @@ impl RootKnowledge<Mnk> for MnkKnowledge {
     /// The pattern evaluation's features (on the boards that keep patterns).
     fn features(&self, g: &Mnk) -> Option<Vec<(u32, f32)>> {
         g.lines.patterns().map(|p| eval::features(&g.lines, p, g.to_move().index()))
+    }
+
+    fn policy(&self) -> Option<&Weights> {
+        Some(policy::default_weights())
+    }
+
+    fn policy_features(&self, g: &Mnk) -> Option<Vec<(Cell, Vec<u32>)>> {
+        policy::features(g)
     }
 
     fn refuted_moves(&self, g: &Mnk, moves: &[Cell]) -> Vec<Cell> {

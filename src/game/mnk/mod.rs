@@ -9,6 +9,7 @@ mod entry;
 pub mod eval;
 mod knowledge;
 mod picture;
+mod policy;
 mod solve;
 pub mod solver;
 mod solver_in_play;

@@ -307,3 +307,50 @@ fn a_four_three_wins_in_five_unless_its_block_makes_a_four() {
     assert!(know.quiet(&g));
     assert_eq!(know.quiet_win(&g), None);
 }
+
+#[test]
+fn the_policy_orders_the_quiet_moves_of_free_style_boards_only() {
+    // On 15x15x5, where the opponent threatens nothing, the candidates are the cells near the
+    // stones, each scored by the policy: the sum of its two features' weights (what the tuner
+    // fits). Where the opponent has an open three or a four-three, and on a course board
+    // (10x10x5), the hand-made order stays.
+    let know = MnkKnowledge::new();
+    let weights = super::policy::default_weights().values();
+    let mut seed = 0x0090_11c4_u64;
+    let (mut ordered, mut threatened) = (0, 0);
+    for _ in 0..300 {
+        let stones = 4 + (seed >> 59) as usize;
+        let g = random_15x15(&mut seed, stones);
+        if g.outcome().is_some() || know.winning_move(&g).is_some() || !know.quiet(&g) {
+            continue;
+        }
+        let mut out = Vec::new();
+        know.candidates(&g, &mut out);
+        let p = g.lines.patterns().unwrap();
+        match super::policy::features(&g) {
+            Some(features) => {
+                ordered += 1;
+                assert_eq!(out.iter().map(|c| c.mv).collect::<Vec<_>>(), g.near_empty.as_slice());
+                for (c, (cell, f)) in out.iter().zip(&features) {
+                    assert_eq!(c.mv, *cell);
+                    assert_eq!(c.score, f.iter().map(|&i| weights[i as usize] as i64).sum::<i64>());
+                }
+            }
+            None => {
+                threatened += 1;
+                for c in &out {
+                    assert_eq!(c.score, eval::move_score(p, c.mv as usize, g.to_move().index()));
+                }
+            }
+        }
+    }
+    assert!(ordered > 100 && threatened > 5, "{ordered} ordered, {threatened} threatened");
+    assert!(weights.iter().filter(|&&w| w != 0).count() > 500, "the compiled-in policy is fitted");
+    let mut g = Mnk::new(10, 10, 5, &[]).unwrap();
+    play_all(&mut g, &[(4, 4), (4, 5), (5, 5)]);
+    assert!(g.lines.patterns().is_some() && super::policy::features(&g).is_none());
+    let mut out = Vec::new();
+    know.candidates(&g, &mut out);
+    let p = g.lines.patterns().unwrap();
+    assert!(out.iter().all(|c| c.score == eval::move_score(p, c.mv as usize, g.to_move().index())));
+}
