@@ -22,6 +22,9 @@
 //! starting weights. A share of the games (`--validation`, by game, so that positions of one
 //! game do not fall on both sides) is kept out of the fit and its error reported before and
 //! after.
+//!
+//! With `--policy` the tuner fits a game's move order to the moves played instead
+//! (src/tune/policy.rs).
 
 mod policy;
 

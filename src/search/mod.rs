@@ -353,7 +353,8 @@ pub trait RootKnowledge<G: Game>: Knowledge<G> {
 
     /// The move policy's weights, where the game orders moves by a policy a tuner can fit: a
     /// move's ordering score is the sum of the weights of its features (see
-    /// [`RootKnowledge::policy_features`]). None by default.
+    /// [`RootKnowledge::policy_features`]), in hundredths of a logit (`boardbot tune --policy`
+    /// fits them as a softmax over the candidates). None by default.
     fn policy(&self) -> Option<&Weights> {
         None
     }
