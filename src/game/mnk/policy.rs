@@ -12,7 +12,7 @@
 
 use super::eval::{combo_name, combo_of, COMBOS};
 use super::Mnk;
-use crate::game::kinarow::patterns::{Patterns, BLOCK4_FLEX3, CLASS_INDICES, FLEX4};
+use crate::game::kinarow::patterns::{Patterns, BLOCK4_FLEX3, FLEX4};
 use crate::search::{Game, WeightFile, Weights};
 use std::sync::OnceLock;
 
@@ -40,31 +40,39 @@ pub fn default_weights() -> &'static Weights {
     })
 }
 
-/// The policy as play reads it: per class index (see [`Patterns::class_index`]), the value of a
-/// stone for the side to move (`[0]`) and for the opponent (`[1]`).
+/// The policy as play reads it: per combination, the value of a stone for the side to move
+/// (`[0]`) and for the opponent (`[1]`). (Made from the file without [`names`]: a process
+/// that only plays keeps 14 KiB for it, within gomocup's `INFO max_memory`.)
 #[derive(Debug)]
 pub struct Policy {
-    by_index: Vec<[i32; 2]>,
+    by_combo: Vec<[i32; 2]>,
 }
 
 impl Policy {
-    pub fn new(w: &Weights) -> Policy {
-        let v = w.values();
-        let by_index = (0..CLASS_INDICES).map(|i| combo_of(i as u16)).map(|c| [v[c], v[COMBOS + c]]).collect();
-        Policy { by_index }
-    }
-
     /// The compiled-in policy.
     pub fn built_in() -> &'static Policy {
         static BUILT_IN: OnceLock<Policy> = OnceLock::new();
-        BUILT_IN.get_or_init(|| Policy::new(default_weights()))
+        BUILT_IN.get_or_init(|| {
+            let file = WeightFile::parse(POLICY_FILE).expect("policy.txt reads");
+            let combos: std::collections::HashMap<String, usize> = (0..COMBOS).map(|c| (combo_name(c), c)).collect();
+            let mut by_combo = vec![[0; 2]; COMBOS];
+            for (name, value) in &file.values {
+                let (side, combo) = match name.split_once('.') {
+                    Some(("own", combo)) => (0, combo),
+                    Some(("opp", combo)) => (1, combo),
+                    _ => panic!("policy.txt: {name}?"),
+                };
+                by_combo[*combos.get(combo).unwrap_or_else(|| panic!("policy.txt: {name}?"))][side] = *value;
+            }
+            Policy { by_combo }
+        })
     }
 
     /// The score of a stone of `me` (0 or 1) on the empty `cell`.
     #[inline]
     pub fn score(&self, p: &Patterns, cell: usize, me: usize) -> i64 {
-        let own = self.by_index[p.class_index(cell, me) as usize][0];
-        let opp = self.by_index[p.class_index(cell, 1 - me) as usize][1];
+        let own = self.by_combo[combo_of(p.class_index(cell, me))][0];
+        let opp = self.by_combo[combo_of(p.class_index(cell, 1 - me))][1];
         (own + opp) as i64
     }
 }
