@@ -2,7 +2,7 @@
 //! K = 5 board, learned from the moves a strong engine chose.
 //!
 //! A stone's policy score is a value for the cell's combination for the side to move (what its
-//! stone there makes; see [`eval::combo_name`]) plus a value for the cell's combination for the
+//! stone there makes; see [`combo_name`]) plus a value for the cell's combination for the
 //! opponent (what the stone spoils): 2 x [`COMBOS`] weights, `own.COMBO` and `opp.COMBO`, in
 //! hundredths of a logit. `boardbot tune mnk 15 15 5 --policy --data LOG` fits them to the
 //! moves of match logs as a softmax over the candidates (the chosen move against the others);
