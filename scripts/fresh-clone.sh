@@ -2,7 +2,8 @@
 # A newcomer's first hour, replayed: clones the repository (its committed HEAD) into a fresh
 # folder and runs the README's two commands there as a bare machine would, timing each step:
 #   1. `cargo run --release`, fed a few protocol lines on a pipe;
-#   2. `scripts/test.sh` (installs what the tests need, then `cargo test --release`).
+#   2. `scripts/test.sh` (installs what the tests need, then `cargo nextest run --cargo-profile
+#      fast-release`).
 # The machine's own state is kept out: an empty HOME (so no ~/.cache/boardbot), a fresh
 # CARGO_HOME (cargo downloads every crate again; the toolchain comes from RUSTUP_HOME), a fresh
 # target/ (no venv, no build), no BOARDBOT_* or CARGO_TARGET_DIR variables, and a PATH of the
@@ -51,7 +52,8 @@ step clone "git clone -q '$repo' . && git log --oneline -1"
 say "  cloned: $(cat "$work/clone.log")"
 step run "printf 'init cx 6 7 4 false 1\nmove 3\nquit\n' | cargo run --release" && say "  protocol replies: $(grep -v '^ *\(Compiling\|Finished\|Running\|Downloaded\|Downloading\|Updating\|Locking\|Adding\)' "$work/run.log" | tr '\n' ' ')"
 step test "scripts/test.sh"
-say "  $(grep -c '^test result: ok' "$work/test.log") test binaries ok, $(grep -c '^test result: FAILED' "$work/test.log") failed; passed $(grep -o '[0-9]* passed' "$work/test.log" | awk '{s+=$1} END {print s}'), failed $(grep -o '[0-9]* failed' "$work/test.log" | awk '{s+=$1} END {print s}'), ignored $(grep -o '[0-9]* ignored' "$work/test.log" | awk '{s+=$1} END {print s}')"
+say "  nextest: $(grep -E '^ *Summary \[' "$work/test.log" | tail -1 | sed 's/^ *//')"
 say "  release build: $(grep -o 'Finished `release` profile.* in .*' "$work/run.log" | tail -1)"
-say "  test build: $(grep -o 'Finished `release` profile.* in .*' "$work/test.log" | tail -1)"
+say "  test build: $(grep -o 'Finished `fast-release` profile.* in .*' "$work/test.log" | tail -1)"
+say "  test.sh's steps: $(grep '^scripts/test.sh: ' "$work/test.log" | tr '\n' ';')"
 say "after: uptime: $(uptime); HOME holds: $(cd "$work/home" && ls -A | tr '\n' ' ')"

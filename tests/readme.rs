@@ -340,13 +340,18 @@ fn no_test_passes_by_skipping() {
 }
 
 /// Runs a checkers game with tables big enough for the 5-piece database, in a fresh HOME, and
-/// quits while the database is being built; returns the engine's stderr.
-fn checkers_game_quit_mid_build(home: &Path, cache: Option<&Path>) -> String {
+/// quits while the database is being built; returns the engine's stderr. `pieces`: the
+/// BOARDBOT_CHECKERS_PIECES cap (none by default; scripts/test.sh sets 4).
+fn checkers_game_quit_mid_build(home: &Path, cache: Option<&Path>, pieces: Option<&str>) -> String {
     use std::io::Write;
     let _ = std::fs::remove_dir_all(home);
     std::fs::create_dir_all(home).unwrap();
     let mut cmd = Command::new(BIN);
     cmd.args(["--hash", "512"]).env("HOME", home).env_remove("XDG_CACHE_HOME").env_remove("BOARDBOT_CACHE");
+    match pieces {
+        Some(p) => cmd.env("BOARDBOT_CHECKERS_PIECES", p),
+        None => cmd.env_remove("BOARDBOT_CHECKERS_PIECES"),
+    };
     match cache {
         Some(dir) => cmd.env("BOARDBOT_CACHE", dir),
         None => cmd.env("BOARDBOT_CACHE", "off"),
@@ -362,7 +367,7 @@ fn checkers_game_quit_mid_build(home: &Path, cache: Option<&Path>) -> String {
             break;
         }
         std::thread::sleep(Duration::from_millis(100));
-        if cache.is_none() && start.elapsed() > Duration::from_secs(3) {
+        if (cache.is_none() || pieces.is_some()) && start.elapsed() > Duration::from_secs(3) {
             break;
         }
     }
@@ -377,7 +382,11 @@ fn checkers_game_quit_mid_build(home: &Path, cache: Option<&Path>) -> String {
 fn a_quit_during_a_database_build_leaves_no_files_and_off_writes_none() {
     let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("readme-cache-{}", std::process::id()));
     let cache = base.join("cache");
-    let err = checkers_game_quit_mid_build(&base.join("home"), Some(&cache));
+    // Capped at 4 pieces (as scripts/test.sh runs the suite): no 5-piece build, nothing written.
+    let err = checkers_game_quit_mid_build(&base.join("home"), Some(&cache), Some("4"));
+    assert!(!err.contains("5-piece"), "{err}");
+    assert!(std::fs::read_dir(&cache).map_or(true, |mut e| e.next().is_none()), "a capped engine wrote its cache");
+    let err = checkers_game_quit_mid_build(&base.join("home"), Some(&cache), None);
     assert!(err.contains("building the English checkers 5-piece endgame database"), "{err}");
     assert!(err.contains("45 MB"), "{err}");
     let left: Vec<_> =
@@ -387,11 +396,11 @@ fn a_quit_during_a_database_build_leaves_no_files_and_off_writes_none() {
     // by the next process that uses the folder.
     std::fs::create_dir_all(&cache).unwrap();
     std::fs::write(cache.join("checkers-english-5.dtc.tmp4999999"), b"x").unwrap();
-    checkers_game_quit_mid_build(&base.join("home"), Some(&cache));
+    checkers_game_quit_mid_build(&base.join("home"), Some(&cache), None);
     assert!(!cache.join("checkers-english-5.dtc.tmp4999999").exists());
     // BOARDBOT_CACHE=off: nothing written anywhere in HOME.
     let home = base.join("home-off");
-    checkers_game_quit_mid_build(&home, None);
+    checkers_game_quit_mid_build(&home, None, None);
     assert_eq!(std::fs::read_dir(&home).unwrap().count(), 0, "BOARDBOT_CACHE=off wrote to HOME");
     let _ = std::fs::remove_dir_all(&base);
 }

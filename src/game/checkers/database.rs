@@ -76,10 +76,27 @@ pub fn pieces_for(budget: usize) -> Option<u32> {
     (2..=MAX_PIECES).rev().find(|&p| bytes_for(p) <= budget)
 }
 
+/// Caps the database's pieces (2 to [`MAX_PIECES`]) below what the memory allows. The test
+/// suite (scripts/test.sh) sets 4: no test needs the 5-piece database, and a test process that
+/// started its build would spend minutes of a core on it beside the other tests.
+pub const PIECES_VAR: &str = "BOARDBOT_CHECKERS_PIECES";
+
+/// The most pieces [`PIECES_VAR`] allows ([`MAX_PIECES`] when it is not set or not a number).
+fn pieces_allowed() -> u32 {
+    let Ok(text) = std::env::var(PIECES_VAR) else { return MAX_PIECES };
+    match text.trim().parse::<u32>() {
+        Ok(p) => p.clamp(2, MAX_PIECES),
+        Err(_) => {
+            log::warn!("{PIECES_VAR}={text}: not a number of pieces; up to {MAX_PIECES}");
+            MAX_PIECES
+        }
+    }
+}
+
 /// The databases of `capturing` for this process, within the games' memory budget of
 /// `resources` (None without one, or if it holds no database).
 pub fn databases(capturing: Capturing, resources: &Resources) -> Option<Arc<Databases>> {
-    let pieces = pieces_for(resources.budget_mib() << 20)?;
+    let pieces = pieces_for(resources.budget_mib() << 20)?.min(pieces_allowed());
     let cache = resources.shared("checkers endgame", |_| Cache::default())?;
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, dbs)) = cache.as_ref().filter(|(c, _)| *c == capturing) {
