@@ -55,25 +55,42 @@ const COPY_SHARE: u32 = 20;
 const COPY_RATE: f64 = 1e9;
 
 /// The engine's memory: the search's transposition table and the games' tables, half of the
-/// `hash` cap each, every page touched when made (not inside a move's time). A game's board (the
-/// game's and its start position's copies) may take up to the whole `hash` besides, checked
-/// before it is made.
+/// `hash` cap each. An engine that plays by the clock has every page mapped when they are made
+/// (not inside a move's time: [`crate::memory::mapped_at_once`]); a server's sessions map them as
+/// their searches use them ([`Engine::mapping_tables_as_used`]). A game's board (the game's and
+/// its start position's copies) may take up to the whole `hash` besides, checked before it is
+/// made.
 struct Memory {
     searcher: Searcher,
     /// The table's size, in MiB.
     search_mb: usize,
     resources: Resources,
+    /// Whether its tables are mapped when made (see [`Memory`]).
+    at_once: bool,
 }
 
 impl Memory {
-    fn new(hash_mb: usize) -> Memory {
+    fn new(hash_mb: usize, at_once: bool) -> Memory {
         let search_mb = (hash_mb / 2).max(1);
-        Memory {
+        let make = || Memory {
             searcher: Searcher::new(search_mb),
             search_mb,
             // With `hash 1` the games' share is 0 MiB: no tables, but the boards' limit holds.
             resources: Resources::prepare(hash_mb.saturating_sub(search_mb)).with_board_limit(hash_mb),
+            at_once,
+        };
+        if at_once {
+            crate::memory::mapped_at_once(make)
+        } else {
+            make()
         }
+    }
+
+    /// An empty search table in place of the one there.
+    fn new_searcher(&mut self) {
+        let mb = self.search_mb;
+        self.searcher =
+            if self.at_once { crate::memory::mapped_at_once(|| Searcher::new(mb)) } else { Searcher::new(mb) };
     }
 }
 
@@ -107,6 +124,8 @@ pub struct Engine {
     capped: Option<(usize, usize)>,
     /// The replies' delays measured in this game, and the margin's widening they call for.
     reply_clock: ReplyClock,
+    /// Whether the tables are mapped when made (see [`Memory`]).
+    map_at_once: bool,
 }
 
 /// An upper bound on the bytes of a copy of `game`: [`kinarow::BYTES_PER_CELL`], the largest
@@ -137,7 +156,15 @@ impl Engine {
             copy_bytes: 0,
             capped: None,
             reply_clock: ReplyClock::default(),
+            map_at_once: true,
         }
+    }
+
+    /// This engine with its tables mapped as its searches use them, not when they are made: for
+    /// a server's sessions, whose searches have a few MiB of `hash` each and whose new games must
+    /// not wait for memory they may never use (docs/results/serve-load.md).
+    pub fn mapping_tables_as_used(self) -> Engine {
+        Engine { map_at_once: false, ..self }
     }
 
     /// The search threads for a move of `budget`: the `threads` option, at most one a core, and
@@ -179,8 +206,8 @@ impl Engine {
 
     /// The engine's memory, made now if it is not yet.
     fn memory(&mut self) -> &mut Memory {
-        let hash_mb = self.options.hash_mb;
-        self.memory.get_or_insert_with(|| Memory::new(hash_mb))
+        let (hash_mb, at_once) = (self.options.hash_mb, self.map_at_once);
+        self.memory.get_or_insert_with(|| Memory::new(hash_mb, at_once))
     }
 
     /// Sets one option from its value's text (see [`Options::set`]); nothing changes on error.
@@ -203,7 +230,7 @@ impl Engine {
         if options.hash_mb != self.options.hash_mb && (self.memory.is_some() || self.game.is_some()) {
             // The old tables go first, so that the two never take memory together.
             self.memory = None;
-            let memory = self.memory.insert(Memory::new(options.hash_mb));
+            let memory = self.memory.insert(Memory::new(options.hash_mb, self.map_at_once));
             if let Some(game) = &self.game {
                 // The game's knowledge takes its tables from the new memory.
                 let mut fresh = make_game(game.spec(), &memory.resources, &options)?;
@@ -213,7 +240,8 @@ impl Engine {
         } else if options.weights != self.options.weights || options.net != self.options.net {
             if let Some(game) = &self.game {
                 // The game in progress goes on with the new weights or net.
-                let resources = &self.memory.get_or_insert_with(|| Memory::new(options.hash_mb)).resources;
+                let resources =
+                    &self.memory.get_or_insert_with(|| Memory::new(options.hash_mb, self.map_at_once)).resources;
                 let mut fresh = make_game(game.spec(), resources, &options)?;
                 fresh.set_moves(&game.history())?;
                 self.game = Some(fresh);
@@ -240,8 +268,7 @@ impl Engine {
             // Capped by nodes, a game depends on nothing but its own moves: from an empty table
             // (the old one would steer the search by the games before), so that a match plays the
             // same games whatever the jobs or shards that share out its games.
-            let memory = self.memory();
-            memory.searcher = Searcher::new(memory.search_mb);
+            self.memory().new_searcher();
         }
         self.memory().searcher.new_game();
         Ok(())

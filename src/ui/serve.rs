@@ -1446,7 +1446,7 @@ async fn new_game(
             let play = app
                 .off(large, move || {
                     let (spec, moves) = prepare(&text)?;
-                    let engine = Engine::new(options);
+                    let engine = Engine::new(options).mapping_tables_as_used();
                     let mut play = Play {
                         engine,
                         you,
