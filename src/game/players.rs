@@ -395,7 +395,8 @@ where
                     elapsed: start.elapsed(),
                     proved: false,
                     words: game.score_words(r.score, false),
-                    opinion: Some(game.opinion(r.score, false)),
+                    // A win or loss a full-width search found is proved.
+                    opinion: Some(game.opinion(r.score, r.score.abs() > WIN_BOUND)),
                     algorithm: Some(Algorithm::AlphaBeta),
                     ..Thought::default()
                 };
@@ -549,7 +550,8 @@ where
             words: game.score_words(r.score, false),
             iterations: Vec::new(),
             source: Source::Search,
-            opinion: Some(game.opinion(r.score, false)),
+            // A win or loss a full-width search found is proved.
+            opinion: Some(game.opinion(r.score, r.score.abs() > WIN_BOUND)),
             algorithm: Some(request.algorithm),
         };
         (r.best.expect("checked"), Some(thought))

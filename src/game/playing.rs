@@ -365,51 +365,56 @@ where
         for (i, &mv) in legal.iter().enumerate() {
             let mut after = self.game.clone();
             after.play(mv);
-            let (score, proved, source, depth, solver_value) =
-                if let Some(e) = exact.as_ref().and_then(|e| e.iter().find(|e| e.mv == mv)) {
-                    (e.score, true, "solver", 0, e.solver_value)
-                } else if after.outcome().is_some() {
-                    (end_score(&after, me), true, "end", 0, None)
-                } else {
-                    // An equal share of the time left; a forced reply (an only move, answered at
-                    // once under a clock) is played and the position after it searched instead.
-                    // `sides`: the side to move in each position from the one after `mv` on.
-                    let share = (start + budget).saturating_duration_since(Instant::now()) / (legal.len() - i) as u32;
-                    let searcher = searcher.get_or_insert_with(|| Searcher::new(hash_mb));
-                    let mut sides = vec![after.to_move()];
-                    let mut found = None;
-                    for _ in 0..8 {
-                        let limits = Limits::per_move(Instant::now(), share, Duration::ZERO).with_stop(stop.clone());
-                        let r = searcher.search(&mut after, self.know.as_ref(), &limits);
-                        if r.source != Source::OnlyMove {
-                            found = Some(r);
-                            break;
-                        }
-                        after.play(r.best);
-                        sides.push(after.to_move());
-                        if after.outcome().is_some() {
-                            break;
-                        }
+            // The solver's value, unless it knows no distance (a database's win, exactly
+            // WIN_BOUND) where the move ends the game: the end says "in 1 move".
+            let exact_value = exact
+                .as_ref()
+                .and_then(|e| e.iter().find(|e| e.mv == mv))
+                .filter(|e| e.score.abs() != WIN_BOUND || after.outcome().is_none());
+            let (score, proved, source, depth, solver_value) = if let Some(e) = exact_value {
+                (e.score, true, "solver", 0, e.solver_value)
+            } else if after.outcome().is_some() {
+                (end_score(&after, me), true, "end", 0, None)
+            } else {
+                // An equal share of the time left; a forced reply (an only move, answered at
+                // once under a clock) is played and the position after it searched instead.
+                // `sides`: the side to move in each position from the one after `mv` on.
+                let share = (start + budget).saturating_duration_since(Instant::now()) / (legal.len() - i) as u32;
+                let searcher = searcher.get_or_insert_with(|| Searcher::new(hash_mb));
+                let mut sides = vec![after.to_move()];
+                let mut found = None;
+                for _ in 0..8 {
+                    let limits = Limits::per_move(Instant::now(), share, Duration::ZERO).with_stop(stop.clone());
+                    let r = searcher.search(&mut after, self.know.as_ref(), &limits);
+                    if r.source != Source::OnlyMove {
+                        found = Some(r);
+                        break;
                     }
-                    let last = *sides.last().expect("a position");
-                    let (mut score, proved, depth, source) = match &found {
-                        // No iteration finished (no time left, a loaded machine) and nothing
-                        // proved, or a book move: the static evaluation, at depth 0.
-                        Some(r) if r.depth == 0 && !r.proved => (self.know.evaluate(&after), false, 0, "search"),
-                        Some(r) => {
-                            (r.score, r.proved, r.depth, if r.source == Source::Solver { "solver" } else { "search" })
-                        }
-                        None if after.outcome().is_some() => (end_score(&after, last), true, 0, "search"),
-                        // Forced replies all along, beyond what was followed: the static evaluation.
-                        None => (self.know.evaluate(&after), false, 0, "search"),
-                    };
-                    // Back to the side to move now, a position at a time.
-                    for k in (0..sides.len()).rev() {
-                        let before = if k == 0 { me } else { sides[k - 1] };
-                        score = one_ply_back(score, before == sides[k], margins);
+                    after.play(r.best);
+                    sides.push(after.to_move());
+                    if after.outcome().is_some() {
+                        break;
                     }
-                    (score, proved, source, depth, None)
+                }
+                let last = *sides.last().expect("a position");
+                let (mut score, proved, depth, source) = match &found {
+                    // No iteration finished (no time left, a loaded machine) and nothing
+                    // proved, or a book move: the static evaluation, at depth 0.
+                    Some(r) if r.depth == 0 && !r.proved => (self.know.evaluate(&after), false, 0, "search"),
+                    Some(r) => {
+                        (r.score, r.proved, r.depth, if r.source == Source::Solver { "solver" } else { "search" })
+                    }
+                    None if after.outcome().is_some() => (end_score(&after, last), true, 0, "search"),
+                    // Forced replies all along, beyond what was followed: the static evaluation.
+                    None => (self.know.evaluate(&after), false, 0, "search"),
                 };
+                // Back to the side to move now, a position at a time.
+                for k in (0..sides.len()).rev() {
+                    let before = if k == 0 { me } else { sides[k - 1] };
+                    score = one_ply_back(score, before == sides[k], margins);
+                }
+                (score, proved, source, depth, None)
+            };
             out.push(MoveValue {
                 text: self.game.format_move(mv),
                 human: self.game.human_move(mv),
@@ -421,7 +426,8 @@ where
                 solver_value,
             });
         }
-        out.sort_by_key(|m| std::cmp::Reverse(m.score));
+        // By value, the proved first among equals.
+        out.sort_by_key(|m| (std::cmp::Reverse(m.score), !m.proved));
         out
     }
 }

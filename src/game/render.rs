@@ -119,15 +119,18 @@ pub enum Opinion {
 }
 
 impl Opinion {
-    /// A search score as an opinion: wins and losses by the distance to the end (a win `p`
-    /// plies away is `(p + 1) / 2` of the winner's moves in a game of alternate moves), an
-    /// evaluation in units of `unit`.
+    /// A search score as an opinion: proved wins and losses by the distance to the end (a win
+    /// `p` plies away is `(p + 1) / 2` of the winner's moves in a game of alternate moves), or
+    /// with no distance where the score is exactly [`WIN_BOUND`] (a value known without one, as
+    /// an endgame database's); an evaluation in units of `unit` otherwise. A win or loss the
+    /// search saw but did not prove is an evaluation: an estimate never carries a mate's words.
     pub fn of_score(score: Score, proved: bool, unit: Score) -> Opinion {
         use crate::search::WIN;
-        if score >= WIN_BOUND {
-            Opinion::Win { moves: Some(((WIN - score) as u32).div_ceil(2).max(1)), margin: None }
-        } else if score <= -WIN_BOUND {
-            Opinion::Loss { moves: Some(((WIN + score) as u32 / 2).max(1)), margin: None }
+        let known = score.abs() > WIN_BOUND;
+        if proved && score >= WIN_BOUND {
+            Opinion::Win { moves: known.then(|| ((WIN - score) as u32).div_ceil(2).max(1)), margin: None }
+        } else if proved && score <= -WIN_BOUND {
+            Opinion::Loss { moves: known.then(|| ((WIN + score) as u32 / 2).max(1)), margin: None }
         } else if proved && score == 0 {
             Opinion::Draw
         } else {
@@ -279,5 +282,30 @@ pub fn score_words(score: Score, proved: bool) -> String {
         "draw".to_string()
     } else {
         format!("evaluation {score:+}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::WIN;
+
+    #[test]
+    fn a_proof_gives_a_distance_only_where_one_is_known_and_an_estimate_none() {
+        let win = |moves| Opinion::Win { moves, margin: None };
+        let loss = |moves| Opinion::Loss { moves, margin: None };
+        // A win 3 plies away: 2 of the winner's moves; a loss 4 plies away: 2 of the opponent's.
+        assert_eq!(Opinion::of_score(WIN - 3, true, 100), win(Some(2)));
+        assert_eq!(Opinion::of_score(-(WIN - 4), true, 100), loss(Some(2)));
+        // Exactly the bound: proved without a distance (a database's value).
+        assert_eq!(Opinion::of_score(WIN_BOUND, true, 100), win(None));
+        assert_eq!(Opinion::of_score(-WIN_BOUND, true, 100), loss(None));
+        // Seen but not proved: an evaluation, far better for one side, without a mate's words.
+        assert!(matches!(Opinion::of_score(WIN - 5, false, 100), Opinion::Estimate { advantage } if advantage > 3.0));
+        assert!(
+            matches!(Opinion::of_score(-WIN_BOUND, false, 100), Opinion::Estimate { advantage } if advantage < -3.0)
+        );
+        assert_eq!(Opinion::of_score(0, true, 100), Opinion::Draw);
+        assert_eq!(Opinion::of_score(0, false, 100), Opinion::Estimate { advantage: 0.0 });
     }
 }

@@ -604,3 +604,86 @@ fn the_converting_move_keeps_to_the_deadline() {
         checked += 1;
     }
 }
+
+/// The analysis board claims only what is proved (issue 78): in endings of up to four pieces,
+/// with the database and without it, every value marked proved is the database's (won, drawn or
+/// lost, from the mover's view), a distance is given only where it is exact (checked by a
+/// full-width alpha-beta search: the win within the distance and not one move sooner), a value
+/// not proved carries no win's or loss's words, and the list runs by value, the proved first
+/// among equals. `W:WK22:BK9,K14`: 22-17 and 22-18 lose at once, and the database's values once
+/// read "wins in 128 moves"; `B:W18,K27:B14,K9`: the only move ends the game.
+#[test]
+fn the_analysis_board_claims_only_what_is_proved() {
+    use crate::game::registry::{GameSpec, Resources};
+    use crate::game::render::Opinion;
+    use crate::search::plain::{self, Variant};
+    use crate::search::{WIN, WIN_BOUND};
+    use endgame::Endgame;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let db = knowledge::CheckersKnowledge::with_database(Rules::English, Endgame::build(Capturing::Complete, 4));
+    let plain_know = knowledge::CheckersKnowledge::new(Rules::English, &Resources::none());
+    let stop = Arc::new(AtomicBool::new(false));
+    // A full-width search's score of `g` (the side to move's) at `plies`.
+    let searched =
+        |g: &Checkers, plies: u32| plain::search(&mut g.clone(), &plain_know, plies, Variant::ALPHA_BETA).score;
+    for fen in ["W:WK22:BK9,K14", "B:W18,K27:B14,K9", "B:WK10,K32:BK1,K18", "W:W18,K27:B14,K9"] {
+        for resources in [Resources::new(8), Resources::none()] {
+            let g = GameSpec::parse(&format!("checkers english fen {fen}")).unwrap().new_game(&resources).unwrap();
+            g.wait_until_ready();
+            let values = g.analyze_moves(std::time::Duration::from_millis(400), &stop, 16);
+            let board = pos(Rules::English, fen);
+            let mut legal = Vec::new();
+            board.legal_moves(&mut legal);
+            assert_eq!(values.len(), legal.len(), "{fen}");
+            for v in &values {
+                let mv = *legal.iter().find(|&&m| notation::format(m) == v.text).expect("a legal move");
+                let mut after = board.clone();
+                after.play(mv);
+                let what = format!("{fen} {} ({} budget MiB): {v:?}", v.text, resources.budget_mib());
+                if !v.proved {
+                    assert!(matches!(v.opinion, Opinion::Estimate { .. }), "an estimate in a proof's words: {what}");
+                    continue;
+                }
+                // The database's value, from the mover's view.
+                let expected = match db.probe(&after) {
+                    _ if after.outcome().is_some() => endgame::Value::Win,
+                    Some(endgame::Value::Win) => endgame::Value::Loss,
+                    Some(endgame::Value::Loss) => endgame::Value::Win,
+                    Some(endgame::Value::Draw) => endgame::Value::Draw,
+                    None => panic!("not in the database: {what}"),
+                };
+                let moves = match (&v.opinion, expected) {
+                    (Opinion::Win { moves, .. }, endgame::Value::Win) => *moves,
+                    (Opinion::Loss { moves, .. }, endgame::Value::Loss) => *moves,
+                    (Opinion::Draw, endgame::Value::Draw) => None,
+                    _ => panic!("the database says {expected:?}: {what}"),
+                };
+                if let Some(n) = moves {
+                    // The mover wins (or loses) in n of the winner's moves: the side to move after
+                    // the move loses within 2n - 2 plies (wins within 2n - 1), and not sooner.
+                    let plies = if expected == endgame::Value::Win { 2 * n - 2 } else { 2 * n - 1 };
+                    let mover_loses = expected == endgame::Value::Loss;
+                    let decided = |p: u32| {
+                        let s = if after.outcome().is_some() { -WIN } else { searched(&after, p) };
+                        if mover_loses {
+                            s >= WIN_BOUND
+                        } else {
+                            s <= -WIN_BOUND
+                        }
+                    };
+                    assert!(decided(plies), "not within {plies} plies: {what}");
+                    assert!(plies < 2 || !decided(plies - 2), "sooner than said: {what}");
+                }
+            }
+            for w in values.windows(2) {
+                assert!(
+                    w[0].score > w[1].score || w[0].score == w[1].score && (w[0].proved || !w[1].proved),
+                    "{fen}: out of order: {:?} before {:?}",
+                    w[0],
+                    w[1]
+                );
+            }
+        }
+    }
+}
