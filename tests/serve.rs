@@ -908,6 +908,40 @@ fn api_texts_say_what_is_true() {
     assert!(page.contains(r#"<link rel="icon" href="/favicon.svg""#), "{page}");
 }
 
+/// Issue 78, item 5: the analysis board of a checkers ending claims no false proof. From
+/// `W:WK22:BK9,K14` 22-17 and 22-18 lose at once (proved); no value reads "in 128 moves" (the
+/// database's values know no distance); a value not proved carries neither a mate's words nor
+/// a bare number for a win the search saw. Asked twice, the session's endgame database built
+/// in between if it was not there at first.
+#[test]
+fn api_analysis_of_an_ending_claims_no_false_proof() {
+    let server = Server::start(&[]);
+    let (status, s) =
+        server.post("/api/new", &json!({"game": "checkers english fen W:WK22:BK9,K14", "time": 0.5, "analysis": true}));
+    assert_eq!(status, 200, "{s}");
+    let id = s["session"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        let (status, a) = server.post("/api/analyze", &json!({"session": id}));
+        assert_eq!(status, 200, "{a}");
+        let rows = a["moves"].as_array().unwrap();
+        assert_eq!(rows.len(), 4, "{a}");
+        for row in rows {
+            let (words, how) = (row["words"].as_str().unwrap(), row["how"].as_str().unwrap());
+            assert!(!words.contains("128"), "{row}");
+            if row["proved"] == json!(false) {
+                assert!(!words.contains("wins") && !words.contains("loses"), "{row}");
+                assert!(!how.contains("9999"), "{row}");
+            }
+            // Proved by the search (in 1 move) or by the database (no distance).
+            if ["22-17", "22-18"].contains(&row["text"].as_str().unwrap()) {
+                assert_eq!(row["proved"], json!(true), "{row}");
+                assert!(["Black wins in 1 move", "Black wins, proved"].contains(&words), "{row}");
+            }
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    }
+}
+
 /// The pairs of an element of `a` and an element of `b` (CSS selectors) whose boxes intersect
 /// on the page, as "A-index/B-index: rect rect"; none when they keep apart.
 fn overlaps(tab: &Tab, a: &str, b: &str) -> Vec<String> {

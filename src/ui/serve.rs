@@ -2025,6 +2025,11 @@ async fn analyze(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection
                         None => "exact: the game's solver or endgame database".to_string(),
                     },
                     (_, true, _) => format!("proved by search, depth {}", m.depth),
+                    // A win the search saw but did not prove: said as such, not as a number.
+                    (_, false, Opinion::Estimate { advantage }) if m.score.abs() >= crate::search::WIN_BOUND => {
+                        let who = if *advantage > 0.0 { me } else { other };
+                        format!("estimate, depth {}: a win for {who} seen, not proved", m.depth)
+                    }
                     (_, false, Opinion::Estimate { advantage }) => {
                         format!("estimate, depth {}: {advantage:+.2}", m.depth)
                     }
