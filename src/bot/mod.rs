@@ -72,25 +72,28 @@ struct Memory {
 impl Memory {
     fn new(hash_mb: usize, at_once: bool) -> Memory {
         let search_mb = (hash_mb / 2).max(1);
-        let make = || Memory {
+        made(at_once, || Memory {
             searcher: Searcher::new(search_mb),
             search_mb,
             // With `hash 1` the games' share is 0 MiB: no tables, but the boards' limit holds.
             resources: Resources::prepare(hash_mb.saturating_sub(search_mb)).with_board_limit(hash_mb),
             at_once,
-        };
-        if at_once {
-            crate::memory::mapped_at_once(make)
-        } else {
-            make()
-        }
+        })
     }
 
     /// An empty search table in place of the one there.
     fn new_searcher(&mut self) {
         let mb = self.search_mb;
-        self.searcher =
-            if self.at_once { crate::memory::mapped_at_once(|| Searcher::new(mb)) } else { Searcher::new(mb) };
+        self.searcher = made(self.at_once, || Searcher::new(mb));
+    }
+}
+
+/// What `make` makes, its tables mapped at once if `at_once` (see [`Memory`]).
+fn made<T>(at_once: bool, make: impl FnOnce() -> T) -> T {
+    if at_once {
+        crate::memory::mapped_at_once(make)
+    } else {
+        make()
     }
 }
 
