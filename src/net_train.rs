@@ -14,23 +14,25 @@
 use crate::game::checkers::endgame::MAX_PIECES;
 use crate::game::checkers::eval;
 use crate::game::checkers::net::{self, FloatNet, DENSE, HIDDEN};
-use crate::game::checkers::{fen, Rules};
-use crate::game::Game;
-use crate::selfplay;
+use crate::game::checkers::{fen, packing, Board, Checkers, Rules};
+use crate::game::{Game, Side};
+use crate::selfplay::{self, binary};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
 /// Trains the checkers evaluation network on self-play positions.
 #[derive(Args, Clone, Debug)]
 pub struct TrainNetArgs {
-    /// Self-play positions of English checkers (`boardbot selfplay checkers english --out`).
-    #[arg(long, value_name = "FILE")]
-    pub data: PathBuf,
+    /// Self-play files of English checkers (`boardbot selfplay checkers english --out`), text or
+    /// binary (`--format bin`), one or more (a run's shards, or several runs).
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    pub data: Vec<PathBuf>,
     /// The net file to write.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -46,6 +48,9 @@ pub struct TrainNetArgs {
     /// Adam's step size (halved at 50% and at 75% of the epochs).
     #[arg(long, default_value_t = 0.002)]
     pub lr: f64,
+    /// Output buckets by the pieces on the board: 1, or 4 (see the net's `bucket`).
+    #[arg(long, default_value_t = net::BUCKETS)]
+    pub buckets: usize,
     /// Positions a batch.
     #[arg(long, default_value_t = 512)]
     pub batch: usize,
@@ -67,48 +72,126 @@ pub struct Sample {
     pub features_eval: f32,
 }
 
-/// The samples of a self-play file's text: (training, validation, S, skipped).
-pub fn samples(text: &str, lambda: f64, validation: u32) -> Result<(Vec<Sample>, Vec<Sample>, f64, usize)> {
-    let (header, records) = selfplay::read(text)?;
-    if selfplay::header_value(&header, "game").is_some_and(|g| g != "checkers english") {
-        bail!("the data is not of English checkers");
+/// A position of the data: its game (the file's number), board and side to move, the result
+/// for the side to move (1, 1/2, 0) and the search's score (side to move's view).
+struct Read {
+    game: usize,
+    board: Board,
+    side: Side,
+    result: f64,
+    score: Option<i32>,
+}
+
+/// The positions of one self-play file's bytes (text or binary), checked to be of English
+/// checkers; `name` names the file in errors.
+fn read_positions(name: &str, bytes: &[u8], out: &mut Vec<Read>) -> Result<()> {
+    let of_english = |header: &str| match selfplay::header_value(header, "game") {
+        Some(g) if g != "checkers english" => bail!("{name}: the data is not of English checkers but {g}"),
+        _ => Ok(()),
+    };
+    let result_for = |first: f64, side: Side| if side == Side::First { first } else { 1.0 - first };
+    if let Ok((header, size, at)) = binary::split(bytes) {
+        of_english(&header)?;
+        if size != binary::FIXED + packing::BYTES {
+            bail!("{name}: records of {size} bytes, not checkers' {}", binary::FIXED + packing::BYTES);
+        }
+        for r in binary::records(&bytes[at..], size).map_err(|e| anyhow!("{name}: {e}"))? {
+            let (board, side) =
+                packing::unpack_board(&r.position).map_err(|e| anyhow!("{name}: game {}: {e}", r.game))?;
+            let result = result_for(r.first_player_score(), side);
+            out.push(Read { game: r.game as usize, board, side, result, score: r.score });
+        }
+        return Ok(());
     }
-    let mut kept = Vec::new();
-    let mut skipped = 0;
+    let text = std::str::from_utf8(bytes).map_err(|_| anyhow!("{name}: neither a text nor a binary self-play file"))?;
+    let (header, records) = selfplay::read(text).map_err(|e| anyhow!("{name}: {e}"))?;
+    of_english(&header)?;
     for r in &records {
         let Some(fen_text) = r.position.strip_prefix("fen ") else {
-            bail!("game {}: positions must be FENs", r.game);
+            bail!("{name}: game {}: positions must be FENs", r.game);
         };
-        let g = fen::parse(Rules::English, fen_text).map_err(|e| anyhow!("game {}: {e}", r.game))?;
-        let b = g.board();
-        if g.can_capture() || (b.pieces[0] | b.pieces[1]).count_ones() <= MAX_PIECES || g.outcome().is_some() {
-            skipped += 1;
-            continue;
-        }
-        let side = g.to_move().index();
-        let result = if side == 0 { r.result } else { 1.0 - r.result };
-        kept.push((r.game, g, result, r.score));
+        let g = fen::parse(Rules::English, fen_text).map_err(|e| anyhow!("{name}: game {}: {e}", r.game))?;
+        let (board, side) = (*g.board(), g.to_move());
+        out.push(Read { game: r.game, board, side, result: result_for(r.result, side), score: r.score });
     }
-    // The scale of the tuned features (a man is 100), so that the net learns the same units.
-    let s = fit_scale(&kept.iter().map(|k| (eval::evaluate(&k.1) as f64, k.2)).collect::<Vec<_>>());
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
-    for (game, g, result, score) in kept {
-        let target = match score {
-            Some(sc) => lambda * result + (1.0 - lambda) * sigmoid(sc as f64 / s),
-            None => result,
+    Ok(())
+}
+
+/// What [`samples`] made of the data.
+pub struct Samples {
+    pub train: Vec<Sample>,
+    pub valid: Vec<Sample>,
+    /// The scale S of the targets' sigmoid.
+    pub s: f64,
+    /// Positions read, and skipped (a capture to make, the databases' range, or over).
+    pub read: usize,
+    pub skipped: usize,
+    /// The positions kept that repeat one kept before (each merged into it: its target the mean).
+    pub repeats: usize,
+}
+
+/// The samples of self-play files, given as (name, bytes).
+///
+/// A position found more than once (the same pieces and side to move, in any game or file) is
+/// one sample whose target is the mean of its targets, held out if its first occurrence's game
+/// is: no position is on both sides, and the openings' positions weigh as one each.
+pub fn samples(files: &[(String, Vec<u8>)], lambda: f64, validation: u32) -> Result<Samples> {
+    let mut all = Vec::new();
+    for (name, bytes) in files {
+        read_positions(name, bytes, &mut all)?;
+    }
+    let read = all.len();
+    let position = |r: &Read| Checkers::from_board(Rules::English, r.board, r.side);
+    all.retain(|r| {
+        let g = position(r);
+        !(g.can_capture()
+            || (r.board.pieces[0] | r.board.pieces[1]).count_ones() <= MAX_PIECES
+            || g.outcome().is_some())
+    });
+    let skipped = read - all.len();
+    // The scale of the tuned features (a man is 100), so that the net learns the same units: fitted
+    // on at most a million positions spread over the data.
+    let step = all.len().div_ceil(1_000_000).max(1);
+    let pairs: Vec<(f64, f64)> =
+        all.iter().step_by(step).map(|r| (eval::evaluate(&position(r)) as f64, r.result)).collect();
+    let s = fit_scale(&pairs);
+    // Repeats merged: (first occurrence, sum of targets, count) by position.
+    let mut index: HashMap<(u32, u32, u32, Side), usize> = HashMap::with_capacity(all.len());
+    let mut merged: Vec<(usize, f64, u32)> = Vec::new();
+    for (i, r) in all.iter().enumerate() {
+        let target = match r.score {
+            Some(sc) => lambda * r.result + (1.0 - lambda) * sigmoid(sc as f64 / s),
+            None => r.result,
         };
+        let key = (r.board.pieces[0], r.board.pieces[1], r.board.kings, r.side);
+        match index.get(&key) {
+            Some(&m) => {
+                merged[m].1 += target;
+                merged[m].2 += 1;
+            }
+            None => {
+                index.insert(key, merged.len());
+                merged.push((i, target, 1));
+            }
+        }
+    }
+    drop(index);
+    let repeats = all.len() - merged.len();
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for (i, sum, count) in merged {
+        let r = &all[i];
         let mut xs = [[0u8; 32]; 2];
-        let n = net::inputs(g.board(), &mut xs);
-        let side = g.to_move().index();
-        let xs = if side == 0 { xs } else { [xs[1], xs[0]] };
-        let sample = Sample { xs, n: n as u8, target: target as f32, features_eval: eval::evaluate(&g) as f32 };
-        if crate::tune::validates(game, validation) {
+        let n = net::inputs(&r.board, &mut xs);
+        let xs = if r.side == Side::First { xs } else { [xs[1], xs[0]] };
+        let features_eval = eval::evaluate(&position(r)) as f32;
+        let sample = Sample { xs, n: n as u8, target: (sum / count as f64) as f32, features_eval };
+        if crate::tune::validates(r.game, validation) {
             valid.push(sample);
         } else {
             train.push(sample);
         }
     }
-    Ok((train, valid, s, skipped))
+    Ok(Samples { train, valid, s, read, skipped, repeats })
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -150,13 +233,13 @@ pub fn predict(n: &FloatNet, x: &Sample) -> f32 {
     let (mut a, mut b) = ([0.0; HIDDEN], [0.0; HIDDEN]);
     n.accumulate(&x.xs[0][..x.n as usize], &mut a);
     n.accumulate(&x.xs[1][..x.n as usize], &mut b);
-    100.0 * n.output(&a, &b)
+    100.0 * n.output(&a, &b, net::bucket(n.buckets, x.n as u32))
 }
 
 /// A net of small random weights from `seed`.
-pub fn initial(seed: u64) -> FloatNet {
+pub fn initial(seed: u64, buckets: usize) -> FloatNet {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut n = FloatNet::zeros();
+    let mut n = FloatNet::zeros(buckets);
     let mut fill = |v: &mut [f32], r: f32, c: f32| v.iter_mut().for_each(|w| *w = c + rng.gen_range(-r..r));
     fill(&mut n.w1, 0.1, 0.0);
     fill(&mut n.b1, 0.1, 0.3);
@@ -174,7 +257,7 @@ struct Adam {
 }
 
 fn fields(n: &mut FloatNet) -> [&mut [f32]; 6] {
-    [&mut n.w1, &mut n.b1, &mut n.w2, &mut n.b2, &mut n.w3, std::slice::from_mut(&mut n.b3)]
+    [&mut n.w1, &mut n.b1, &mut n.w2, &mut n.b2, &mut n.w3, &mut n.b3]
 }
 
 impl Adam {
@@ -207,22 +290,25 @@ fn backprop(n: &FloatNet, x: &Sample, s: f32, g: &mut FloatNet) -> f32 {
     n.accumulate(xs[0], &mut acc[0]);
     n.accumulate(xs[1], &mut acc[1]);
     let h: Vec<f32> = acc[0].iter().chain(&acc[1]).map(|&a| net::crelu(a)).collect();
+    // The rows of the position's bucket: j runs over them.
+    let bucket = net::bucket(n.buckets, x.n as u32);
+    let rows = bucket * DENSE..(bucket + 1) * DENSE;
     let mut z2 = [0.0f32; DENSE];
-    let mut y = n.b3;
-    for j in 0..DENSE {
+    let mut y = n.b3[bucket];
+    for (k, j) in rows.clone().enumerate() {
         let row = &n.w2[j * 2 * HIDDEN..][..2 * HIDDEN];
-        z2[j] = n.b2[j] + row.iter().zip(&h).map(|(w, v)| w * v).sum::<f32>();
-        y += n.w3[j] * net::crelu(z2[j]);
+        z2[k] = n.b2[j] + row.iter().zip(&h).map(|(w, v)| w * v).sum::<f32>();
+        y += n.w3[j] * net::crelu(z2[k]);
     }
     let p = 1.0 / (1.0 + (-100.0 * y / s).exp());
     let d = p - x.target;
     let dy = 2.0 * d * p * (1.0 - p) * 100.0 / s;
-    g.b3 += dy;
+    g.b3[bucket] += dy;
     let mut dh = [0.0f32; 2 * HIDDEN];
-    for j in 0..DENSE {
-        let a2 = net::crelu(z2[j]);
+    for (k, j) in rows.enumerate() {
+        let a2 = net::crelu(z2[k]);
         g.w3[j] += dy * a2;
-        if z2[j] <= 0.0 || z2[j] >= 1.0 {
+        if z2[k] <= 0.0 || z2[k] >= 1.0 {
             continue;
         }
         let dz = dy * n.w3[j];
@@ -272,10 +358,11 @@ pub fn train(
     args: &TrainNetArgs,
     mut report: impl FnMut(usize, f64, f64),
 ) -> Trained {
-    let mut net = initial(args.seed);
+    let mut net = initial(args.seed, args.buckets);
     let mut rng = StdRng::seed_from_u64(args.seed ^ 0x5EED);
-    let mut adam = Adam { m: FloatNet::zeros(), v: FloatNet::zeros(), t: 0 };
-    let mut grad = FloatNet::zeros();
+    let zeros = || FloatNet::zeros(args.buckets);
+    let mut adam = Adam { m: zeros(), v: zeros(), t: 0 };
+    let mut grad = zeros();
     let mut order: Vec<usize> = (0..train.len()).collect();
     let (mut best, mut best_loss, mut best_epoch) = (net.clone(), f64::INFINITY, 0);
     let mut epochs = Vec::new();
@@ -316,20 +403,27 @@ pub fn run(args: TrainNetArgs) -> Result<()> {
     if args.validation > 50 {
         bail!("--validation is a percent of the games, at most 50");
     }
+    if args.buckets != 1 && args.buckets != net::BUCKETS {
+        bail!("--buckets is 1 or {}", net::BUCKETS);
+    }
     if !(0.0..=1.0).contains(&args.lambda) {
         bail!("--lambda is between 0 and 1");
     }
     let start = Instant::now();
-    let text = std::fs::read_to_string(&args.data).with_context(|| format!("cannot read {}", args.data.display()))?;
-    let (train_set, valid, s, skipped) = samples(&text, args.lambda, args.validation)?;
+    let mut files = Vec::new();
+    for path in &args.data {
+        let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        files.push((path.display().to_string(), bytes));
+    }
+    let Samples { train: train_set, valid, s, read, skipped, repeats } = samples(&files, args.lambda, args.validation)?;
+    drop(files);
     if train_set.is_empty() {
-        bail!("no training positions in {}", args.data.display());
+        bail!("no training positions in the data");
     }
     eprintln!(
-        "{} training and {} held-out positions ({} skipped: a capture to make, {} pieces or fewer, or over); S = {s:.1}",
+        "{read} positions read: {} training and {} held-out ({skipped} skipped: a capture to make, {} pieces or fewer, or over; {repeats} repeats merged); S = {s:.1}",
         train_set.len(),
         valid.len(),
-        skipped,
         MAX_PIECES
     );
     eprintln!(
@@ -365,13 +459,14 @@ mod tests {
 
     fn args(epochs: usize) -> TrainNetArgs {
         TrainNetArgs {
-            data: PathBuf::new(),
+            data: Vec::new(),
             out: PathBuf::new(),
             seed: 7,
             epochs,
             lambda: 0.5,
             lr: 0.01,
             batch: 32,
+            buckets: net::BUCKETS,
             validation: 0,
             quiet: true,
         }
@@ -401,7 +496,7 @@ mod tests {
     #[test]
     fn a_tiny_run_learns_material() {
         let data = material_samples(2000, 1);
-        let before = loss_of(&data, 150.0, |x| predict(&initial(7), x));
+        let before = loss_of(&data, 150.0, |x| predict(&initial(7, net::BUCKETS), x));
         let trained = train(&data, &[], 150.0, &args(8), |_, _, _| {});
         let after = loss_of(&data, 150.0, |x| predict(&trained.net, x));
         assert!(after < before / 4.0, "loss {before} -> {after}");
@@ -425,11 +520,41 @@ mod tests {
     #[test]
     fn samples_read_a_selfplay_file() {
         let text = "# game checkers english\n1\t1/2\t1-0\t10\tfen B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\n1\t2/2\t1-0\t-\tfen W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,16\n";
-        let (train, valid, _, skipped) = samples(text, 0.5, 0).unwrap();
-        assert_eq!((train.len(), valid.len(), skipped), (2, 0, 0));
+        let file = |text: &str| vec![("data".to_string(), text.as_bytes().to_vec())];
+        let got = samples(&file(text), 0.5, 0).unwrap();
+        assert_eq!((got.train.len(), got.valid.len(), got.skipped, got.read), (2, 0, 0, 2));
         // The second: White to move, lost: target 0 (no score).
-        assert_eq!(train[1].target, 0.0);
-        assert_eq!(train[0].n, 24);
-        assert!(samples("# game checkers house\n", 0.5, 0).is_err());
+        assert_eq!(got.train[1].target, 0.0);
+        assert_eq!(got.train[0].n, 24);
+        assert!(samples(&file("# game checkers house\n"), 0.5, 0).is_err());
+    }
+
+    /// A binary file reads as its text does, and a position found twice is one sample of the
+    /// mean target.
+    #[test]
+    fn samples_read_binary_files_and_merge_repeats() {
+        use crate::game::checkers::packing;
+        let start = Checkers::new(Rules::English);
+        let mut bytes =
+            format!("# game checkers english\n{}{}\n", binary::RECORDS_LINE, binary::FIXED + packing::BYTES)
+                .into_bytes();
+        for (game, result) in [(1, 1), (2, -1)] {
+            let position = packing::pack(&start).bytes;
+            binary::BinRecord { game, index: 1, count: 1, result, pieces: 24, score: None, position }.write(&mut bytes);
+        }
+        let got = samples(&[("a.bin".to_string(), bytes.clone())], 0.5, 0).unwrap();
+        assert_eq!((got.read, got.repeats, got.train.len()), (2, 1, 1));
+        assert_eq!(got.train[0].target, 0.5);
+        // The same position in a text file: merged across the files.
+        let text = "# game checkers english\n3\t1/1\t1-0\t-\tfen B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\n";
+        let both = [("a.bin".to_string(), bytes), ("b.txt".to_string(), text.as_bytes().to_vec())];
+        let got = samples(&both, 0.5, 0).unwrap();
+        assert_eq!((got.read, got.repeats, got.train.len()), (3, 2, 1));
+        assert!((got.train[0].target - 2.0 / 3.0).abs() < 1e-6);
+        // Records of another size are another game's.
+        let mut other = b"# game checkers english\n# records 20\n".to_vec();
+        other.extend_from_slice(&[0; 20]);
+        let e = samples(&[("c.bin".to_string(), other)], 0.5, 0).err().unwrap().to_string();
+        assert!(e.contains("c.bin") && e.contains("20 bytes"), "{e}");
     }
 }

@@ -38,17 +38,18 @@ fn a_bad_net_file_is_a_clear_error() {
 
 #[test]
 fn train_net_writes_a_net_the_engine_plays_with() {
-    let (data, net) = (temp("data.txt"), temp("trained.net"));
+    let (data, net) = (temp("data.bin"), temp("trained.net"));
     let _ = std::fs::remove_file(&data);
     let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
     let (ok, _, err) = run(&[
         "selfplay", "checkers", "english", "--games", "4", "--nodes", "300", "--seed", "3", "--hash", "16", "--out", d,
-        "--quiet",
+        "--format", "bin", "--quiet",
     ]);
     assert!(ok, "{err}");
     let (ok, out, err) = run(&["train-net", "--data", d, "--out", n, "--epochs", "2", "--seed", "5", "--quiet"]);
     assert!(ok && out.contains("wrote"), "{out}{err}");
-    assert_eq!(std::fs::metadata(&net).unwrap().len(), 41_376);
+    // Version 2, four output buckets: 8 + 16 header bytes, 16,580 f32 values, the checksum.
+    assert_eq!(std::fs::metadata(&net).unwrap().len(), 66_352);
     // The shipped net, the trained one and the features search differently; the default is the
     // shipped net.
     let shipped_file = concat!(env!("CARGO_MANIFEST_DIR"), "/src/game/checkers/net/english.net");

@@ -107,6 +107,8 @@ pub trait AnyNotation: AnyRules {
     fn human_end_reason(&self) -> Option<String>;
     /// The position in the game's FEN, for the games that have one ([`Render::fen`]).
     fn fen(&self) -> Option<String>;
+    /// The position packed for training data ([`Render::packed`]), for the games that pack.
+    fn packed(&self) -> Option<crate::game::render::Packed>;
 }
 
 /// The engine: a turn chosen and played, a position analysed.

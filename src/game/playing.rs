@@ -277,6 +277,10 @@ where
     fn fen(&self) -> Option<String> {
         self.game.fen()
     }
+
+    fn packed(&self) -> Option<crate::game::render::Packed> {
+        self.game.packed()
+    }
 }
 
 impl<G, K> AnyThinking for Playing<G, K>

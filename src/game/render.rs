@@ -14,6 +14,14 @@ use anyhow::Result;
 use serde::Serialize;
 
 /// How a game shows itself to people: as text, and as a view for a web page.
+/// A position packed for training data: the bytes (the same length for every position of a
+/// game) and the number of pieces on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Packed {
+    pub bytes: Vec<u8>,
+    pub pieces: u8,
+}
+
 pub trait Render: Game {
     /// The board as plain text, a line per row, top row first (as `boardbot replay` prints it).
     fn board_text(&self) -> String;
@@ -58,6 +66,12 @@ pub trait Render: Game {
     /// The position in the game's FEN, for the games that have one (the description's `fen`
     /// option reads it back); None by default.
     fn fen(&self) -> Option<String> {
+        None
+    }
+    /// The position packed in a fixed number of bytes for training data (`boardbot selfplay
+    /// --format bin`), with the pieces on the board (the game's phase); None for the games that
+    /// have no packed form. Each game documents its layout beside its implementation.
+    fn packed(&self) -> Option<Packed> {
         None
     }
     /// The players as the game's pictures and texts name them, the first player's first.

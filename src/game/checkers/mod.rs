@@ -40,6 +40,7 @@ pub mod movegen;
 pub mod net;
 pub mod notation;
 pub mod openings;
+pub mod packing;
 mod picture;
 pub mod reference;
 

@@ -13,6 +13,10 @@
 //! - Then `h = crelu(acc[side to move]) ++ crelu(acc[opponent])` (crelu: clamped to [0, 1]),
 //!   `a2 = crelu(b2 + w2 h)` ([`DENSE`] values), and the output `y = b3 + w3 . a2`, in men: the
 //!   evaluation for the side to move is `100 y` (a man is 100).
+//! - The layers after the accumulator come in buckets by the pieces on the board (as the
+//!   output buckets of NNUE engines): a net of [`BUCKETS`] reads `w2, b2, w3, b3` of bucket
+//!   [`bucket`] (at most 8 pieces, 9 to 12, 13 to 18, more); a net of one bucket reads its only
+//!   one.
 //!
 //! # Integer inference
 //!
@@ -23,11 +27,13 @@
 //! range), the dense part i32, the output i64. The rounding error is bounded by the test
 //! `quantised_matches_float`.
 //!
-//! # File (version 1)
+//! # File (version 2; version 1 is read as a net of one bucket)
 //!
-//! Little-endian: the 8 bytes `BBCKNET\0`, u32 version, u32 HIDDEN, u32 DENSE, then the f32
-//! values of w1 (input-major: `w1[input * HIDDEN + h]`), b1, w2 (`w2[j * 2 HIDDEN + i]`), b2, w3,
-//! b3, then the u64 FNV-1a hash of every byte before it.
+//! Little-endian: the 8 bytes `BBCKNET\0`, u32 version, u32 HIDDEN, u32 DENSE, u32 buckets (1
+//! or [`BUCKETS`]; version 1 has no such word and one bucket), then the f32 values of w1
+//! (input-major: `w1[input * HIDDEN + h]`), b1, w2 (`w2[(bucket * DENSE + j) * 2 HIDDEN + i]`),
+//! b2 (`b2[bucket * DENSE + j]`), w3 (the same), b3 (one a bucket), then the u64 FNV-1a hash of
+//! every byte before it.
 
 use super::movegen::Board;
 use super::Checkers;
@@ -53,11 +59,34 @@ pub const W2_LIMIT: f32 = 127.0;
 /// The largest magnitude of the other values.
 pub const OTHER_LIMIT: f32 = 1.0e4;
 
+/// The buckets of a bucketed net (see [`bucket`]).
+pub const BUCKETS: usize = 4;
+
+/// The bucket of a position with `pieces` pieces in a net of `buckets` buckets (1 or
+/// [`BUCKETS`]).
+#[inline(always)]
+pub fn bucket(buckets: usize, pieces: u32) -> usize {
+    match (buckets, pieces) {
+        (1, _) => 0,
+        (_, 0..=8) => 0,
+        (_, 9..=12) => 1,
+        (_, 13..=18) => 2,
+        _ => 3,
+    }
+}
+
 const MAGIC: &[u8; 8] = b"BBCKNET\0";
-pub const VERSION: u32 = 1;
-const PARAMS: usize = INPUTS * HIDDEN + HIDDEN + DENSE * 2 * HIDDEN + DENSE + DENSE + 1;
-/// The size of a file of this version.
-pub const FILE_BYTES: usize = 8 + 12 + 4 * PARAMS + 8;
+pub const VERSION: u32 = 2;
+/// The values of a net of `buckets` buckets.
+const fn params(buckets: usize) -> usize {
+    INPUTS * HIDDEN + HIDDEN + buckets * (DENSE * 2 * HIDDEN + DENSE + DENSE + 1)
+}
+/// The size of a file of version 2 with `buckets` buckets.
+pub const fn file_bytes(buckets: usize) -> usize {
+    8 + 16 + 4 * params(buckets) + 8
+}
+/// The size of a file of version 1 (one bucket).
+const V1_FILE_BYTES: usize = 8 + 12 + 4 * params(1) + 8;
 
 /// The input of a piece of colour `colour` (0 Black), king or man, on bit `sq`, in view `v`.
 #[inline(always)]
@@ -88,12 +117,13 @@ pub fn inputs(b: &Board, out: &mut [[u8; 32]; 2]) -> usize {
 /// The float network (what the trainer fits and the file holds).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
+    pub buckets: usize,
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
     pub b2: Vec<f32>,
     pub w3: Vec<f32>,
-    pub b3: f32,
+    pub b3: Vec<f32>,
 }
 
 #[inline(always)]
@@ -102,14 +132,16 @@ pub fn crelu(x: f32) -> f32 {
 }
 
 impl FloatNet {
-    pub fn zeros() -> FloatNet {
+    /// A net of `buckets` buckets (1 or [`BUCKETS`]), every value 0.
+    pub fn zeros(buckets: usize) -> FloatNet {
         FloatNet {
+            buckets,
             w1: vec![0.0; INPUTS * HIDDEN],
             b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; DENSE * 2 * HIDDEN],
-            b2: vec![0.0; DENSE],
-            w3: vec![0.0; DENSE],
-            b3: 0.0,
+            w2: vec![0.0; buckets * DENSE * 2 * HIDDEN],
+            b2: vec![0.0; buckets * DENSE],
+            w3: vec![0.0; buckets * DENSE],
+            b3: vec![0.0; buckets],
         }
     }
 
@@ -125,11 +157,11 @@ impl FloatNet {
     }
 
     /// The output (men, for the side to move) from the accumulators of the side to move and of
-    /// the opponent.
-    pub fn output(&self, mine: &[f32; HIDDEN], theirs: &[f32; HIDDEN]) -> f32 {
+    /// the opponent, with the layers of bucket `b`.
+    pub fn output(&self, mine: &[f32; HIDDEN], theirs: &[f32; HIDDEN], b: usize) -> f32 {
         let h: Vec<f32> = mine.iter().chain(theirs).map(|&a| crelu(a)).collect();
-        let mut y = self.b3;
-        for j in 0..DENSE {
+        let mut y = self.b3[b];
+        for j in b * DENSE..(b + 1) * DENSE {
             let row = &self.w2[j * 2 * HIDDEN..][..2 * HIDDEN];
             let z = self.b2[j] + row.iter().zip(&h).map(|(w, x)| w * x).sum::<f32>();
             y += self.w3[j] * crelu(z);
@@ -144,11 +176,11 @@ impl FloatNet {
         let (mut a0, mut a1) = ([0.0; HIDDEN], [0.0; HIDDEN]);
         self.accumulate(&xs[side][..n], &mut a0);
         self.accumulate(&xs[1 - side][..n], &mut a1);
-        100.0 * self.output(&a0, &a1)
+        100.0 * self.output(&a0, &a1, bucket(self.buckets, n as u32))
     }
 
     fn values(&self) -> impl Iterator<Item = &f32> {
-        self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2).chain(&self.w3).chain(std::iter::once(&self.b3))
+        self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2).chain(&self.w3).chain(&self.b3)
     }
 
     /// Clamps every value into the file's bounds (the trainer calls it after each step).
@@ -159,16 +191,16 @@ impl FloatNet {
         for w in self.w2.iter_mut() {
             *w = w.clamp(-W2_LIMIT, W2_LIMIT);
         }
-        for w in self.b2.iter_mut().chain(self.w3.iter_mut()).chain(std::iter::once(&mut self.b3)) {
+        for w in self.b2.iter_mut().chain(self.w3.iter_mut()).chain(self.b3.iter_mut()) {
             *w = w.clamp(-OTHER_LIMIT, OTHER_LIMIT);
         }
     }
 
     /// The file's bytes (see the module's text).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_BYTES);
+        let mut out = Vec::with_capacity(file_bytes(self.buckets));
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, HIDDEN as u32, DENSE as u32] {
+        for v in [VERSION, HIDDEN as u32, DENSE as u32, self.buckets as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for v in self.values() {
@@ -186,29 +218,36 @@ impl FloatNet {
         }
         let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
         let (version, hidden, dense) = (word(8), word(12), word(16));
-        if version != VERSION {
-            bail!("net file version {version}, this build reads version {VERSION}");
-        }
+        let (buckets, header, expected) = match version {
+            1 => (1, 20, V1_FILE_BYTES),
+            2 if bytes.len() >= 24 => match word(20) as usize {
+                b @ (1 | BUCKETS) => (b, 24, file_bytes(b)),
+                b => bail!("net of {b} buckets, this build reads 1 or {BUCKETS}"),
+            },
+            2 => bail!("net file of {} bytes (truncated?)", bytes.len()),
+            _ => bail!("net file version {version}, this build reads versions 1 and {VERSION}"),
+        };
         if (hidden as usize, dense as usize) != (HIDDEN, DENSE) {
             bail!("net of {hidden} x {dense} units, this build's is {HIDDEN} x {DENSE}");
         }
-        if bytes.len() != FILE_BYTES {
-            bail!("net file of {} bytes, expected {FILE_BYTES} (truncated?)", bytes.len());
+        if bytes.len() != expected {
+            bail!("net file of {} bytes, expected {expected} (truncated?)", bytes.len());
         }
-        let body = &bytes[..FILE_BYTES - 8];
-        let sum = u64::from_le_bytes(bytes[FILE_BYTES - 8..].try_into().expect("8 bytes"));
+        let body = &bytes[..expected - 8];
+        let sum = u64::from_le_bytes(bytes[expected - 8..].try_into().expect("8 bytes"));
         if fnv1a(body) != sum {
             bail!("net file checksum mismatch (damaged file)");
         }
-        let mut vals = body[20..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
+        let mut vals = body[header..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
         let mut take = |n: usize| -> Vec<f32> { vals.by_ref().take(n).collect() };
         let net = FloatNet {
+            buckets,
             w1: take(INPUTS * HIDDEN),
             b1: take(HIDDEN),
-            w2: take(DENSE * 2 * HIDDEN),
-            b2: take(DENSE),
-            w3: take(DENSE),
-            b3: take(1)[0],
+            w2: take(buckets * DENSE * 2 * HIDDEN),
+            b2: take(buckets * DENSE),
+            w3: take(buckets * DENSE),
+            b3: take(buckets),
         };
         let ok = |v: &[f32], limit: f32| v.iter().all(|x| x.is_finite() && x.abs() <= limit);
         if !(ok(&net.w1, W1_LIMIT)
@@ -216,7 +255,7 @@ impl FloatNet {
             && ok(&net.w2, W2_LIMIT)
             && ok(&net.b2, OTHER_LIMIT)
             && ok(&net.w3, OTHER_LIMIT)
-            && ok(&[net.b3], OTHER_LIMIT))
+            && ok(&net.b3, OTHER_LIMIT))
         {
             bail!("net file has a value out of range");
         }
@@ -235,10 +274,12 @@ pub struct Net {
     id: u64,
     w1: Vec<[i16; HIDDEN]>,
     b1: [i16; HIDDEN],
+    buckets: usize,
+    /// Bucket-major: row `bucket * DENSE + j`.
     w2: Vec<[i16; 2 * HIDDEN]>,
-    b2: [i32; DENSE],
-    w3: [i64; DENSE],
-    b3: i64,
+    b2: Vec<[i32; DENSE]>,
+    w3: Vec<[i64; DENSE]>,
+    b3: Vec<i64>,
     float: FloatNet,
 }
 
@@ -252,11 +293,12 @@ impl Net {
         let qo = QO as f64;
         let w1 = (0..INPUTS).map(|i| std::array::from_fn(|h| q(f.w1[i * HIDDEN + h], qa) as i16)).collect();
         let b1 = std::array::from_fn(|h| q(f.b1[h], qa) as i16);
-        let w2 = (0..DENSE).map(|j| std::array::from_fn(|i| q(f.w2[j * 2 * HIDDEN + i], qb) as i16)).collect();
-        let b2 = std::array::from_fn(|j| q(f.b2[j], qa * qb) as i32);
-        let w3 = std::array::from_fn(|j| q(f.w3[j], qo) as i64);
-        let b3 = q(f.b3, qa * qb * qo) as i64;
-        Net { id: NEXT_ID.fetch_add(1, Ordering::Relaxed), w1, b1, w2, b2, w3, b3, float: f }
+        let rows = f.buckets * DENSE;
+        let w2 = (0..rows).map(|j| std::array::from_fn(|i| q(f.w2[j * 2 * HIDDEN + i], qb) as i16)).collect();
+        let b2 = (0..f.buckets).map(|b| std::array::from_fn(|j| q(f.b2[b * DENSE + j], qa * qb) as i32)).collect();
+        let w3 = (0..f.buckets).map(|b| std::array::from_fn(|j| q(f.w3[b * DENSE + j], qo) as i64)).collect();
+        let b3 = f.b3.iter().map(|&x| q(x, qa * qb * qo) as i64).collect();
+        Net { id: NEXT_ID.fetch_add(1, Ordering::Relaxed), w1, b1, buckets: f.buckets, w2, b2, w3, b3, float: f }
     }
 
     /// A net from a file's bytes (see the module's text).
@@ -274,9 +316,11 @@ impl Net {
         &self.float
     }
 
-    /// The output for the side to move from the accumulators (mine, theirs), in hundredths
-    /// of a man.
-    pub fn output(&self, mine: &[i16; HIDDEN], theirs: &[i16; HIDDEN]) -> i32 {
+    /// The output for the side to move from the accumulators (mine, theirs) of a position of
+    /// `pieces` pieces, in hundredths of a man.
+    pub fn output(&self, mine: &[i16; HIDDEN], theirs: &[i16; HIDDEN], pieces: u32) -> i32 {
+        let b = bucket(self.buckets, pieces);
+        let (w2, b2, w3) = (&self.w2[b * DENSE..(b + 1) * DENSE], &self.b2[b], &self.w3[b]);
         let mut h = [0i16; 2 * HIDDEN];
         // Two loops over fixed lengths (a chained iterator is not vectorised).
         let (h0, h1) = h.split_at_mut(HIDDEN);
@@ -286,10 +330,10 @@ impl Net {
         for (x, &a) in h1.iter_mut().zip(theirs) {
             *x = a.clamp(0, QA as i16);
         }
-        let mut out = self.b3;
+        let mut out = self.b3[b];
         for j in 0..DENSE {
-            let z = self.b2[j] + self.w2[j].iter().zip(&h).map(|(&w, &x)| w as i32 * x as i32).sum::<i32>();
-            out += z.clamp(0, QA * QB) as i64 * self.w3[j];
+            let z = b2[j] + w2[j].iter().zip(&h).map(|(&w, &x)| w as i32 * x as i32).sum::<i32>();
+            out += z.clamp(0, QA * QB) as i64 * w3[j];
         }
         (out * 100 / (QA as i64 * QB as i64 * QO)) as i32
     }
@@ -300,7 +344,8 @@ impl Net {
         ACCUMULATOR.with_borrow_mut(|acc| {
             acc.update(self, g.board());
             let s = g.to_move().index();
-            self.output(&acc.acc[s], &acc.acc[1 - s])
+            let b = g.board();
+            self.output(&acc.acc[s], &acc.acc[1 - s], (b.pieces[0] | b.pieces[1]).count_ones())
         })
     }
 
@@ -308,7 +353,7 @@ impl Net {
     pub fn evaluate_fresh(&self, b: &Board, side: usize) -> i32 {
         let mut acc = Accumulator::new();
         acc.refresh(self, b);
-        self.output(&acc.acc[side], &acc.acc[1 - side])
+        self.output(&acc.acc[side], &acc.acc[1 - side], (b.pieces[0] | b.pieces[1]).count_ones())
     }
 }
 
@@ -433,14 +478,14 @@ mod tests {
     /// A net of random weights, larger than a trainer's start so that every unit is used.
     fn random_net(seed: u64) -> FloatNet {
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut n = FloatNet::zeros();
+        let mut n = FloatNet::zeros(BUCKETS);
         let mut fill = |v: &mut [f32], r: f32, c: f32| v.iter_mut().for_each(|w| *w = c + rng.gen_range(-r..r));
         fill(&mut n.w1, 0.3, 0.0);
         fill(&mut n.b1, 0.3, 0.4);
         fill(&mut n.w2, 0.3, 0.0);
         fill(&mut n.b2, 0.3, 0.2);
         fill(&mut n.w3, 1.0, 0.0);
-        n.b3 = 0.1;
+        fill(&mut n.b3, 0.1, 0.0);
         n
     }
 
@@ -511,9 +556,41 @@ mod tests {
     fn the_file_round_trips() {
         let f = random_net(6);
         let bytes = f.to_bytes();
-        assert_eq!(bytes.len(), FILE_BYTES);
+        assert_eq!(bytes.len(), file_bytes(BUCKETS));
         assert_eq!(FloatNet::from_bytes(&bytes).unwrap(), f);
-        assert_eq!(FloatNet::from_bytes(ENGLISH_NET).unwrap().to_bytes(), ENGLISH_NET);
+        // A net of version 1 reads as one bucket, and writes as version 2 the same values.
+        let mut v1 = random_net(6);
+        (v1.buckets, v1.b3) = (1, vec![0.25]);
+        v1.w2.truncate(DENSE * 2 * HIDDEN);
+        v1.b2.truncate(DENSE);
+        v1.w3.truncate(DENSE);
+        let mut old = b"BBCKNET\0".to_vec();
+        for w in [1u32, HIDDEN as u32, DENSE as u32] {
+            old.extend_from_slice(&w.to_le_bytes());
+        }
+        v1.values().for_each(|v| old.extend_from_slice(&v.to_le_bytes()));
+        old.extend_from_slice(&fnv1a(&old).to_le_bytes());
+        assert_eq!(old.len(), V1_FILE_BYTES);
+        assert_eq!(FloatNet::from_bytes(&old).unwrap(), v1);
+        assert_eq!(FloatNet::from_bytes(&v1.to_bytes()).unwrap(), v1);
+        let shipped = FloatNet::from_bytes(ENGLISH_NET).unwrap();
+        assert_eq!(FloatNet::from_bytes(&shipped.to_bytes()).unwrap(), shipped);
+    }
+
+    /// Each bucket's layers serve the positions of its piece counts, and no other.
+    #[test]
+    fn the_bucket_follows_the_pieces() {
+        let counts: Vec<usize> = (2..=24).map(|p| bucket(BUCKETS, p)).collect();
+        assert!(counts.windows(2).all(|w| w[0] <= w[1]) && counts[0] == 0 && counts[22] == BUCKETS - 1);
+        assert!((0..=24).all(|p| bucket(1, p) == 0));
+        let g = fen::parse(Rules::English, "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29").unwrap();
+        let (f, b) = (random_net(10), bucket(BUCKETS, 12));
+        let before = f.evaluate(g.board(), 0);
+        let mut other = f.clone();
+        other.b3[(b + 1) % BUCKETS] += 1.0;
+        assert_eq!(other.evaluate(g.board(), 0), before);
+        other.b3[b] += 1.0;
+        assert!((other.evaluate(g.board(), 0) - before - 100.0).abs() < 1e-3);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Checkers' pictures: the board as text (squares numbered 1..=32) and as the page's view.
 
-use super::{fen, notation, Checkers, Move, Rules, QUIET_PLIES_DRAW};
-use crate::game::render::{Render, View, ViewCell, ViewMove, ViewPlayer};
+use super::{fen, notation, packing, Checkers, Move, Rules, QUIET_PLIES_DRAW};
+use crate::game::render::{Packed, Render, View, ViewCell, ViewMove, ViewPlayer};
 use crate::game::{Game, Outcome, Side};
 use anyhow::Result;
 
@@ -184,6 +184,12 @@ impl Render for Checkers {
 
     fn fen(&self) -> Option<String> {
         Some(fen::write(self))
+    }
+
+    /// 13 bytes: Black's pieces, White's pieces and the kings as u32 little-endian bitboards
+    /// (bit s - 1 for square s), then the side to move (0 Black, 1 White).
+    fn packed(&self) -> Option<Packed> {
+        Some(packing::pack(self))
     }
 
     fn notation_help(&self) -> String {

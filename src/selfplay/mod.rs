@@ -25,11 +25,22 @@
 //! `--games` (the same games, numbers and seeds); its header says `# shard I/N`, and `boardbot
 //! merge` puts the shards' files together as the file one run writes.
 //!
+//! **Binary.** With `--format bin` the same header and records go to a binary file, the
+//! positions packed (checkers: 29 bytes a position; [`binary`] gives the layout), for training
+//! on millions of positions; `boardbot train-net` reads both forms.
+//!
+//! **Deeper labels for the endgame.** With `--deep-nodes N --deep-pieces P` the positions with P
+//! pieces or fewer are searched with N nodes (the move played and its score): their searches
+//! reach the endgame databases.
+//!
 //! **Resumable.** Games are written whole, in order. Run again with the same settings and `--out`,
 //! it keeps the complete games already there, drops a game cut off part-way, and plays on.
 
+pub mod binary;
+
 use crate::game::any::{AnyGame, Request, MAX_LEVEL};
 use crate::game::registry::{opening_set, GameSpec, Resources};
+use crate::game::render::Packed;
 use crate::game::{Outcome, Side};
 use crate::referee::game::Opening;
 use crate::referee::progress::Progress;
@@ -38,7 +49,8 @@ use crate::referee::shard::Shard;
 use crate::search::weights::WeightFile;
 use crate::search::{Limits, Searcher};
 use anyhow::{anyhow, bail, Context, Result};
-use clap::{ArgGroup, Args};
+use binary::BinRecord;
+use clap::{ArgGroup, Args, ValueEnum};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::collections::BTreeMap;
@@ -91,9 +103,25 @@ pub struct SelfplayArgs {
     /// = I - 1, the same games as in the whole run; `boardbot merge` joins the shards' files.
     #[arg(long, value_name = "I/N")]
     shard: Option<Shard>,
+    /// The file's form: text lines, or binary records (packed positions; checkers only).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Nodes per move in the positions with `--deep-pieces` pieces or fewer (with `--nodes`).
+    #[arg(long, value_name = "NODES", requires = "deep_pieces")]
+    deep_nodes: Option<u64>,
+    /// The most pieces a position has for `--deep-nodes` to apply (games with packed positions).
+    #[arg(long, value_name = "PIECES", requires = "deep_nodes")]
+    deep_pieces: Option<u8>,
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// The self-play file's form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Bin,
 }
 
 /// How long the engine thinks.
@@ -119,6 +147,9 @@ pub struct Settings {
     pub net: crate::bot::NetSetting,
     /// The games of the run this file holds.
     pub shard: Shard,
+    pub format: Format,
+    /// (pieces, nodes): positions with that many pieces or fewer are searched with those nodes.
+    pub deep: Option<(u8, u64)>,
 }
 
 impl Settings {
@@ -131,12 +162,16 @@ impl Settings {
         format!(
             "# boardbot selfplay: GAME, K/N (its K-th of N positions), RESULT (first player's view), \
              SCORE (search, side to move's view), POSITION\n\
-             # game {}\n# limit {limit}\n# seed {}\n# openings {} then {} random plies\n# hash {}\n# weights {weights_text}\n{}",
+             # game {}\n# limit {limit}\n# seed {}\n# openings {} then {} random plies\n# hash {}\n# weights {weights_text}\n{}{}",
             self.spec,
             self.seed,
             self.openings_name,
             self.opening_plies,
             self.hash_mb,
+            match self.deep {
+                Some((pieces, nodes)) => format!("# deep nodes {nodes} at {pieces} pieces or fewer\n"),
+                None => String::new(),
+            },
             match self.shard.is_whole() {
                 true => String::new(),
                 false => format!("# shard {}\n", self.shard),
@@ -177,18 +212,92 @@ pub fn position_text(game: &dyn AnyGame) -> String {
     }
 }
 
-/// Plays game `number` (from 1) and returns its lines.
-pub fn play_game(settings: &Settings, resources: &Resources, number: usize) -> Result<String> {
+/// A position of a played game as recorded.
+pub struct Recorded {
+    pub text: String,
+    pub packed: Option<Packed>,
+    pub score: Option<i32>,
+}
+
+/// A game played: its number, result and positions.
+pub struct PlayedGame {
+    pub number: usize,
+    pub outcome: Option<Outcome>,
+    pub positions: Vec<Recorded>,
+}
+
+impl PlayedGame {
+    fn result_text(&self) -> &'static str {
+        match self.outcome {
+            Some(Outcome::Win(Side::First)) => "1-0",
+            Some(Outcome::Win(Side::Second)) => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+
+    /// The game's lines of a text file.
+    pub fn text(&self) -> String {
+        let n = self.positions.len();
+        let mut text = String::new();
+        for (k, p) in self.positions.iter().enumerate() {
+            let score = p.score.map_or("-".to_string(), |s| s.to_string());
+            text.push_str(&format!("{}\t{}/{n}\t{}\t{score}\t{}\n", self.number, k + 1, self.result_text(), p.text));
+        }
+        text
+    }
+
+    /// The game's records of a binary file.
+    pub fn binary(&self) -> Result<Vec<u8>> {
+        let n = u16::try_from(self.positions.len()).map_err(|_| anyhow!("game {}: too long", self.number))?;
+        let result = match self.outcome {
+            Some(Outcome::Win(Side::First)) => 1,
+            Some(Outcome::Win(Side::Second)) => -1,
+            _ => 0,
+        };
+        let mut out = Vec::new();
+        for (k, p) in self.positions.iter().enumerate() {
+            let packed =
+                p.packed.as_ref().ok_or_else(|| anyhow!("game {}: a position without a packed form", self.number))?;
+            BinRecord {
+                game: self.number as u32,
+                index: k as u16 + 1,
+                count: n,
+                result,
+                pieces: packed.pieces,
+                score: p.score,
+                position: packed.bytes.clone(),
+            }
+            .write(&mut out);
+        }
+        Ok(out)
+    }
+
+    /// The game as the file's format writes it.
+    pub fn bytes(&self, format: Format) -> Result<Vec<u8>> {
+        match format {
+            Format::Text => Ok(self.text().into_bytes()),
+            Format::Bin => self.binary(),
+        }
+    }
+}
+
+/// Plays game `number` (from 1).
+pub fn play_game(settings: &Settings, resources: &Resources, number: usize) -> Result<PlayedGame> {
     let mut game = new_game(settings, resources)?;
     settings.opening(number).play(game.as_mut()).map_err(|e| anyhow!("game {number}: opening: {e}"))?;
     let mut searcher = Searcher::new((settings.hash_mb / 2).max(1));
     let mut rng = SmallRng::seed_from_u64(settings.seed.wrapping_add(number as u64));
-    let mut positions: Vec<(String, Option<i32>)> = Vec::new();
+    let mut positions: Vec<Recorded> = Vec::new();
     // Every game ends by its rules; the cap only guards against a game that would not.
     const MAX_TURNS: usize = 2000;
     while game.outcome().is_none() && !game.is_dead_draw() && positions.len() < MAX_TURNS {
+        let packed = game.packed();
+        let deep = match (settings.deep, &packed) {
+            (Some((pieces, nodes)), Some(p)) if p.pieces <= pieces => Some(nodes),
+            _ => None,
+        };
         let limits = match settings.limit {
-            Limit::Nodes(n) => Limits { max_nodes: Some(n), ..Limits::infinite() },
+            Limit::Nodes(n) => Limits { max_nodes: Some(deep.unwrap_or(n)), ..Limits::infinite() },
             Limit::Time(t) => Limits::per_move(Instant::now(), t, Duration::ZERO),
         };
         let request = Request {
@@ -200,22 +309,12 @@ pub fn play_game(settings: &Settings, resources: &Resources, number: usize) -> R
             algorithm: crate::game::any::Algorithm::Full,
             evaluation: None,
         };
-        let position = position_text(game.as_ref());
+        let text = position_text(game.as_ref());
         let turn = game.think(&mut searcher, &mut rng, &request);
-        positions.push((position, turn.thought.filter(|t| t.depth > 0 || t.proved).map(|t| t.score)));
+        let score = turn.thought.filter(|t| t.depth > 0 || t.proved).map(|t| t.score);
+        positions.push(Recorded { text, packed, score });
     }
-    let result = match game.outcome() {
-        Some(Outcome::Win(Side::First)) => "1-0",
-        Some(Outcome::Win(Side::Second)) => "0-1",
-        _ => "1/2-1/2",
-    };
-    let n = positions.len();
-    let mut text = String::new();
-    for (k, (position, score)) in positions.iter().enumerate() {
-        let score = score.map_or("-".to_string(), |s| s.to_string());
-        text.push_str(&format!("{number}\t{}/{n}\t{result}\t{score}\t{position}\n", k + 1));
-    }
-    Ok(text)
+    Ok(PlayedGame { number, outcome: game.outcome(), positions })
 }
 
 /// One line of a self-play file.
@@ -364,6 +463,13 @@ pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
         weights,
         net: net.clone(),
         shard: args.shard.unwrap_or_default(),
+        format: args.format,
+        deep: match (args.deep_pieces, args.deep_nodes, limit) {
+            (Some(_), Some(0), _) => bail!("--deep-nodes must be at least 1"),
+            (Some(pieces), Some(nodes), Limit::Nodes(_)) => Some((pieces, nodes)),
+            (Some(_), Some(_), Limit::Time(_)) => bail!("--deep-nodes goes with --nodes, not --time"),
+            _ => None,
+        },
     };
     let resources = Resources::new(args.hash - args.hash / 2);
     let probe = new_game(&settings, &resources)?;
@@ -371,8 +477,14 @@ pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
         Some(w) => w.names().iter().zip(w.values()).map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(" "),
         None => "none".to_string(),
     };
-    let header = settings.header(&weights_text);
-    let done = prepare_file(&args.out, &header)?;
+    let mut header = settings.header(&weights_text);
+    if settings.format == Format::Bin {
+        let Some(packed) = probe.packed() else {
+            bail!("{} has no packed positions: use --format text", settings.spec);
+        };
+        header.push_str(&format!("{}{}\n", binary::RECORDS_LINE, binary::FIXED + packed.bytes.len()));
+    }
+    let done = prepare_file(&args.out, &header, settings.format)?;
     // This shard's games still to play, in order (the file holds its games up to `done`).
     let todo: Vec<usize> = (done + 1..=args.games).filter(|g| settings.shard.holds(g - 1)).collect();
     if todo.is_empty() {
@@ -384,7 +496,7 @@ pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
     let progress = Progress::new(todo.len(), args.quiet, true);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Result<String>)>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<(usize, Vec<u8>)>)>();
     let mut failure: Option<anyhow::Error> = None;
     std::thread::scope(|scope| {
         for _ in 0..args.jobs.min(todo.len()) {
@@ -392,7 +504,9 @@ pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     let Some(&number) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                    if tx.send((number, play_game(settings, resources, number))).is_err() {
+                    let played = play_game(settings, resources, number)
+                        .and_then(|g| Ok((g.positions.len(), g.bytes(settings.format)?)));
+                    if tx.send((number, played)).is_err() {
                         break;
                     }
                 }
@@ -404,19 +518,18 @@ pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
         let (mut written, mut finished) = (0, 0);
         for (number, text) in rx {
             match text {
-                Ok(text) => {
+                Ok((positions, bytes)) => {
                     finished += 1;
-                    let positions = text.lines().count();
                     progress.game(finished, &format!("game {number}: {positions} positions"));
-                    waiting.insert(number, text);
+                    waiting.insert(number, bytes);
                 }
                 Err(e) => {
                     stop.store(true, Ordering::Relaxed);
                     failure.get_or_insert(anyhow!(e));
                 }
             }
-            while let Some(text) = todo.get(written).and_then(|n| waiting.remove(n)) {
-                if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+            while let Some(bytes) = todo.get(written).and_then(|n| waiting.remove(n)) {
+                if let Err(e) = out.write_all(&bytes).and_then(|_| out.flush()) {
                     stop.store(true, Ordering::Relaxed);
                     failure.get_or_insert(anyhow!("writing {}: {e}", args.out.display()));
                     break;
@@ -438,24 +551,34 @@ pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
 
 /// Makes `path` ready for games after those it holds: a new file with `header`, or an existing
 /// one with the same header cut after its last complete game. Returns the games it holds.
-fn prepare_file(path: &Path, header: &str) -> Result<usize> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+fn prepare_file(path: &Path, header: &str, format: Format) -> Result<usize> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => bail!("reading {}: {e}", path.display()),
     };
-    if text.is_empty() {
+    if bytes.is_empty() {
         std::fs::write(path, header).with_context(|| format!("writing {}", path.display()))?;
         return Ok(0);
     }
-    if !text.starts_with(header) {
+    if !bytes.starts_with(header.as_bytes()) {
         bail!(
             "{} holds games of other settings (its header differs from:\n{header}); delete it or choose another --out",
             path.display()
         );
     }
-    let (games, keep) = complete_games(&text, header.len());
-    if keep < text.len() {
+    let (games, keep) = match format {
+        Format::Text => {
+            let text = std::str::from_utf8(&bytes).map_err(|_| anyhow!("{}: not a text file", path.display()))?;
+            complete_games(text, header.len())
+        }
+        Format::Bin => {
+            let size = binary::split(header.as_bytes())?.1;
+            let (games, keep) = binary::complete_games(&bytes[header.len()..], size);
+            (games, header.len() + keep)
+        }
+    };
+    if keep < bytes.len() {
         let f = File::options().write(true).open(path).with_context(|| format!("opening {}", path.display()))?;
         f.set_len(keep as u64).with_context(|| format!("cutting {}", path.display()))?;
     }
@@ -556,6 +679,8 @@ mod tests {
             weights: None,
             net: crate::bot::NetSetting::Default,
             shard: Shard::WHOLE,
+            format: Format::Text,
+            deep: None,
         }
     }
 
@@ -564,6 +689,10 @@ mod tests {
     }
 
     fn selfplay(spec: &str, games: usize, out: &Path, nodes: u64, jobs: usize) {
+        selfplay_with(spec, games, out, nodes, jobs, &[]).unwrap();
+    }
+
+    fn selfplay_with(spec: &str, games: usize, out: &Path, nodes: u64, jobs: usize, more: &[&str]) -> Result<()> {
         let mut words: Vec<String> = spec.split_whitespace().map(String::from).collect();
         words.extend(
             [
@@ -579,13 +708,66 @@ mod tests {
             .map(String::from),
         );
         words.extend(["--hash", "16", "--jobs", &jobs.to_string(), "--quiet"].map(String::from));
+        words.extend(more.iter().map(|w| w.to_string()));
         #[derive(clap::Parser)]
         struct Cli {
             #[command(flatten)]
             args: SelfplayArgs,
         }
-        let cli = <Cli as clap::Parser>::try_parse_from(std::iter::once("selfplay".to_string()).chain(words)).unwrap();
-        run(cli.args, &crate::bot::NetSetting::Default).unwrap();
+        let cli = <Cli as clap::Parser>::try_parse_from(std::iter::once("selfplay".to_string()).chain(words))?;
+        run(cli.args, &crate::bot::NetSetting::Default)
+    }
+
+    #[test]
+    fn the_binary_file_holds_the_text_files_positions_and_resumes() {
+        let (text, bin, deep) = (temp("t.txt"), temp("b.bin"), temp("d.bin"));
+        for f in [&text, &bin, &deep] {
+            let _ = std::fs::remove_file(f);
+        }
+        selfplay("checkers english", 3, &text, 300, 1);
+        selfplay_with("checkers english", 3, &bin, 300, 2, &["--format", "bin"]).unwrap();
+        let (_, lines) = read(&std::fs::read_to_string(&text).unwrap()).unwrap();
+        let bytes = std::fs::read(&bin).unwrap();
+        let (header, size, at) = binary::split(&bytes).unwrap();
+        assert_eq!(header_value(&header, "records"), Some("29"));
+        let records = binary::records(&bytes[at..], size).unwrap();
+        assert_eq!(records.len(), lines.len());
+        for (r, l) in records.iter().zip(&lines) {
+            let g = crate::game::checkers::packing::unpack(crate::game::checkers::Rules::English, &r.position).unwrap();
+            let fen = crate::game::checkers::fen::write(&g);
+            assert_eq!((r.game as usize, r.index as usize, r.count as usize), (l.game, l.index, l.count));
+            assert_eq!(
+                (r.first_player_score(), r.score, format!("fen {fen}")),
+                (l.result, l.score, l.position.clone())
+            );
+        }
+        // Cut inside game 3's records: resumed, the same file.
+        std::fs::write(&bin, &bytes[..bytes.len() - size - 7]).unwrap();
+        selfplay_with("checkers english", 3, &bin, 300, 1, &["--format", "bin"]).unwrap();
+        assert_eq!(std::fs::read(&bin).unwrap(), bytes);
+        // A text file is not continued as binary.
+        assert!(selfplay_with("checkers english", 4, &text, 300, 1, &["--format", "bin"]).is_err());
+        // Deeper searches at few pieces change the games once they are reached, and say so.
+        selfplay_with(
+            "checkers english",
+            3,
+            &deep,
+            300,
+            1,
+            &["--format", "bin", "--deep-nodes", "3000", "--deep-pieces", "20"],
+        )
+        .unwrap();
+        let deep_bytes = std::fs::read(&deep).unwrap();
+        let deep_header = binary::split(&deep_bytes).unwrap().0;
+        assert_eq!(header_value(&deep_header, "deep"), Some("nodes 3000 at 20 pieces or fewer"));
+        assert_ne!(deep_bytes[deep_header.len()..], bytes[at..]);
+        // A game without a packed form has no binary file.
+        let _ = std::fs::remove_file(&deep);
+        let e = selfplay_with("cx 4 4 3", 1, &deep, 100, 1, &["--format", "bin"]).unwrap_err();
+        assert!(e.to_string().contains("--format text"), "{e}");
+        for f in [&text, &bin, &deep] {
+            let _ = std::fs::remove_file(f);
+        }
     }
 
     #[test]
