@@ -1495,7 +1495,9 @@ fn api_draw_offers_are_answered() {
     assert_error(server.post("/api/draw", &json!({"session": "nope"})), 404, "unknown session");
     assert_error(server.post("/api/draw", &json!({})), 400, "session");
 
-    let (_, s) = server.post("/api/new", &json!({"game": "mnk 3 3 3", "time": 0.3}));
+    // Three seconds at most: the proof ends the search at once on an idle machine, and a loaded one
+    // (a CI runner beside other jobs) still finds it.
+    let (_, s) = server.post("/api/new", &json!({"game": "mnk 3 3 3", "time": 3.0}));
     let id = s["session"].as_str().unwrap().to_string();
     let (_, s) = server.post("/api/move", &json!({"session": id, "move": "1 1"}));
     assert_eq!(s["draw_offer"], Value::Null);
@@ -2169,4 +2171,92 @@ fn browser_sets_up_a_position() {
 fn key_index(cols: usize, key: &str) -> usize {
     let (r, c) = key.split_once(' ').unwrap();
     r.parse::<usize>().unwrap() * cols + c.parse::<usize>().unwrap()
+}
+
+/// The first legal move's keys of a state's view.
+fn first_move_keys(state: &Value) -> Vec<String> {
+    state["view"]["moves"][0]["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap().to_string()).collect()
+}
+
+/// Issue 78: nothing lost. A checkers game on a clock, three moves in; the server killed with
+/// SIGKILL (the page says so when asked for something) and started again on the same address;
+/// the same tab, reloaded, goes on with the same game: moves, side to move, settings and clocks.
+/// The game, resigned, is then found in "Your games" of a new tab after another restart, and
+/// opens for review in analysis mode.
+#[test]
+fn browser_keeps_games_across_a_killed_server() {
+    let server = Server::start(&[]);
+    let addr = server.addr.clone();
+    let browser = browser((1280, 900));
+    let tab = open_tab(&browser, &server.url());
+    js(
+        &tab,
+        r#"(() => { document.getElementById("clock-minutes").value = "5"; document.getElementById("clock-increment").value = "3"; return true; })()"#,
+    );
+    let mut state = new_game(&tab, "checkers english");
+    for _ in 0..3 {
+        let keys = first_move_keys(&state);
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        state = play_keys(&tab, &state, &keys, false);
+    }
+    let before = state.clone();
+    assert_eq!(before["history"].as_array().unwrap().len(), 6, "{before}");
+    drop(server); // SIGKILL
+    js(&tab, "(document.getElementById('undo').click(), true)");
+    wait_until(
+        &tab,
+        "document.getElementById('message').textContent.includes('does not answer')",
+        "the page says the server is gone",
+    );
+    let said = text(&tab, "message");
+    assert!(!said.contains("Failed to fetch") || said.contains("is boardbot serve running"), "{said}");
+
+    let server = Server::start_at(&addr, &[]);
+    tab.reload(false, None).unwrap().wait_until_navigated().unwrap();
+    wait_until(
+        &tab,
+        "window.boardbot.state !== null && window.boardbot.state.history.length === 6 && document.body.dataset.status === 'your_turn'",
+        "the same game again",
+    );
+    let after = js(&tab, "window.boardbot.state");
+    assert_ne!(after["session"], before["session"], "a new server, a new session");
+    for key in ["game", "history", "to_move", "your_side", "level", "time", "analysis"] {
+        assert_eq!(after[key], before[key], "{key}: {after}");
+    }
+    let (b, a) = (&before["clock"], &after["clock"]);
+    assert_eq!((&a["minutes"], &a["increment"]), (&b["minutes"], &b["increment"]), "{a}");
+    assert_eq!(a["left_ms"][1], b["left_ms"][1], "the engine's time left: {b} then {a}");
+    let (mine_before, mine_after) = (b["left_ms"][0].as_i64().unwrap(), a["left_ms"][0].as_i64().unwrap());
+    assert!(mine_after != 300_000 && (mine_after - mine_before).abs() < 5_000, "the person's time left: {b} then {a}");
+    assert_eq!(a["running"], "first", "the person's clock runs again: {a}");
+    // The game goes on.
+    let keys = first_move_keys(&after);
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let state = play_keys(&tab, &after, &keys, false);
+    assert_eq!(state["history"].as_array().unwrap().len(), 8);
+    // Resigned: over, and kept so.
+    mouse_click(&tab, "#resign");
+    mouse_click(&tab, "#resign");
+    wait_until(&tab, "document.body.dataset.status === 'over'", "resigned");
+    let finished = js(&tab, "window.boardbot.state");
+
+    drop(server);
+    let server = Server::start_at(&addr, &[]);
+    let fresh = open_tab(&browser, &server.url());
+    wait_until(&fresh, "document.querySelectorAll('#games-list li').length > 0", "Your games");
+    let first = js(&fresh, "document.querySelector('#games-list li').textContent");
+    let first = first.as_str().unwrap();
+    assert!(
+        first.contains("checkers english") && first.contains("boardbot wins") && first.contains("8 moves"),
+        "{first}"
+    );
+    screenshot(&fresh, "serve-your-games.png");
+    mouse_click(&fresh, "#games-list li button");
+    wait_until(
+        &fresh,
+        "window.boardbot.state !== null && window.boardbot.state.history.length === 8 && window.boardbot.state.analysis",
+        "the finished game for review",
+    );
+    let review = js(&fresh, "window.boardbot.state");
+    assert_eq!((&review["game"], &review["history"]), (&finished["game"], &finished["history"]));
 }

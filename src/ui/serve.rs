@@ -1279,6 +1279,9 @@ struct ClockIn {
     minutes: f64,
     #[serde(default)]
     increment: f64,
+    /// Each side's time left in milliseconds (the first player's first), for a game taken up
+    /// again (the page keeps its games); the full `minutes` by default.
+    left_ms: Option<[u64; 2]>,
 }
 
 fn default_you() -> String {
@@ -1347,6 +1350,10 @@ async fn new_game(
                 "clock increment must be {} to {} seconds, got {}",
                 CLOCK_INCREMENT.0, CLOCK_INCREMENT.1, c.increment
             )));
+        }
+        // Increments can take a side's time above its start: a day at most.
+        if c.left_ms.is_some_and(|l| l.iter().any(|&ms| ms > 86_400_000)) {
+            return Err(ApiError::bad("clock left_ms must be 0 to 86400000 milliseconds for each side"));
         }
     }
     let evaluation = checked.evaluation;
@@ -1417,7 +1424,14 @@ async fn new_game(
         play.agreed = None;
         play.offer = None;
         play.evals.clear();
-        play.clock = req.clock.map(|c| GameClock::new(c.minutes, c.increment));
+        play.clock = req.clock.map(|c| {
+            let mut clock = GameClock::new(c.minutes, c.increment);
+            if let Some(left) = c.left_ms {
+                clock.left = left.map(Duration::from_millis);
+                clock.flag = [Side::First, Side::Second].into_iter().find(|s| clock.left[s.index()].is_zero());
+            }
+            clock
+        });
         Ok(())
     };
     let text = req.game;

@@ -17,8 +17,13 @@ pub struct Server {
 impl Server {
     /// Starts `boardbot serve --addr 127.0.0.1:0 EXTRA...` and reads the address it prints.
     pub fn start(extra: &[&str]) -> Server {
+        Server::start_at("127.0.0.1:0", extra)
+    }
+
+    /// Starts `boardbot serve --addr ADDR EXTRA...` (a server again where one was).
+    pub fn start_at(addr: &str, extra: &[&str]) -> Server {
         let mut child = Command::new(BIN)
-            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(["serve", "--addr", addr])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

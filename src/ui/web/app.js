@@ -36,6 +36,8 @@ let clockSeen = null;   // {key, at}: the game clock as the server last gave it,
 let flagAsked = 0;      // when the page last asked the server whether the person's time ran out
 let edit = null;        // setting up a position: {base, view, start, tool, side, error}
 let painting = null;    // the cells a press (held down) has painted, while it is held
+let restoring = false;  // a kept game is being started again (its record keeps its id)
+let keptSeen = "";      // what the kept record of the shown game last held (saved on a change)
 let carrying = null;    // the cell of the piece a press carries (the Move tool), while it is held
 
 async function api(method, path, body) {
@@ -724,6 +726,7 @@ function drawEval() {
 
 function render() {
   const s = state;
+  keep(s);
   if (!s) {
     document.body.dataset.status = pending ? "sending" : "loading";
     say(pending ? "Starting a game…" : "Loading…");
@@ -975,6 +978,84 @@ function click(key, index) {
   }
 }
 
+// ---- Games kept in this browser ----
+// Every game played on the page is kept in localStorage ("boardbot-games", oldest first, at most
+// KEPT_GAMES): its description, settings, moves, clocks and result. A tab remembers the record
+// of the game it shows (sessionStorage "boardbot-game"). When the server no longer knows the
+// tab's session (restarted, killed, or the session given up), the page starts the same game
+// again from the record: the same moves, side to move, settings and clocks. "Your games" lists
+// the records (analysis sessions aside) newest first and opens any of them.
+const KEPT_GAMES = 200;
+
+function keptGames() {
+  try { return JSON.parse(localStorage.getItem("boardbot-games")) || []; } catch (e) { return []; }
+}
+
+function saveKept(list) {
+  try { localStorage.setItem("boardbot-games", JSON.stringify(list.slice(-KEPT_GAMES))); } catch (e) { /* full: not kept */ }
+}
+
+const newRecordId = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+// The record of the state `s` under the tab's id, saved when what it holds changed.
+function keep(s) {
+  const id = sessionStorage.getItem("boardbot-game");
+  if (!s || !id) return;
+  const seen = `${id} ${s.session} ${s.history.length} ${s.status} ${s.outcome} ${s.analysis} ${s.your_side}`;
+  if (seen === keptSeen) return;
+  keptSeen = seen;
+  const list = keptGames();
+  const old = list.find((g) => g.id === id);
+  const now = new Date().toISOString();
+  const record = {
+    id, game: s.game, you: s.your_side, level: s.level, time: s.time, algorithm: s.algorithm,
+    evaluation: s.evaluation, depth: s.depth, analysis: s.analysis, moves: s.history,
+    players: s.view.players.map((p) => p.name),
+    clock: s.clock ? { minutes: s.clock.minutes, increment: s.clock.increment, left_ms: s.clock.left_ms } : null,
+    outcome: s.outcome, result: s.result, end_reason: s.end_reason,
+    started: old ? old.started : now, updated: now,
+  };
+  saveKept(list.filter((g) => g.id !== id && (g.moves.length > 0 || g.outcome)).concat([record]));
+  showKept();
+}
+
+// Starts the game of `record` again in a new session: in play at its moves and clocks, or, when
+// it is over, for review in analysis mode (a record of its own, not listed).
+async function takeUp(record) {
+  const over = !!record.outcome;
+  const body = { game: record.game, you: record.you, level: record.level, time: record.time,
+    algorithm: record.algorithm, evaluation: record.evaluation, depth: record.depth,
+    moves: record.moves, analysis: over || record.analysis };
+  if (record.clock && !over) body.clock = { ...record.clock };
+  if (over) sessionStorage.setItem("boardbot-game", newRecordId());
+  else sessionStorage.setItem("boardbot-game", record.id);
+  sessionStorage.removeItem("boardbot-session");
+  restoring = true;
+  selected = [];
+  lastBar = null;
+  try { await change("/api/new", body, false); } finally { restoring = false; }
+}
+
+function showKept() {
+  const list = keptGames().filter((g) => (!g.analysis || g.outcome) && g.moves.length > 0).reverse();
+  const box = $("games-list");
+  box.replaceChildren();
+  $("games-panel").hidden = list.length === 0;
+  const current = sessionStorage.getItem("boardbot-game");
+  for (const g of list) {
+    const li = el("li", g.id === current ? "current" : "");
+    li.dataset.id = g.id;
+    const you = g.players ? g.players[sideIndex(g.you)] : g.you;
+    const b = el("button", "", g.game);
+    b.type = "button";
+    b.title = g.outcome ? "Open this game for review and analysis" : "Go on with this game";
+    b.addEventListener("click", () => { if (!pending) takeUp(g).catch(() => {}); });
+    li.append(b, el("span", "small",
+      ` you ${you}, ${g.result || "in progress"}, ${g.moves.length} moves, ${new Date(g.updated).toLocaleString()}`));
+    box.append(li);
+  }
+}
+
 // A request that changes the game; while it runs (the engine may search), the state is polled
 // to show the person's move and whether the engine waits or thinks.
 async function change(path, body, fresh) {
@@ -1010,13 +1091,21 @@ async function change(path, body, fresh) {
     }
     state = s;
     sessionStorage.setItem("boardbot-session", s.session);
+    if (path === "/api/new" && !restoring) sessionStorage.setItem("boardbot-game", newRecordId());
     render();
   } catch (e) {
     polling = false;
     pending = false;
     sentPath = null;
     render();
-    say(`Error: ${e.message}`);
+    // The server lost the session (restarted, or it gave the session up): the kept game again.
+    const record = keptGames().find((g) => g.id === sessionStorage.getItem("boardbot-game"));
+    if (e.status === 404 && body && body.session && record && !restoring) {
+      await takeUp(record);
+      say("The server had lost this game: it is taken up again where it was.");
+      throw e;
+    }
+    say(e.status ? `Error: ${e.message}` : `The server does not answer (${e.message}): is boardbot serve running?`);
     throw e;
   }
   if (state.status === "engine_to_move") change("/api/go", { session: state.session });
@@ -1570,6 +1659,7 @@ async function start() {
     say(`The link's position was refused (${said.replace(/^Error: /, "")}); a new game instead.`);
     return;
   }
+  showKept();
   const old = sessionStorage.getItem("boardbot-session");
   if (old) {
     try {
@@ -1580,6 +1670,11 @@ async function start() {
     } catch (e) {
       sessionStorage.removeItem("boardbot-session");
     }
+  }
+  // The server does not know the session (or the tab had none): the tab's kept game, if any.
+  const record = keptGames().find((g) => g.id === sessionStorage.getItem("boardbot-game"));
+  if (record && record.moves.length > 0) {
+    try { await takeUp(record); return; } catch (e) { /* said by change; a new game instead */ }
   }
   fromForm();
 }
