@@ -111,6 +111,11 @@ enum Mode {
     /// The games: self-play files or match logs (`--data` repeated). Writes the weights as a
     /// file: `boardbot tune checkers english --data data.txt --out weights.txt`.
     Tune(boardbot::tune::TuneArgs),
+    /// Tunes numeric engine options (the search's selectivity) by SPSA on game pairs (docs/spsa.md).
+    ///
+    /// `boardbot spsa checkers english --param reduction --param static-margin --iterations 1000
+    /// --nodes 5000 --openings acf3 --out spsa.txt`.
+    Spsa(boardbot::spsa::SpsaArgs),
     /// Trains English checkers' evaluation network on self-play positions.
     ///
     /// Writes the engine's net file: `boardbot train-net --data data.txt --out english.net --seed 1`.
@@ -271,7 +276,7 @@ fn command() -> clap::Command {
 }
 
 /// Subcommands whose game is positional words, and those whose game follows `--game`.
-const POSITIONAL_GAME: [&str; 4] = ["play", "analyze", "selfplay", "tune"];
+const POSITIONAL_GAME: [&str; 5] = ["play", "analyze", "selfplay", "tune", "spsa"];
 const FLAG_GAME: [&str; 4] = ["solve", "book", "match", "perft"];
 
 /// Top-level options that take a value (so that the value is not taken for a subcommand).
@@ -387,6 +392,7 @@ fn run() -> Result<()> {
         }
         Some(Mode::Selfplay(args)) => return boardbot::selfplay::run(args, net),
         Some(Mode::Tune(args)) => return boardbot::tune::run(args),
+        Some(Mode::Spsa(args)) => return boardbot::spsa::run(args, &std::env::current_exe()?),
         Some(Mode::TrainNet(args)) => return boardbot::net_train::run(args),
         Some(Mode::Analyze(args)) => return boardbot::analyze::run(args, net),
         Some(Mode::Suite(args)) => return boardbot::suite::run(args),
