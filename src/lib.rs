@@ -24,6 +24,7 @@ pub mod referee;
 pub mod search;
 pub mod selfplay;
 pub mod solve;
+pub mod spsa;
 pub mod suite;
 pub mod tune;
 pub mod ui;

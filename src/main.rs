@@ -7,7 +7,7 @@
 //! The game of a subcommand may come as positional words or after `--game`, whichever the
 //! subcommand declares: [`game_words`] rewrites the other form before clap reads the line.
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use boardbot::bot::{Engine, NetSetting, Options, DEFAULT_HASH_MB};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
@@ -111,6 +111,11 @@ enum Mode {
     /// The games: self-play files or match logs (`--data` repeated). Writes the weights as a
     /// file: `boardbot tune checkers english --data data.txt --out weights.txt`.
     Tune(boardbot::tune::TuneArgs),
+    /// Tunes numeric engine options (the search's selectivity) by SPSA on game pairs (docs/spsa.md).
+    ///
+    /// `boardbot spsa checkers english --param reduction --param static-margin --iterations 1000
+    /// --nodes 5000 --openings acf3 --out spsa.txt`.
+    Spsa(boardbot::spsa::SpsaArgs),
     /// Trains English checkers' evaluation network on self-play positions.
     ///
     /// Writes the engine's net file: `boardbot train-net --data data.txt --out english.net --seed 1`.
@@ -164,8 +169,21 @@ fn engine_flags(mut command: clap::Command) -> clap::Command {
     command
 }
 
-/// The options that every mode takes (`boardbot bench --net off`), not only the protocol's.
-const GLOBAL_OPTIONS: [&str; 1] = ["net"];
+/// The options that every mode takes (`boardbot bench --net off`), not only the protocol's; the
+/// search's ([`SEARCH_OPTIONS`]) are taken by the protocol and `bench` only.
+const GLOBAL_OPTIONS: [&str; 9] = [
+    "net",
+    "reduction",
+    "pruning-depth",
+    "static-margin",
+    "futility-margin",
+    "null-reduction",
+    "singular-depth",
+    "singular-margin",
+    "soft-share",
+];
+/// The options of the search's selectivity and time (the global ones after `net`).
+const SEARCH_OPTIONS: &[&str] = GLOBAL_OPTIONS.split_at(1).1;
 
 /// The engine's options the command line set, the others at their defaults.
 fn engine_options(matches: &clap::ArgMatches) -> Result<Options> {
@@ -258,7 +276,7 @@ fn command() -> clap::Command {
 }
 
 /// Subcommands whose game is positional words, and those whose game follows `--game`.
-const POSITIONAL_GAME: [&str; 4] = ["play", "analyze", "selfplay", "tune"];
+const POSITIONAL_GAME: [&str; 5] = ["play", "analyze", "selfplay", "tune", "spsa"];
 const FLAG_GAME: [&str; 4] = ["solve", "book", "match", "perft"];
 
 /// Top-level options that take a value (so that the value is not taken for a subcommand).
@@ -277,14 +295,19 @@ const VALUED: [&str; 12] = [
     "--net",
 ];
 
+/// Whether `word` is a top-level option that takes a value: one of [`VALUED`] or a search option.
+fn valued(word: &str) -> bool {
+    VALUED.contains(&word) || word.strip_prefix("--").is_some_and(|name| SEARCH_OPTIONS.contains(&name))
+}
+
 /// The command line with the game in the form its subcommand declares: `--game` dropped before
 /// positional words (`analyze --game mnk 3 3 3`), or added before the words of a game that
 /// follow the subcommand (`solve mnk 3 3 3 FILE` becomes `solve FILE --game mnk 3 3 3`: the
 /// longest run of words that is a game; the words after it stay positional).
 fn game_words(args: Vec<OsString>) -> Vec<OsString> {
     let text: Vec<Option<&str>> = args.iter().map(|a| a.to_str()).collect();
-    let Some(at) = (1..args.len())
-        .find(|&i| text[i].is_some_and(|w| !w.starts_with('-')) && !text[i - 1].is_some_and(|p| VALUED.contains(&p)))
+    let Some(at) =
+        (1..args.len()).find(|&i| text[i].is_some_and(|w| !w.starts_with('-')) && !text[i - 1].is_some_and(valued))
     else {
         return args;
     };
@@ -340,6 +363,12 @@ fn run() -> Result<()> {
     // Read (and the net file checked) before anything runs: a bad value stops every mode.
     let options = engine_options(&matches)?;
     let net = &options.net;
+    let bench_or_protocol = matches!(cli.command, None | Some(Mode::Bench { .. }));
+    if let Some(name) = SEARCH_OPTIONS.iter().find(|n| matches.get_one::<String>(n).is_some()) {
+        if !bench_or_protocol {
+            bail!("--{name} is an option of the engine's search, taken by the protocol mode and `bench` only (in a match: --engine1 'self --{name} VALUE')");
+        }
+    }
     if !matches!(cli.command, Some(Mode::Match(_))) {
         // Ctrl-C (a `match` prints its results instead): the cache's files of a build in
         // progress go with the process.
@@ -363,6 +392,7 @@ fn run() -> Result<()> {
         }
         Some(Mode::Selfplay(args)) => return boardbot::selfplay::run(args, net),
         Some(Mode::Tune(args)) => return boardbot::tune::run(args),
+        Some(Mode::Spsa(args)) => return boardbot::spsa::run(args, &std::env::current_exe()?),
         Some(Mode::TrainNet(args)) => return boardbot::net_train::run(args),
         Some(Mode::Analyze(args)) => return boardbot::analyze::run(args, net),
         Some(Mode::Suite(args)) => return boardbot::suite::run(args),
@@ -375,6 +405,7 @@ fn run() -> Result<()> {
                     ..boardbot::search::Limits::infinite()
                 },
             };
+            let limits = boardbot::search::Limits { selectivity: options.selectivity, ..limits };
             let lines = boardbot::bench::run_matching(&limits, hash, threads, &only, net, report)?;
             println!("{}", boardbot::bench::signature_line(&lines));
             return Ok(());

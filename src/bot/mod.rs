@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 mod options;
 pub use options::{
     names as option_names, option, parse_level, whole_number, Kind, NetSetting, OptionSpec, Options, Value,
-    DEFAULT_HASH_MB, DEFAULT_MARGIN_MS, LEVELS, MAX_DEPTH, MAX_HASH_MB, OPTIONS,
+    DEFAULT_HASH_MB, DEFAULT_MARGIN_MS, GAME_VALUE, LEVELS, MAX_DEPTH, MAX_HASH_MB, OPTIONS,
 };
 
 /// Reads a weights file for a game of the registry.
@@ -355,9 +355,14 @@ impl Engine {
         } else {
             Limits::per_move(start, self.timeout, self.options.margin)
         }
+        .with_soft_share(self.options.soft_share)
         .with_stop(stop)
         .widened(self.timeout, self.reply_clock.widen());
-        let limits = Limits { max_nodes: (self.options.nodes > 0).then_some(self.options.nodes), ..limits };
+        let limits = Limits {
+            max_nodes: (self.options.nodes > 0).then_some(self.options.nodes),
+            selectivity: self.options.selectivity,
+            ..limits
+        };
         let threads = self.threads_for(limits.hard.unwrap_or(self.timeout));
         let request = Request {
             player: self.options.player,

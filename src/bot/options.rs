@@ -4,7 +4,7 @@
 //! [`Options::set`] from text, [`Options::set_value`] from a value already typed.
 
 use crate::game::players::{Algorithm, Player, MAX_LEVEL};
-use crate::search::WeightFile;
+use crate::search::{Selectivity, SelectivityOverride, WeightFile};
 use anyhow::{anyhow, bail, Result};
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,6 +41,12 @@ pub struct Options {
     pub weights: Option<Arc<WeightFile>>,
     /// The evaluation network of the games that have one.
     pub net: NetSetting,
+    /// The values that take the place of the game's own selectivity (`reduction`,
+    /// `pruning-depth`, ...; none by default).
+    pub selectivity: SelectivityOverride,
+    /// The share of a move's time after which no new iteration starts, in place of the clock's
+    /// own ([`crate::search::clock::SOFT_SHARE`]); None: the clock's.
+    pub soft_share: Option<f64>,
 }
 
 /// Which evaluation network the games that have one play with (see
@@ -100,6 +106,9 @@ pub struct OptionSpec {
     pub aliases: &'static [&'static str],
     /// The value of [`Options::default`], as text (the help shows it).
     pub default: &'static str,
+    /// For an option whose default is a game's own value (the search's selectivity): that value,
+    /// given the game's [`Selectivity`], where the game has one (`boardbot spsa` starts there).
+    pub own: Option<fn(&Selectivity) -> Option<u64>>,
     pub kind: Kind,
     /// The command line's help (the protocol's `help` lists the names).
     pub help: &'static str,
@@ -114,6 +123,8 @@ pub const LEVELS: [(&str, u32); 4] = [("easy", 2), ("medium", 4), ("hard", 7), (
 pub const DEFAULT_MARGIN_MS: u64 = 100;
 pub const DEFAULT_HASH_MB: usize = 64;
 pub const MAX_HASH_MB: usize = 16 * 1024;
+/// The word of the search's options (`reduction`, ...) for "the game's own value".
+pub const GAME_VALUE: &str = "default";
 /// The deepest depth cap, in plies.
 pub const MAX_DEPTH: u64 = 64;
 pub const MAX_THREADS: u64 = 256;
@@ -140,6 +151,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "player",
         aliases: &[],
         default: "search",
+        own: None,
         kind: Kind::Word,
         help: "Strategy: search (the engine), random, l1 / greedy (the game's reference player of the \
                courses), or abN (alpha-beta to N moves with the game's evaluation, no table)",
@@ -152,6 +164,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "margin",
         aliases: &["margin_ms"],
         default: "100",
+        own: None,
         kind: Kind::Number { min: 0, max: MAX_MARGIN_MS, off: None },
         help: "Safety margin kept free of each move's time budget, in milliseconds",
         apply: |o, v| {
@@ -163,6 +176,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "hash",
         aliases: &["hash_mb"],
         default: "64",
+        own: None,
         kind: Kind::Number { min: 1, max: MAX_HASH_MB as u64, off: None },
         help: "Memory for all the engine's tables together, in MiB: half for the search's \
                transposition table, half for the exact solvers' tables and endgame databases",
@@ -175,6 +189,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "threads",
         aliases: &[],
         default: "1",
+        own: None,
         kind: Kind::Number { min: 1, max: MAX_THREADS, off: None },
         help: "Search threads",
         apply: |o, v| {
@@ -186,6 +201,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "level",
         aliases: &[],
         default: "max",
+        own: None,
         kind: Kind::Level,
         help: "Strength: easy, medium, hard, max, or 1..=10 (10 = max: full strength; below it the \
                engine is beatable and varied: a shallow search and a move drawn among the near-best)",
@@ -198,6 +214,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "seed",
         aliases: &[],
         default: "none",
+        own: None,
         kind: Kind::Number { min: 0, max: u64::MAX, off: Some("none") },
         help: "Seed of the random choices (random and l1 players, the levels); none: drawn from the \
                operating system",
@@ -210,6 +227,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "nodes",
         aliases: &[],
         default: "0",
+        own: None,
         kind: Kind::Number { min: 0, max: u64::MAX, off: None },
         help: "The most nodes a search may take (0: no cap), besides the time per move",
         apply: |o, v| {
@@ -221,6 +239,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "weights",
         aliases: &[],
         default: "default",
+        own: None,
         kind: Kind::File,
         help: "The evaluation's weights (a file from `boardbot tune`) for the games of its game; \
                default: the compiled-in ones",
@@ -236,6 +255,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "net",
         aliases: &[],
         default: "default",
+        own: None,
         kind: Kind::File,
         help: "The evaluation network of the games that have one (English checkers): a net file \
                (`boardbot train-net`), off (the hand-made evaluation), or default (the net built in)",
@@ -254,6 +274,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "algorithm",
         aliases: &[],
         default: "full",
+        own: None,
         kind: Kind::Word,
         help: "The search algorithm: full (the engine's own) or a textbook one (minimax, alphabeta, ...)",
         apply: |o, v| {
@@ -265,6 +286,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "depth",
         aliases: &[],
         default: "none",
+        own: None,
         kind: Kind::Number { min: 1, max: MAX_DEPTH, off: Some("none") },
         help: "The search's depth cap, in plies; none: the clock decides",
         apply: |o, v| {
@@ -276,12 +298,118 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "evaluation",
         aliases: &["eval"],
         default: "standard",
+        own: None,
         kind: Kind::Word,
         help: "The evaluation of the textbook algorithms, by its name in the game's list; standard: the \
                engine's own",
         apply: |o, v| {
             let e = text(v).unwrap_or_default().to_ascii_lowercase();
             o.evaluation = (!e.is_empty() && e != "standard").then_some(e);
+            Ok(())
+        },
+    },
+    OptionSpec {
+        name: "reduction",
+        aliases: &[],
+        default: GAME_VALUE,
+        own: Some(|s| s.reduction.map(|f| (f * 100.0).round() as u64)),
+        kind: Kind::Number { min: 0, max: 300, off: Some(GAME_VALUE) },
+        help: "Late-move reductions: the factor f of f x ln(depth) x ln(move number) plies, in \
+               hundredths; default: the game's own (a game without the factor: the search's mild \
+               reductions)",
+        apply: |o, v| {
+            o.selectivity.reduction = matches!(v, Value::Number(_)).then(|| number(v) as f32 / 100.0);
+            Ok(())
+        },
+    },
+    OptionSpec {
+        name: "pruning-depth",
+        aliases: &["pruning_depth"],
+        default: GAME_VALUE,
+        own: Some(|s| Some(s.pruning_depth as u64)),
+        kind: Kind::Number { min: 0, max: 20, off: Some(GAME_VALUE) },
+        help: "Late-move pruning at non-PV nodes up to this depth, in plies (0: none); default: the \
+               game's own",
+        apply: |o, v| {
+            o.selectivity.pruning_depth = matches!(v, Value::Number(_)).then(|| number(v) as i32);
+            Ok(())
+        },
+    },
+    OptionSpec {
+        name: "static-margin",
+        aliases: &["static_margin"],
+        default: GAME_VALUE,
+        own: Some(|s| s.static_margin.map(|m| m as u64)),
+        kind: Kind::Number { min: 0, max: 2000, off: Some(GAME_VALUE) },
+        help: "Reverse futility pruning's margin a ply of depth, in the evaluation's units; default: \
+               the game's own (none in some games)",
+        apply: |o, v| {
+            o.selectivity.static_margin = matches!(v, Value::Number(_)).then(|| number(v) as i32);
+            Ok(())
+        },
+    },
+    OptionSpec {
+        name: "futility-margin",
+        aliases: &["futility_margin"],
+        default: GAME_VALUE,
+        own: Some(|s| s.futility_margin.map(|m| m as u64)),
+        kind: Kind::Number { min: 0, max: 2000, off: Some(GAME_VALUE) },
+        help: "Futility pruning's margin a ply of depth, in the evaluation's units; default: the \
+               game's own (none in some games)",
+        apply: |o, v| {
+            o.selectivity.futility_margin = matches!(v, Value::Number(_)).then(|| number(v) as i32);
+            Ok(())
+        },
+    },
+    OptionSpec {
+        name: "null-reduction",
+        aliases: &["null_reduction"],
+        default: GAME_VALUE,
+        own: Some(|s| Some(s.null_reduction as u64)),
+        kind: Kind::Number { min: 0, max: 8, off: Some(GAME_VALUE) },
+        help: "Null-move pruning's reduction, in plies, where the game allows a pass (0: none); \
+               default: the game's own",
+        apply: |o, v| {
+            o.selectivity.null_reduction = matches!(v, Value::Number(_)).then(|| number(v) as i32);
+            Ok(())
+        },
+    },
+    OptionSpec {
+        name: "singular-depth",
+        aliases: &["singular_depth"],
+        default: GAME_VALUE,
+        own: Some(|s| Some(s.singular_depth as u64)),
+        kind: Kind::Number { min: 0, max: MAX_DEPTH, off: Some(GAME_VALUE) },
+        help: "Singular extensions at nodes of this depth and more, in plies (0: none); default: the \
+               game's own",
+        apply: |o, v| {
+            o.selectivity.singular_depth = matches!(v, Value::Number(_)).then(|| number(v) as i32);
+            Ok(())
+        },
+    },
+    OptionSpec {
+        name: "singular-margin",
+        aliases: &["singular_margin"],
+        default: GAME_VALUE,
+        own: Some(|s| Some(s.singular_margin as u64)),
+        kind: Kind::Number { min: 0, max: 200, off: Some(GAME_VALUE) },
+        help: "The singular search's margin below the table's score a ply of depth, in the \
+               evaluation's units; default: the game's own",
+        apply: |o, v| {
+            o.selectivity.singular_margin = matches!(v, Value::Number(_)).then(|| number(v) as i32);
+            Ok(())
+        },
+    },
+    OptionSpec {
+        name: "soft-share",
+        aliases: &["soft_share"],
+        default: GAME_VALUE,
+        own: Some(|_| Some((crate::search::clock::SOFT_SHARE * 100.0).round() as u64)),
+        kind: Kind::Number { min: 1, max: 100, off: Some(GAME_VALUE) },
+        help: "The percentage of a move's time after which no new iteration of the search starts; \
+               default: the clock's own (85 a move, 50 of a move's share of a game clock)",
+        apply: |o, v| {
+            o.soft_share = matches!(v, Value::Number(_)).then(|| number(v) as f64 / 100.0);
             Ok(())
         },
     },
@@ -402,6 +530,8 @@ impl Default for Options {
             nodes: 0,
             weights: None,
             net: NetSetting::Default,
+            selectivity: SelectivityOverride::default(),
+            soft_share: None,
         };
         for spec in OPTIONS {
             o.set(spec.name, spec.default).expect("an option's default is a value of it");
@@ -474,5 +604,41 @@ mod tests {
         assert_eq!(o.level, 7);
         o.set("seed", "none").unwrap();
         assert_eq!(o.seed, None);
+    }
+
+    #[test]
+    fn the_search_options_default_to_the_games_own_values() {
+        let mut o = Options::default();
+        assert_eq!((o.selectivity, o.soft_share), (SelectivityOverride::default(), None));
+        o.set("reduction", "80").unwrap();
+        o.set("static_margin", "0").unwrap();
+        o.set("singular-depth", "7").unwrap();
+        o.set("soft-share", "60").unwrap();
+        assert_eq!(o.selectivity.reduction, Some(0.8));
+        assert_eq!((o.selectivity.static_margin, o.selectivity.singular_depth), (Some(0), Some(7)));
+        assert_eq!(o.soft_share, Some(0.6));
+        let own =
+            Selectivity { reduction: Some(0.5), static_margin: Some(60), singular_margin: 3, ..Selectivity::default() };
+        let sel = o.selectivity.apply(own);
+        assert_eq!(
+            (sel.reduction, sel.static_margin, sel.singular_depth, sel.singular_margin),
+            (Some(0.8), Some(0), 7, 3)
+        );
+        assert_eq!(SelectivityOverride::default().apply(own), own);
+        for (key, text) in [("reduction", "301"), ("reduction", "0.8"), ("null-reduction", "9"), ("soft-share", "x")] {
+            let err = o.set(key, text).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!("{key} must be a number from "))
+                    && err.ends_with(&format!(", or default; got '{text}'")),
+                "{err}"
+            );
+        }
+        o.set("reduction", "default").unwrap();
+        assert_eq!(o.selectivity.reduction, None);
+        // The game's own values, as `boardbot spsa` starts from them.
+        let spec = option("reduction").unwrap();
+        assert_eq!(spec.own.unwrap()(&own), Some(50));
+        assert_eq!(spec.own.unwrap()(&Selectivity::default()), None);
+        assert_eq!(option("soft-share").unwrap().own.unwrap()(&own), Some(85));
     }
 }

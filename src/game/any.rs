@@ -118,6 +118,9 @@ pub trait AnyThinking: AnyRules {
     fn think(&mut self, searcher: &mut Searcher, rng: &mut SmallRng, request: &Request) -> Turn;
     /// The evaluations a person may choose (see [`Render::evaluations`]).
     fn evaluations(&self) -> &'static [(&'static str, &'static str)];
+    /// The search's selectivity in this position, as the game's knowledge sets it
+    /// ([`crate::search::Knowledge::selectivity`]), before the engine's options override it.
+    fn selectivity(&self) -> crate::search::Selectivity;
     /// Returns once the knowledge's background tables are ready ([`Knowledge::wait_until_ready`]).
     fn wait_until_ready(&self);
     /// Searches the position (not over) to `depth` moves with `algorithm`, from scratch (a

@@ -327,6 +327,10 @@ where
         self.game.evaluations()
     }
 
+    fn selectivity(&self) -> crate::search::Selectivity {
+        self.know.selectivity(&self.game)
+    }
+
     fn wait_until_ready(&self) {
         self.know.wait_until_ready();
     }

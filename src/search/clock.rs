@@ -3,6 +3,7 @@
 //! Every share of a move's time is here: the soft deadline's, the safety margin's, and those of
 //! the root's phases (the exact solver, the answers to a threat, the traps, the swindle).
 
+use super::SelectivityOverride;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,12 +19,14 @@ pub struct Limits {
     pub max_depth: u32,
     pub max_nodes: Option<u64>,
     pub stop: Option<Arc<AtomicBool>>,
+    /// The values that take the place of the game's own selectivity (none by default).
+    pub selectivity: SelectivityOverride,
 }
 
 /// Share of a move's budget after which no new iteration starts, when the time is per move: time
 /// left unused is lost, and search plays a stopped iteration's move where it beat the last
 /// finished iteration's, so iterations start until late.
-const SOFT_SHARE: f64 = 0.85;
+pub const SOFT_SHARE: f64 = 0.85;
 
 /// The same share when the budget is carved from a game clock: what a move leaves unused goes to
 /// the later moves (at 0.85 the Kalah agent's 6 s clock ran short in the endgame and lost to
@@ -56,7 +59,15 @@ pub(crate) const TRAP_QUERY_SHARE: f64 = 1.0 / 16.0;
 impl Limits {
     /// No limits at all (search until `max_depth` or a proof).
     pub fn infinite() -> Limits {
-        Limits { start: Instant::now(), hard: None, soft: None, max_depth: u32::MAX, max_nodes: None, stop: None }
+        Limits {
+            start: Instant::now(),
+            hard: None,
+            soft: None,
+            max_depth: u32::MAX,
+            max_nodes: None,
+            stop: None,
+            selectivity: SelectivityOverride::default(),
+        }
     }
 
     pub fn depth(depth: u32) -> Limits {
@@ -79,6 +90,15 @@ impl Limits {
         let margin = margin.min(timeout.mul_f64(MARGIN_SHARE));
         let budget = timeout.saturating_sub(margin).max(Duration::from_millis(1));
         Limits { start, hard: Some(budget), soft: Some(budget.mul_f64(share)), ..Limits::infinite() }
+    }
+
+    /// These limits with the soft deadline at `share` of the hard one, if `share` is given (the
+    /// engine's `soft-share` option), in place of [`SOFT_SHARE`] or [`CLOCK_SOFT_SHARE`].
+    pub fn with_soft_share(mut self, share: Option<f64>) -> Limits {
+        if let (Some(share), Some(hard)) = (share, self.hard) {
+            self.soft = Some(hard.mul_f64(share));
+        }
+        self
     }
 
     pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Limits {

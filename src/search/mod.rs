@@ -143,6 +143,39 @@ impl Default for Selectivity {
     }
 }
 
+/// Values that take the place of some of a game's own [`Selectivity`] (the engine's options
+/// `reduction`, `pruning-depth`, ...: src/bot/options.rs), for tuning the search of any game;
+/// `None` keeps the game's own value. Given to the search with its [`Limits`].
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct SelectivityOverride {
+    /// Takes the place of [`Selectivity::reduction`] (always `Some`: the factor).
+    pub reduction: Option<f32>,
+    pub pruning_depth: Option<i32>,
+    /// Takes the place of [`Selectivity::static_margin`] (always `Some`: the margin).
+    pub static_margin: Option<Score>,
+    /// Takes the place of [`Selectivity::futility_margin`] (always `Some`: the margin).
+    pub futility_margin: Option<Score>,
+    pub null_reduction: Option<i32>,
+    pub singular_depth: Option<i32>,
+    pub singular_margin: Option<Score>,
+}
+
+impl SelectivityOverride {
+    /// `own` (a game's selectivity) with the values this override sets in place of its own.
+    pub fn apply(&self, own: Selectivity) -> Selectivity {
+        Selectivity {
+            reduction: self.reduction.or(own.reduction),
+            pruning_depth: self.pruning_depth.unwrap_or(own.pruning_depth),
+            static_margin: self.static_margin.or(own.static_margin),
+            futility_margin: self.futility_margin.or(own.futility_margin),
+            null_reduction: self.null_reduction.unwrap_or(own.null_reduction),
+            singular_depth: self.singular_depth.unwrap_or(own.singular_depth),
+            singular_margin: self.singular_margin.unwrap_or(own.singular_margin),
+            ..own
+        }
+    }
+}
+
 /// What every node of a search needs to know about a game beyond its rules: the evaluation,
 /// candidate moves with their order, tactics (immediate wins, forced replies, whether a side can
 /// still win), what is searched past the horizon, and how selective the search may be. It is kept

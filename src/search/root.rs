@@ -56,7 +56,7 @@ impl<G: Game, K: RootKnowledge<G>> Run<'_, G, K> {
     /// 3. with the value settled or lost, a move for the opponent's errors: traps and swindles
     ///    ([`Run::play_for_errors`]).
     pub(super) fn iterate(&mut self, game: &mut G) -> SearchResult<G::Move> {
-        self.sel = self.know.selectivity(game);
+        self.sel = self.limits.selectivity.apply(self.know.selectivity(game));
         let mut root = match self.root_moves(game) {
             Ok(root) => root,
             Err(decided) => return decided,
