@@ -2260,3 +2260,48 @@ fn browser_keeps_games_across_a_killed_server() {
     let review = js(&fresh, "window.boardbot.state");
     assert_eq!((&review["game"], &review["history"]), (&finished["game"], &finished["history"]));
 }
+
+/// Issue 78: the page's Download gives the game in its players' format (PDN for checkers), and
+/// Load game reads it back as the same game; a record that is no legal game is refused with the
+/// line and move named, the game on the board unchanged.
+#[test]
+fn browser_downloads_and_loads_games() {
+    let (server, _browser, tab) = open_page(&[], browser((1280, 900)));
+    let mut state = new_game(&tab, "checkers english");
+    for _ in 0..2 {
+        let keys = first_move_keys(&state);
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        state = play_keys(&tab, &state, &keys, false);
+    }
+    mouse_click(&tab, "#download");
+    wait_until(&tab, "window.boardbot.lastRecord !== null", "a download");
+    let record = js(&tab, "window.boardbot.lastRecord");
+    let (name, pdn) = (record["filename"].as_str().unwrap(), record["text"].as_str().unwrap());
+    assert!(name.ends_with(".pdn"), "{name}");
+    assert!(pdn.contains("[GameType \"21\"]") && pdn.contains("[Black \"You\"]") && pdn.contains("1. "), "{pdn}");
+    assert!(text(&tab, "message").contains(name));
+
+    let other = new_game(&tab, "mnk 3 3 3");
+    mouse_click(&tab, "#load");
+    let paste = |t: &str| {
+        js(&tab, &format!("(document.getElementById('load-text').value = {}, true)", json!(t)));
+    };
+    paste("[GameType \"21\"]\n1. 11-15 23-19\n2. 8-11 22-16 *\n");
+    mouse_click(&tab, "#load-play");
+    wait_until(&tab, "document.getElementById('load-error').textContent !== ''", "the refusal");
+    let said = text(&tab, "load-error");
+    assert!(said.contains("line 3") && said.contains("move 4 (22-16)"), "{said}");
+    assert_eq!(js(&tab, "window.boardbot.state"), other, "nothing changed");
+    screenshot(&tab, "serve-load.png");
+    paste(pdn);
+    mouse_click(&tab, "#load-analyse");
+    wait_until(
+        &tab,
+        "window.boardbot.state.game === 'checkers english' && window.boardbot.state.analysis && document.getElementById('load-box').hidden",
+        "the loaded game",
+    );
+    assert_eq!(js(&tab, "window.boardbot.state.history"), state["history"]);
+    // The API's own errors for a record: 400 with a JSON error.
+    let (status, e) = server.post("/api/import", &json!({"text": "\u{1}\u{2}"}));
+    assert_eq!((status, e["error"].as_str().unwrap().contains("control")), (400, true), "{e}");
+}

@@ -238,6 +238,10 @@ pub struct GameType {
     /// A finished game in the game's standard record format, if it has one (checkers: PDN),
     /// for `boardbot match --record`.
     pub record: Option<RecordWriter>,
+    /// The file format players keep this game's records in, if it has one besides boardbot's
+    /// own (checkers: PDN; gomoku: Piskvork's psq; Connect-4: a column string): see
+    /// [`crate::game::record`].
+    pub format: Option<&'static RecordFormat>,
 }
 
 impl GameType {
@@ -261,6 +265,7 @@ impl GameType {
         prepare: None,
         perft: None,
         record: None,
+        format: None,
     };
 }
 
@@ -284,6 +289,39 @@ pub struct GameRecordText {
     pub moves: Vec<String>,
     pub result: String,
     pub reason: String,
+}
+
+/// A file format of a game's records: written for a download, read for a load.
+pub struct RecordFormat {
+    /// What players call it ("PDN") and its files' extension ("pdn").
+    pub name: &'static str,
+    pub extension: &'static str,
+    /// The game in this format; None where the description does not fit it (a board size or an
+    /// option the format cannot say).
+    pub write: fn(&GameSpec, &GameRecordText) -> Option<String>,
+    /// The game of a text: None when the text is not in this format, else the game read or why
+    /// it cannot be (naming the line).
+    pub read: fn(&str) -> Option<Result<LoadedRecord>>,
+}
+
+/// A game read from a record: its description (as `init` takes it) and its moves as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadedRecord {
+    pub game: String,
+    pub moves: Vec<RecordMove>,
+    /// The players (the first's first), where the file names them.
+    pub players: Option<[String; 2]>,
+}
+
+/// A move of a record: its text, the line it is on (from 1), whether the text is in people's
+/// notation ([`AnyNotation::parse_human`]) or move text, and the move as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordMove {
+    pub text: String,
+    pub line: usize,
+    pub human: bool,
+    /// The move as the file writes it (for errors).
+    pub written: String,
 }
 
 /// Makes an opening book: (spec, plies, threads, hash MiB, output file).

@@ -29,6 +29,7 @@ pub mod kinarow;
 pub mod mnk;
 pub mod players;
 pub mod playing;
+pub mod record;
 pub mod registry;
 pub mod render;
 pub mod salt;

@@ -112,6 +112,10 @@ pub struct SelfplayArgs {
     /// The most pieces a position has for `--deep-nodes` to apply (games with packed positions).
     #[arg(long, value_name = "PIECES", requires = "deep_nodes")]
     deep_pieces: Option<u8>,
+    /// A game ends at the first search that proves its result (a database's or a solver's value,
+    /// or a search that saw every line to the end), with that result: no endgame played out.
+    #[arg(long)]
+    adjudicate: bool,
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -150,6 +154,8 @@ pub struct Settings {
     pub format: Format,
     /// (pieces, nodes): positions with that many pieces or fewer are searched with those nodes.
     pub deep: Option<(u8, u64)>,
+    /// A proved result ends the game.
+    pub adjudicate: bool,
 }
 
 impl Settings {
@@ -168,9 +174,13 @@ impl Settings {
             self.openings_name,
             self.opening_plies,
             self.hash_mb,
-            match self.deep {
-                Some((pieces, nodes)) => format!("# deep nodes {nodes} at {pieces} pieces or fewer\n"),
-                None => String::new(),
+            match (self.deep, self.adjudicate) {
+                (Some((pieces, nodes)), a) => format!(
+                    "# deep nodes {nodes} at {pieces} pieces or fewer\n{}",
+                    if a { "# adjudicated at a proved result\n" } else { "" }
+                ),
+                (None, true) => "# adjudicated at a proved result\n".to_string(),
+                (None, false) => String::new(),
             },
             match self.shard.is_whole() {
                 true => String::new(),
@@ -288,6 +298,7 @@ pub fn play_game(settings: &Settings, resources: &Resources, number: usize) -> R
     let mut searcher = Searcher::new((settings.hash_mb / 2).max(1));
     let mut rng = SmallRng::seed_from_u64(settings.seed.wrapping_add(number as u64));
     let mut positions: Vec<Recorded> = Vec::new();
+    let mut adjudicated = None;
     // Every game ends by its rules; the cap only guards against a game that would not.
     const MAX_TURNS: usize = 2000;
     while game.outcome().is_none() && !game.is_dead_draw() && positions.len() < MAX_TURNS {
@@ -310,11 +321,20 @@ pub fn play_game(settings: &Settings, resources: &Resources, number: usize) -> R
             evaluation: None,
         };
         let text = position_text(game.as_ref());
+        let mover = game.to_move();
         let turn = game.think(&mut searcher, &mut rng, &request);
-        let score = turn.thought.filter(|t| t.depth > 0 || t.proved).map(|t| t.score);
+        let score = turn.thought.as_ref().filter(|t| t.depth > 0 || t.proved).map(|t| t.score);
         positions.push(Recorded { text, packed, score });
+        if let Some(t) = turn.thought.as_ref().filter(|t| settings.adjudicate && t.proved) {
+            adjudicated = Some(match t.score {
+                0 => Outcome::Draw,
+                s if s > 0 => Outcome::Win(mover),
+                _ => Outcome::Win(mover.other()),
+            });
+            break;
+        }
     }
-    Ok(PlayedGame { number, outcome: game.outcome(), positions })
+    Ok(PlayedGame { number, outcome: adjudicated.or(game.outcome()), positions })
 }
 
 /// One line of a self-play file.
@@ -470,6 +490,7 @@ pub fn run(args: SelfplayArgs, net: &crate::bot::NetSetting) -> Result<()> {
             (Some(_), Some(_), Limit::Time(_)) => bail!("--deep-nodes goes with --nodes, not --time"),
             _ => None,
         },
+        adjudicate: args.adjudicate,
     };
     let resources = Resources::new(args.hash - args.hash / 2);
     let probe = new_game(&settings, &resources)?;
@@ -681,6 +702,7 @@ mod tests {
             shard: Shard::WHOLE,
             format: Format::Text,
             deep: None,
+            adjudicate: false,
         }
     }
 
@@ -761,6 +783,15 @@ mod tests {
         let deep_header = binary::split(&deep_bytes).unwrap().0;
         assert_eq!(header_value(&deep_header, "deep"), Some("nodes 3000 at 20 pieces or fewer"));
         assert_ne!(deep_bytes[deep_header.len()..], bytes[at..]);
+        // Adjudicated at the first proved result: shorter games, the header says so.
+        let _ = std::fs::remove_file(&deep);
+        selfplay_with("checkers english", 3, &deep, 300, 1, &["--format", "bin", "--adjudicate"]).unwrap();
+        let short = std::fs::read(&deep).unwrap();
+        let short_header = binary::split(&short).unwrap().0;
+        assert_eq!(header_value(&short_header, "adjudicated"), Some("at a proved result"));
+        let short_records = binary::records(&short[short_header.len()..], size).unwrap();
+        assert!(short_records.len() < records.len(), "{} then {}", records.len(), short_records.len());
+        assert_eq!(short_records.last().unwrap().game, 3);
         // A game without a packed form has no binary file.
         let _ = std::fs::remove_file(&deep);
         let e = selfplay_with("cx 4 4 3", 1, &deep, 100, 1, &["--format", "bin"]).unwrap_err();

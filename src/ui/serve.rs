@@ -33,7 +33,7 @@
 //!   is bounded (docs/api.md gives the ceiling).
 
 use crate::bot::{option, Engine, Options, Value};
-use crate::game::any::{AnyGame, MoveValue};
+use crate::game::any::{AnyGame, GameRecordText, MoveValue};
 use crate::game::players::{Algorithm, Source, Thought};
 use crate::game::registry::{GameSpec, GameType, Resources, GAMES};
 use crate::game::render::View;
@@ -327,6 +327,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/go", post(go))
         .route("/api/hint", post(hint))
         .route("/api/view", get(view))
+        .route("/api/record", get(record))
+        .route("/api/import", post(import))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or endpoint") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method not allowed here (see docs/api.md)")
@@ -1636,6 +1638,62 @@ async fn state(
         }
         tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     }
+}
+
+/// A game's record for download (docs/api.md, `GET /api/record`).
+#[derive(Serialize)]
+struct RecordOut {
+    filename: String,
+    text: String,
+}
+
+async fn record(
+    State(app): State<Arc<App>>,
+    query: Result<Query<StateQuery>, QueryRejection>,
+) -> Result<Json<RecordOut>, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    let slot = app.slot(&q.session)?;
+    let play = slot.take().await?;
+    let game = play.game();
+    let players = match play.you {
+        Side::First => ["You".to_string(), "boardbot".to_string()],
+        Side::Second => ["boardbot".to_string(), "You".to_string()],
+    };
+    let result = match play.outcome() {
+        Some(Outcome::Win(Side::First)) => "1-0",
+        Some(Outcome::Win(Side::Second)) => "0-1",
+        Some(Outcome::Draw) => "1/2-1/2",
+        None => "*",
+    };
+    let text = GameRecordText {
+        event: "boardbot serve".into(),
+        number: 1,
+        players,
+        moves: game.history(),
+        result: result.into(),
+        reason: game.human_end_reason().unwrap_or_default(),
+    };
+    let (extension, text) = crate::game::record::export(game, &text);
+    let name: String = game.spec().to_string().split_whitespace().take(4).collect::<Vec<_>>().join("-");
+    Ok(Json(RecordOut { filename: format!("boardbot-{name}.{extension}"), text }))
+}
+
+#[derive(Deserialize)]
+struct ImportIn {
+    text: String,
+}
+
+/// A record read (docs/api.md, `POST /api/import`): the game and its moves, for `/api/new`.
+#[derive(Serialize)]
+struct ImportOut {
+    game: String,
+    moves: Vec<String>,
+}
+
+async fn import(body: Result<Bytes, BytesRejection>) -> Result<Json<ImportOut>, ApiError> {
+    let req: ImportIn = read_body(body)?;
+    let (spec, moves) = off(move || crate::game::record::import(&req.text)).await?.map_err(ApiError::bad)?;
+    Ok(Json(ImportOut { game: spec.to_string(), moves }))
 }
 
 async fn play_move(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<JsonBytes, ApiError> {

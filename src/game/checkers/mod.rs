@@ -41,6 +41,7 @@ pub mod net;
 pub mod notation;
 pub mod openings;
 pub mod packing;
+pub mod pdn;
 mod picture;
 pub mod reference;
 

@@ -20,6 +20,7 @@ pub static GAME_TYPE: GameType = GameType {
     solve: Some(super::solve::solve),
     book: Some(super::book_maker::make_book),
     prepare: Some(prepare),
+    format: Some(&super::columns::FORMAT),
     ..GameType::DEFAULTS
 };
 

@@ -4,6 +4,7 @@
 
 pub mod book;
 mod book_maker;
+mod columns;
 mod description;
 mod entry;
 mod knowledge;

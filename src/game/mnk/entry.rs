@@ -23,6 +23,7 @@ pub static GAME_TYPE: GameType = GameType {
     solve: Some(super::solve::solve),
     prepare: Some(prepare),
     book: Some(super::book_maker::make_book),
+    format: Some(&super::psq::FORMAT),
     ..GameType::DEFAULTS
 };
 

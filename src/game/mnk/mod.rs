@@ -10,6 +10,7 @@ pub mod eval;
 mod knowledge;
 mod picture;
 mod policy;
+mod psq;
 mod solve;
 pub mod solver;
 mod solver_in_play;

@@ -37,7 +37,8 @@ let flagAsked = 0;      // when the page last asked the server whether the perso
 let edit = null;        // setting up a position: {base, view, start, tool, side, error}
 let painting = null;    // the cells a press (held down) has painted, while it is held
 let restoring = false;  // a kept game is being started again (its record keeps its id)
-let keptSeen = "";      // what the kept record of the shown game last held (saved on a change)
+let keptSeen = "";
+let lastRecord = null;  // the record the page last downloaded: {filename, text}      // what the kept record of the shown game last held (saved on a change)
 let carrying = null;    // the cell of the piece a press carries (the Move tool), while it is held
 
 async function api(method, path, body) {
@@ -1056,6 +1057,53 @@ function showKept() {
   }
 }
 
+// ---- Records: download and load ----
+async function download() {
+  if (!state) return;
+  try {
+    const r = await api("GET", `/api/record?session=${encodeURIComponent(state.session)}`);
+    lastRecord = r;
+    const url = URL.createObjectURL(new Blob([r.text], { type: "text/plain" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = r.filename;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    say(`The game is in ${r.filename}.`);
+  } catch (e) { say(`Error: ${e.message}`); }
+}
+
+// Reads the pasted or chosen record on the server, then starts its game at its last move.
+async function loadRecord(analysisMode) {
+  $("load-error").textContent = "";
+  let r;
+  try {
+    r = await api("POST", "/api/import", { text: $("load-text").value });
+  } catch (e) {
+    $("load-error").textContent = e.status ? `Not loaded: ${e.message}` : `The server does not answer (${e.message}).`;
+    return;
+  }
+  $("load-box").hidden = true;
+  await newGame({ ...formSettings(), game: r.game, moves: r.moves, analysis: analysisMode });
+}
+
+function loadSetup() {
+  $("download").addEventListener("click", download);
+  $("load").addEventListener("click", () => { $("load-box").hidden = !$("load-box").hidden; $("load-error").textContent = ""; });
+  $("load-cancel").addEventListener("click", () => { $("load-box").hidden = true; });
+  $("load-play").addEventListener("click", () => loadRecord(false));
+  $("load-analyse").addEventListener("click", () => loadRecord(true));
+  $("load-file").addEventListener("change", async () => {
+    const f = $("load-file").files[0];
+    if (!f) return;
+    if (f.size > 64 * 1024) { $("load-error").textContent = `${f.name} is ${f.size} bytes: a game record is at most 64 KB.`; return; }
+    $("load-text").value = await f.text();
+    $("load-error").textContent = "";
+  });
+}
+
 // A request that changes the game; while it runs (the engine may search), the state is polled
 // to show the person's move and whether the engine waits or thinks.
 async function change(path, body, fresh) {
@@ -1635,6 +1683,7 @@ async function start() {
   $("review-end").addEventListener("click", () => { review = null; render(); });
   $("lock").addEventListener("click", startLock);
   editSetup();
+  loadSetup();
   $("lock-done").addEventListener("click", endLock);
   $("lock-clear").addEventListener("click", () => { lock.cells.clear(); applyLock(); });
   // A click or a key shows a move being shown moving at its end at once.
@@ -1688,6 +1737,7 @@ window.boardbot = {
   get animating() { return !!anim; },
   get analysis() { return analysis; },
   get edit() { return edit; },
+  get lastRecord() { return lastRecord; },
   frames,
   set slow(f) { slow = f; },
 };
