@@ -435,3 +435,31 @@ fn players_are_named_as_people_name_them() {
     let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], "quit\n");
     assert!(out.contains("; X: you, O: boardbot,"), "{out}");
 }
+
+/// Issue 78: `export FILE` writes the game so far in its players' format and `load FILE` plays
+/// on from a record's last move; a record that is no legal game is one error line naming the
+/// line and move, and the game goes on unchanged.
+#[test]
+fn export_and_load_carry_a_game_between_sessions() {
+    let dir = std::env::temp_dir().join(format!("boardbot-play-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (pdn, bad) = (dir.join("game.pdn"), dir.join("bad.pdn"));
+    let (pdn_text, bad_text) = (pdn.to_str().unwrap(), bad.to_str().unwrap());
+    let out = play(&["checkers", "english", "--time", "0.1"], &format!("11-15\nexport {pdn_text}\nquit\n"));
+    assert!(out.contains(&format!("Wrote the game to {pdn_text}")), "{out}");
+    let written = std::fs::read_to_string(&pdn).unwrap();
+    assert!(
+        written.contains("[GameType \"21\"]") && written.contains("1. 11-15 ") && written.contains("[Black \"You\"]"),
+        "{written}"
+    );
+    let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], &format!("load {pdn_text}\nmoves\nquit\n"));
+    assert!(out.contains(&format!("Loaded {pdn_text}: checkers english, 2 moves.")), "{out}");
+    assert!(out.contains("you (Black)") || out.contains("Black 11-15"), "{out}");
+    std::fs::write(&bad, "[GameType \"21\"]\n1. 11-15 23-19\n2. 8-11 22-16 *\n").unwrap();
+    let out = play(&["mnk", "3", "3", "3", "--time", "0.1"], &format!("b2\nload {bad_text}\nmoves\nquit\n"));
+    let errors = lines_starting(&out, "error: load: ");
+    assert_eq!(errors.len(), 1, "{out}");
+    assert!(errors[0].contains("line 3") && errors[0].contains("move 4 (22-16)"), "{out}");
+    assert!(!out.contains("Loaded"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -4,7 +4,7 @@
 //! [`AnyGame`]: this file never names a game.
 
 use crate::bot::{parse_level, Engine, Options, Value};
-use crate::game::any::{AnyGame, MoveError};
+use crate::game::any::{AnyGame, GameRecordText, MoveError};
 use crate::game::players::Algorithm;
 use crate::game::registry::{GameSpec, Resources, GAMES};
 use crate::referee::report::{log_line, LOG_HEADER};
@@ -768,7 +768,23 @@ impl<R: Input, W: Write> Session<R, W> {
                 Err(e) => self.error(&format!("save: {e:#}")),
             },
             ["save", ..] => self.error("save takes one file name: save FILE"),
-            _ if over => self.error("the game is over: type new, undo, moves, save FILE or quit"),
+            ["export", file] => match self.export(file) {
+                Ok(()) => {
+                    self.console.say(&format!("Wrote the game to {file} (load {file} reads it back)."))?;
+                    Ok(Next::Go)
+                }
+                Err(e) => self.error(&format!("export: {e:#}")),
+            },
+            ["load", file] => match self.load(file) {
+                Ok(n) => {
+                    self.console.say(&format!("Loaded {file}: {}, {n} moves.", self.spec))?;
+                    self.draw()?;
+                    Ok(Next::Go)
+                }
+                Err(e) => self.error(&format!("load: {e:#}")),
+            },
+            ["export" | "load", ..] => self.error("export and load take one file name: export FILE, load FILE"),
+            _ if over => self.error("the game is over: type new, undo, moves, save FILE, export FILE, load FILE or quit"),
             _ => self.human_move(line),
         }
     }
@@ -830,6 +846,51 @@ impl<R: Input, W: Write> Session<R, W> {
 
     /// Writes the game as a match's game log (`boardbot replay FILE` reads it); the game must
     /// be over (a log's line holds a result, which replay checks).
+    /// Writes the game so far in its players' format (PDN, psq, a column string) or boardbot's
+    /// own ([`crate::game::record`]).
+    fn export(&self, file: &str) -> Result<()> {
+        let game = self.game();
+        let name = |side: Side| if self.humans[side.index()] { "You" } else { "boardbot" }.to_string();
+        let result = match game.outcome() {
+            Some(Outcome::Win(Side::First)) => "1-0",
+            Some(Outcome::Win(Side::Second)) => "0-1",
+            Some(Outcome::Draw) => "1/2-1/2",
+            None => "*",
+        };
+        let record = GameRecordText {
+            event: "boardbot play".into(),
+            number: 1,
+            players: [name(Side::First), name(Side::Second)],
+            moves: game.history(),
+            result: result.into(),
+            reason: game.human_end_reason().unwrap_or_default(),
+        };
+        std::fs::write(file, crate::game::record::export(game, &record).1)?;
+        Ok(())
+    }
+
+    /// Starts the game of a record file at its last move (the sides' players kept); returns
+    /// its number of moves. A file that is not a legal game changes nothing.
+    fn load(&mut self, file: &str) -> Result<usize> {
+        let bytes = std::fs::read(file)?;
+        if bytes.len() > crate::game::record::MAX_RECORD_BYTES {
+            bail!("{} bytes: a record is at most {}", bytes.len(), crate::game::record::MAX_RECORD_BYTES);
+        }
+        let text = String::from_utf8(bytes).map_err(|_| anyhow!("not a text file"))?;
+        let (spec, moves) = crate::game::record::import(&text)?;
+        let old = std::mem::replace(&mut self.spec, spec);
+        let started = self.new_game().and_then(|()| {
+            let words: Vec<&str> = moves.iter().flat_map(|m| m.split_whitespace()).collect();
+            self.engine.set_position(&words)
+        });
+        if let Err(e) = started {
+            self.spec = old;
+            self.new_game()?;
+            return Err(e);
+        }
+        Ok(moves.len())
+    }
+
     fn save(&self, file: &str) -> Result<()> {
         let game = self.game();
         let end = match game.outcome() {
@@ -876,6 +937,9 @@ fn help(game: &dyn AnyGame) -> String {
            switch       change sides: the engine takes the side to move\n  \
            level L      the engine's strength: easy, medium, hard, max or a number from 1 to 10\n  \
            save FILE    the finished game as a match log (boardbot replay FILE reads it)\n  \
+           export FILE  the game so far as PDN (checkers), psq (gomoku), a column string\n  \
+                        (Connect-4) or boardbot's own text\n  \
+           load FILE    a game from such a file, played on from its last move\n  \
            quit         leave (so does the end of input)\n\
          The board: {} moves first; the last move is marked with brackets.",
         game.notation_help(),
