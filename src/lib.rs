@@ -12,6 +12,7 @@
 //!   `boardbot tune` (an evaluation's weights fitted to them).
 
 pub mod analyze;
+pub mod annotate;
 pub mod bench;
 pub mod bot;
 pub mod cache;

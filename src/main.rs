@@ -116,6 +116,9 @@ enum Mode {
     /// `boardbot spsa checkers english --param reduction --param static-margin --iterations 1000
     /// --nodes 5000 --openings acf3 --out spsa.txt`.
     Spsa(boardbot::spsa::SpsaArgs),
+    /// Writes a game record back with the engine's evaluation of each move, its better moves
+    /// and the marks ?!, ?, ?? (`boardbot annotate game.pdn --ms 500 -o annotated.pdn`).
+    Annotate(boardbot::annotate::AnnotateArgs),
     /// Trains English checkers' evaluation network on self-play positions.
     ///
     /// Writes the engine's net file: `boardbot train-net --data data.txt --out english.net --seed 1`.
@@ -393,6 +396,7 @@ fn run() -> Result<()> {
         Some(Mode::Selfplay(args)) => return boardbot::selfplay::run(args, net),
         Some(Mode::Tune(args)) => return boardbot::tune::run(args),
         Some(Mode::Spsa(args)) => return boardbot::spsa::run(args, &std::env::current_exe()?),
+        Some(Mode::Annotate(args)) => return boardbot::annotate::run(args),
         Some(Mode::TrainNet(args)) => return boardbot::net_train::run(args),
         Some(Mode::Analyze(args)) => return boardbot::analyze::run(args, net),
         Some(Mode::Suite(args)) => return boardbot::suite::run(args),

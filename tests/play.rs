@@ -463,3 +463,41 @@ fn export_and_load_carry_a_game_between_sessions() {
     assert!(!out.contains("Loaded"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 78: `boardbot annotate` writes a 40-move checkers game back as PDN with each move's
+/// evaluation, the engine's move where it differs and ?!, ?, ?? marks; the output loads as the
+/// same game (the page and `play` read it alike). The game: random legal moves (seeded), so
+/// that the engine disagrees often.
+#[test]
+fn annotate_marks_the_moves_the_engine_would_not_play() {
+    use boardbot::game::registry::{GameSpec, Resources};
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let mut game = GameSpec::parse("checkers english").unwrap().new_game(&Resources::none()).unwrap();
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(40);
+    while game.history().len() < 40 && game.outcome().is_none() {
+        let moves = game.legal_moves();
+        game.play(moves.choose(&mut rng).unwrap()).unwrap();
+    }
+    let moves = game.history();
+    assert_eq!(moves.len(), 40);
+    let dir = std::env::temp_dir().join(format!("boardbot-annotate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (file, out) = (dir.join("random.txt"), dir.join("annotated.pdn"));
+    std::fs::write(&file, format!("game checkers english\nmoves\n{}\n", moves.join("\n"))).unwrap();
+    let (_, ok) = run(
+        &["annotate", file.to_str().unwrap(), "--ms", "100", "--hash", "32", "-q", "-o", out.to_str().unwrap()],
+        "",
+        &[],
+    );
+    assert!(ok);
+    let pdn = std::fs::read_to_string(&out).unwrap();
+    assert!(pdn.contains("[GameType \"21\"]") && pdn.contains("; best "), "{pdn}");
+    let marks = pdn.matches("?!").count() + pdn.matches("? {").count() + pdn.matches("?? {").count();
+    assert!(marks >= 3, "random moves marked: {pdn}");
+    // The annotated file loads as the same game.
+    let (loaded, _) =
+        run(&["play", "mnk", "3", "3", "3", "--time", "0.05"], &format!("load {}\nquit\n", out.display()), &[]);
+    assert!(loaded.contains("checkers english, 40 moves."), "{loaded}");
+    std::fs::remove_dir_all(&dir).ok();
+}

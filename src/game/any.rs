@@ -289,6 +289,9 @@ pub struct GameRecordText {
     pub moves: Vec<String>,
     pub result: String,
     pub reason: String,
+    /// A note after each move (empty: none), for the formats that carry notes (an annotated
+    /// game: `boardbot annotate`); shorter than `moves` where the last moves have none.
+    pub notes: Vec<String>,
 }
 
 /// A file format of a game's records: written for a download, read for a load.
@@ -302,6 +305,9 @@ pub struct RecordFormat {
     /// The game of a text: None when the text is not in this format, else the game read or why
     /// it cannot be (naming the line).
     pub read: fn(&str) -> Option<Result<LoadedRecord>>,
+    /// Whether the format carries a note after a move (PDN's comments); a game with notes is
+    /// written in boardbot's own format where it does not.
+    pub notes: bool,
 }
 
 /// A game read from a record: its description (as `init` takes it) and its moves as written.

@@ -29,7 +29,9 @@ pub const MAX_RECORD_BYTES: usize = 1 << 20;
 /// A game written for download: (file extension, text).
 pub fn export(game: &dyn AnyGame, record: &GameRecordText) -> (&'static str, String) {
     let spec = game.spec();
-    if let Some(text) = spec.kind().format.and_then(|f| (f.write)(spec, record).map(|t| (f.extension, t))) {
+    let noted = record.notes.iter().any(|n| !n.is_empty());
+    let format = spec.kind().format.filter(|f| f.notes || !noted);
+    if let Some(text) = format.and_then(|f| (f.write)(spec, record).map(|t| (f.extension, t))) {
         return text;
     }
     let mut text = format!("# boardbot game\ngame {spec}\n");
@@ -39,7 +41,12 @@ pub fn export(game: &dyn AnyGame, record: &GameRecordText) -> (&'static str, Str
         }
     }
     text.push_str("moves\n");
-    record.moves.iter().for_each(|m| text.push_str(&format!("{m}\n")));
+    for (i, m) in record.moves.iter().enumerate() {
+        text.push_str(&format!("{m}\n"));
+        if let Some(note) = record.notes.get(i).filter(|n| !n.is_empty()) {
+            text.push_str(&format!("# {}\n", note.replace('\n', " ")));
+        }
+    }
     ("txt", text)
 }
 
@@ -145,6 +152,7 @@ mod tests {
             moves: game.history(),
             result: "*".into(),
             reason: String::new(),
+            notes: Vec::new(),
         }
     }
 

@@ -115,6 +115,7 @@ pub fn record_text(record: &GameRecord, names: [&str; 2]) -> GameRecordText {
             Some(r) => r.to_string(),
         },
         reason: fields.get(5).copied().unwrap_or_default().to_string(),
+        notes: Vec::new(),
     }
 }
 

@@ -864,6 +864,7 @@ impl<R: Input, W: Write> Session<R, W> {
             moves: game.history(),
             result: result.into(),
             reason: game.human_end_reason().unwrap_or_default(),
+            notes: Vec::new(),
         };
         std::fs::write(file, crate::game::record::export(game, &record).1)?;
         Ok(())

@@ -1672,6 +1672,7 @@ async fn record(
         moves: game.history(),
         result: result.into(),
         reason: game.human_end_reason().unwrap_or_default(),
+        notes: Vec::new(),
     };
     let (extension, text) = crate::game::record::export(game, &text);
     let name: String = game.spec().to_string().split_whitespace().take(4).collect::<Vec<_>>().join("-");

@@ -34,6 +34,7 @@ pub static FORMAT: RecordFormat = RecordFormat {
     extension: "pdn",
     write: |spec, game| (spec.words().first().map(String::as_str) == Some("english")).then(|| write(spec, game)),
     read: load,
+    notes: true,
 };
 
 const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"];
@@ -233,6 +234,9 @@ pub fn write(spec: &GameSpec, game: &GameRecordText) -> String {
         }
         line.push_str(mv);
         line.push(' ');
+        if let Some(note) = game.notes.get(ply - first_ply).filter(|n| !n.is_empty()) {
+            line.push_str(&format!("{{{}}} ", note.replace(['{', '}'], "")));
+        }
         if line.len() > 70 {
             s.push_str(line.trim_end());
             s.push('\n');

@@ -5,7 +5,7 @@
 use crate::game::any::{GameRecordText, GameSpec, LoadedRecord, RecordFormat, RecordMove};
 use anyhow::Result;
 
-pub static FORMAT: RecordFormat = RecordFormat { name: "column string", extension: "c4", write, read };
+pub static FORMAT: RecordFormat = RecordFormat { name: "column string", extension: "c4", write, read, notes: false };
 
 fn write(spec: &GameSpec, game: &GameRecordText) -> Option<String> {
     if spec.words() != ["6", "7", "4"] || game.moves.is_empty() {

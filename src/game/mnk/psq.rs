@@ -6,7 +6,7 @@
 use crate::game::any::{GameRecordText, GameSpec, LoadedRecord, RecordFormat, RecordMove};
 use anyhow::{anyhow, bail, Result};
 
-pub static FORMAT: RecordFormat = RecordFormat { name: "psq", extension: "psq", write, read };
+pub static FORMAT: RecordFormat = RecordFormat { name: "psq", extension: "psq", write, read, notes: false };
 
 /// The game as a psq file: only five in a row without cells out of play (what Piskvork plays).
 fn write(spec: &GameSpec, game: &GameRecordText) -> Option<String> {
