@@ -776,12 +776,12 @@ mod tests {
             &deep,
             300,
             1,
-            &["--format", "bin", "--deep-nodes", "3000", "--deep-pieces", "20"],
+            &["--format", "bin", "--deep-nodes", "600", "--deep-pieces", "20"],
         )
         .unwrap();
         let deep_bytes = std::fs::read(&deep).unwrap();
         let deep_header = binary::split(&deep_bytes).unwrap().0;
-        assert_eq!(header_value(&deep_header, "deep"), Some("nodes 3000 at 20 pieces or fewer"));
+        assert_eq!(header_value(&deep_header, "deep"), Some("nodes 600 at 20 pieces or fewer"));
         assert_ne!(deep_bytes[deep_header.len()..], bytes[at..]);
         // Adjudicated at the first proved result: shorter games, the header says so.
         let _ = std::fs::remove_file(&deep);
