@@ -134,12 +134,7 @@ pub fn run(args: AnnotateArgs) -> Result<()> {
         }
         notes.push(note);
     }
-    let result = match game.outcome() {
-        Some(Outcome::Win(Side::First)) => "1-0",
-        Some(Outcome::Win(Side::Second)) => "0-1",
-        Some(Outcome::Draw) => "1/2-1/2",
-        None => "*",
-    };
+    let result = crate::game::record::result_text(game.outcome());
     let record = GameRecordText {
         event: format!("boardbot annotate, {} ms a position", args.ms),
         number: 1,

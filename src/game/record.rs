@@ -23,6 +23,18 @@ use super::any::{AnyGame, GameRecordText, GameSpec, LoadedRecord, RecordMove, Re
 use super::registry::GAMES;
 use anyhow::{anyhow, bail, Result};
 
+/// A game's result as records write it, the first player's view: `1-0`, `0-1`, `1/2-1/2`, or
+/// `*` while it goes on.
+pub fn result_text(outcome: Option<crate::game::Outcome>) -> &'static str {
+    use crate::game::{Outcome, Side};
+    match outcome {
+        Some(Outcome::Win(Side::First)) => "1-0",
+        Some(Outcome::Win(Side::Second)) => "0-1",
+        Some(Outcome::Draw) => "1/2-1/2",
+        None => "*",
+    }
+}
+
 /// The largest record read (the longest games are a few thousand moves).
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
 

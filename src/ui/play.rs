@@ -851,12 +851,7 @@ impl<R: Input, W: Write> Session<R, W> {
     fn export(&self, file: &str) -> Result<()> {
         let game = self.game();
         let name = |side: Side| if self.humans[side.index()] { "You" } else { "boardbot" }.to_string();
-        let result = match game.outcome() {
-            Some(Outcome::Win(Side::First)) => "1-0",
-            Some(Outcome::Win(Side::Second)) => "0-1",
-            Some(Outcome::Draw) => "1/2-1/2",
-            None => "*",
-        };
+        let result = crate::game::record::result_text(game.outcome());
         let record = GameRecordText {
             event: "boardbot play".into(),
             number: 1,

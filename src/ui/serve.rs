@@ -1659,12 +1659,7 @@ async fn record(
         Side::First => ["You".to_string(), "boardbot".to_string()],
         Side::Second => ["boardbot".to_string(), "You".to_string()],
     };
-    let result = match play.outcome() {
-        Some(Outcome::Win(Side::First)) => "1-0",
-        Some(Outcome::Win(Side::Second)) => "0-1",
-        Some(Outcome::Draw) => "1/2-1/2",
-        None => "*",
-    };
+    let result = crate::game::record::result_text(play.outcome());
     let text = GameRecordText {
         event: "boardbot serve".into(),
         number: 1,
